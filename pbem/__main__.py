@@ -1,0 +1,6 @@
+"""``python -m pbem``."""
+
+from pbem.cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""The ``pbem`` command: a click group whose verbs live one per file in this package.
+
+Verbs are imported only when used, so ``pbem check`` does not pay for VASSAL's XML or the art's images.
+Every command returns its exit code: 0 all legal, 1 violations found, 2 input error.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+
+import click
+
+from pbem import __version__
+from pbem.model.errors import PbemError
+
+EXIT_OK = 0
+EXIT_VIOLATIONS = 1
+EXIT_INPUT_ERROR = 2
+
+# verb -> "module:attribute"; a verb whose module is absent is simply not offered.
+COMMANDS: dict[str, str] = {
+    "check": "pbem.cli.check:check",
+    "module": "pbem.cli.module:module",
+    "convert": "pbem.cli.convert:convert",
+    "vassal": "pbem.cli.vassal:vassal",
+    "art": "pbem.cli.art:art",
+    "archive": "pbem.cli.archive:archive",
+    "replay": "pbem.cli.replay:replay",
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a verb's module only when that verb is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name, target in COMMANDS.items() if importlib.util.find_spec(target.split(":")[0])]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None or importlib.util.find_spec(target.split(":")[0]) is None:
+            return None
+        module_name, attribute = target.split(":")
+        return getattr(importlib.import_module(module_name), attribute)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pbem")
+def cli() -> None:
+    """Check, picture and archive board wargame turns played by email."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``pbem`` script and ``python -m pbem``."""
+    try:
+        code = cli.main(args=argv, prog_name="pbem", standalone_mode=False)
+    except PbemError as error:
+        _fail(f"error: {error}")
+    except click.exceptions.Abort:
+        _fail("aborted", code=130)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(EXIT_INPUT_ERROR)
+    except KeyboardInterrupt:
+        _fail("interrupted", code=130)
+    except BrokenPipeError:
+        sys.exit(EXIT_OK)
+    sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+def _fail(message: str, code: int = EXIT_INPUT_ERROR) -> None:
+    click.echo(message.replace("\n", " "), err=True)
+    sys.exit(code)

@@ -1,0 +1,62 @@
+"""Reading inputs within bounds and writing outputs whole or not at all."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from pbem.model.errors import PbemError
+
+MAX_INPUT_BYTES = 64 * 1024 * 1024  # a turn, state or module file larger than this is refused
+
+
+def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of ``path``; a missing, unreadable or oversized file is a :class:`PbemError`."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise PbemError.at(path, "no such file") from None
+    except IsADirectoryError:
+        raise PbemError.at(path, "is a folder, not a file") from None
+    except OSError as error:
+        raise PbemError.at(path, f"cannot read: {error.strerror or error}") from None
+    if len(data) > limit:
+        raise PbemError.at(path, f"file is larger than {limit // (1024 * 1024)} MiB")
+    return data
+
+
+def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
+    """The UTF-8 text of ``path`` (a BOM is allowed); bad encoding names the byte offset."""
+    data = read_bytes(path, limit)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise PbemError.at(path, "not UTF-8 text", line=line) from None
+
+
+def write_atomic(path: str | Path, data: bytes | str) -> None:
+    """Write ``data`` to ``path`` so that the file is either complete or untouched."""
+    path = Path(path)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise PbemError.at(path, f"cannot write: {error.strerror or error}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as error:
+        Path(tmp).unlink(missing_ok=True)
+        raise PbemError.at(path, f"cannot write: {error.strerror or error}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
