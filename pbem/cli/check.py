@@ -1,0 +1,51 @@
+"""``pbem check``: replay one turn file and report every violation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from pbem.cli import EXIT_OK, EXIT_VIOLATIONS
+from pbem.engine.replay import replay
+from pbem.engine.report import report_json, report_lines, summary
+from pbem.formats.turnfile import load_start_state, load_turn
+from pbem.model.files import write_atomic
+from pbem.model.module import load_module
+
+
+@click.command()
+@click.argument("turn", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--state", "state_path", type=click.Path(dir_okay=False, path_type=Path), help="Start from this state file instead of the turn's header.")
+@click.option("--module", "module_name", help="Module id or folder (default: the turn's header).")
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--write-state", type=click.Path(dir_okay=False, path_type=Path), help="Write the state after the turn here (the next turn's start).")
+def check(turn: Path, state_path: Path | None, module_name: str | None, output: str, write_state: Path | None) -> int:
+    """Replay TURN and report every illegal action with its rule number.
+
+    Exit code 0: all legal; 1: violations found; 2: the input could not be read.
+    """
+    module = load_module(module_name) if module_name else None
+    parsed, module = load_turn(turn, module)
+    state = load_start_state(parsed, module, state_path)
+    result = replay(module, state, parsed)
+    # Everything the user asked for is computed before anything is written.
+    state_text = json.dumps(result.state.to_json(), indent=1, ensure_ascii=False) + "\n" if write_state else None
+    if output == "json":
+        click.echo(json.dumps(report_json(result, str(turn)), indent=2, ensure_ascii=False))
+    else:
+        _print_text(result, str(turn))
+    if write_state and state_text is not None:
+        write_atomic(write_state, state_text)
+    return EXIT_OK if result.ok else EXIT_VIOLATIONS
+
+
+def _print_text(result, file: str) -> None:
+    from rich.console import Console
+
+    console = Console(highlight=False, soft_wrap=True)
+    colours = {"illegal": "red", "mismatch": "yellow", "warning": "cyan"}
+    for violation, line in zip(result.violations, report_lines(result)):
+        console.print(line, style=colours[violation.severity] if console.is_terminal else None, markup=False)
+    console.print(summary(result, file), style=("green" if result.ok else "bold") if console.is_terminal else None, markup=False)

@@ -1,0 +1,206 @@
+"""JSON turn files: read, schema-check, and resolve every unit and location against the module.
+
+An unknown unit or location is an input error (exit 2) naming the file, the JSON pointer and the line;
+rules are judged later, by the engine.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+from pbem.model import actions as act
+from pbem.model import schemas
+from pbem.model.errors import PbemError
+from pbem.model.jsonsource import JsonDocument, load_json
+from pbem.model.module import Module, load_module
+from pbem.model.state import suggest
+
+ACTION_KINDS = ("phase", "move", "attack", "overrun", "eliminate", "loss", "reinforce", "replace", "roll", "card", "comment")
+
+_RATIO = re.compile(r"^\s*(\d+)\s*[/:-]\s*(\d+)\s*$")
+
+
+def action_kinds(action: dict[str, Any]) -> list[str]:
+    """The kind keys an action carries (an attack's ``roll`` number is a field, a ``roll`` object an action)."""
+    return [k for k in ACTION_KINDS if k in action and (k != "roll" or isinstance(action[k], dict))]
+
+
+def read_turn_document(path: str | Path) -> JsonDocument:
+    """The turn file, parsed and checked against ``turn.schema.json``."""
+    document = load_json(path)
+    schemas.check(document, "turn")
+    for n, action in enumerate(document.data["actions"]):
+        kinds = action_kinds(action)
+        if len(kinds) != 1:
+            found = f"both {kinds[0]!r} and {kinds[1]!r}" if kinds else "none"
+            raise document.error(
+                f"/actions/{n}", f"an action needs exactly one of {', '.join(ACTION_KINDS)} (found {found})"
+            )
+    return document
+
+
+def load_turn(path: str | Path, module: Module | None = None) -> tuple[act.Turn, Module]:
+    """Read a JSON turn file and build its actions; the module comes from the header unless given."""
+    document = read_turn_document(path)
+    data = document.data
+    if module is None:
+        module = load_module(_module_reference(data["module"], Path(path)))
+    if data["side"] not in module.sides:
+        raise document.error("/side", f"side {data['side']!r} is not one of {', '.join(module.sides)}")
+    builder = _ActionBuilder(document, module)
+    actions = [builder.build(n, entry) for n, entry in enumerate(data["actions"])]
+    start = data["start"]
+    header = act.TurnHeader(
+        module=module.id,
+        scenario=data.get("scenario") or start.get("scenario"),
+        turn=data["turn"],
+        side=data["side"],
+        start_scenario=start.get("scenario"),
+        start_state=start.get("state"),
+    )
+    return act.Turn(str(path), header, actions), module
+
+
+def _module_reference(name: str, turn_path: Path) -> str | Path:
+    """A module named in a header: a bundled id, or a folder relative to the turn file."""
+    if "/" in name or name.startswith("."):
+        return turn_path.parent / name
+    return name
+
+
+def normalize_ratio(text: str) -> str:
+    match = _RATIO.match(text)
+    assert match, text
+    return f"{int(match.group(1))}/{int(match.group(2))}"
+
+
+class _ActionBuilder:
+    def __init__(self, document: JsonDocument, module: Module):
+        self.document = document
+        self.module = module
+        self.units = module.units
+        self.lower = {unit_id.lower(): unit_id for unit_id in module.units}
+        self.builders: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
+            "phase": lambda e, p: {"name": e["phase"], "side": e.get("side")},
+            "move": self._move,
+            "attack": self._combat,
+            "overrun": self._combat,
+            "eliminate": lambda e, p: {"units": self._units(e["eliminate"], f"{p}/eliminate"), "reason": e.get("reason", "")},
+            "loss": lambda e, p: {"unit": self._unit(e["loss"], f"{p}/loss"), "reason": e.get("reason", "")},
+            "reinforce": lambda e, p: {"units": self._units(e["reinforce"], f"{p}/reinforce"), "at": self._location(e["at"], f"{p}/at")},
+            "replace": lambda e, p: {"unit": self._unit(e["replace"], f"{p}/replace")},
+            "roll": self._roll,
+            "card": lambda e, p: {"card": e["card"], "use": e["use"]},
+            "comment": lambda e, p: {"text": e["comment"]},
+        }
+        self.classes: dict[str, type[act.Action]] = {
+            "phase": act.Phase, "move": act.Move, "attack": act.Combat, "overrun": act.Overrun,
+            "eliminate": act.Eliminate, "loss": act.Loss, "reinforce": act.Reinforce, "replace": act.Replace,
+            "roll": act.Roll, "card": act.CardPlay, "comment": act.Comment,
+        }  # fmt: skip
+
+    def build(self, n: int, entry: dict[str, Any]) -> act.Action:
+        kind = action_kinds(entry)[0]
+        pointer = f"/actions/{n}"
+        fields = self.builders[kind](entry, pointer)
+        return self.classes[kind](index=n, source=self.document.source(pointer), note=entry.get("note"), **fields)
+
+    # --- names ----------------------------------------------------------------------------------------
+    def _unit(self, name: str, pointer: str) -> str:
+        if name in self.units:
+            return name
+        found = self.lower.get(name.lower())
+        if found is None:
+            raise self.document.error(pointer, f"unknown unit {name!r}{suggest(name, self.units)}")
+        return found
+
+    def _units(self, names: str | list[str], pointer: str) -> tuple[str, ...]:
+        if isinstance(names, str):
+            return (self._unit(names, pointer),)
+        result = tuple(self._unit(name, f"{pointer}/{k}") for k, name in enumerate(names))
+        if len(set(result)) != len(result):
+            raise self.document.error(pointer, "a unit is listed twice")
+        return result
+
+    def _location(self, label: str, pointer: str) -> int:
+        found = self.module.map.find(label)
+        if found is None:
+            kind = "hex" if self.module.map.kind == "hex" else "space"
+            raise self.document.error(pointer, f"unknown {kind} {label!r}: not on the {self.module.id} map")
+        return found
+
+    # --- kinds ----------------------------------------------------------------------------------------
+    def _move(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        return {
+            "units": self._units(entry["move"], f"{pointer}/move"),
+            "path": tuple(self._location(label, f"{pointer}/path/{k}") for k, label in enumerate(entry["path"])),
+            "by": entry.get("by", "land"),
+        }
+
+    def _combat(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        kind = "attack" if "attack" in entry else "overrun"
+        losses = entry.get("losses", {})
+        fields: dict[str, Any] = {
+            "attackers": self._units(entry[kind], f"{pointer}/{kind}"),
+            "target": self._location(entry["target"], f"{pointer}/target"),
+            "roll": entry["roll"],
+            "result": entry["result"].strip().upper().replace("−", "-").replace("–", "-"),
+            "odds": normalize_ratio(entry["odds"]) if "odds" in entry else None,
+            "column": normalize_ratio(entry["column"]) if "column" in entry else None,
+            "losses_attacker": self._steps(losses.get("attacker", []), f"{pointer}/losses/attacker"),
+            "losses_defender": self._steps(losses.get("defender", []), f"{pointer}/losses/defender"),
+            "eliminated": self._units(entry.get("eliminated", []), f"{pointer}/eliminated"),
+            "advance": self._units(entry.get("advance", []), f"{pointer}/advance"),
+            "declared": frozenset(entry.get("declare", ())),
+            "support": dict(entry.get("support", {})),
+            "retreats": {
+                self._unit(name, f"{pointer}/retreats/{name}"): tuple(
+                    self._location(label, f"{pointer}/retreats/{name}/{k}") for k, label in enumerate(path)
+                )
+                for name, path in entry.get("retreats", {}).items()
+            },
+        }
+        if "defenders" in entry:
+            fields["defenders"] = self._units(entry["defenders"], f"{pointer}/defenders")
+        return fields
+
+    def _steps(self, names: list[str], pointer: str) -> tuple[str, ...]:
+        # A unit may appear more than once: one entry per step lost.
+        return tuple(self._unit(name, f"{pointer}/{k}") for k, name in enumerate(names))
+
+    def _roll(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        roll = entry["roll"]
+        value = roll["value"]
+        return {
+            "purpose": roll["purpose"],
+            "dice": roll.get("dice", "1d6"),
+            "values": tuple(value) if isinstance(value, list) else (value,),
+            "side": roll.get("side"),
+            "result": roll.get("result"),
+            "modifiers": dict(roll.get("modifiers", {})),
+        }
+
+
+def load_start_state(turn: act.Turn, module: Module, override: str | Path | None = None):
+    """The state a turn starts from: ``override``, else the header's state file or scenario."""
+    from pbem.model.state import State
+
+    if override is not None:
+        document = load_json(override)
+        schemas.check(document, "state")
+    elif turn.header.start_state is not None:
+        path = Path(turn.file).parent / turn.header.start_state
+        document = load_json(path)
+        schemas.check(document, "state")
+    else:
+        scenario = turn.header.start_scenario
+        if scenario not in module.scenarios:
+            known = ", ".join(sorted(module.scenarios)) or "none"
+            raise PbemError.at(turn.file, f"module {module.id} has no scenario {scenario!r} (it has: {known})", pointer="/start/scenario")
+        document = load_json(module.scenarios[scenario])
+        schemas.check(document, "scenario")
+    if document.data.get("module", module.id) not in (module.id, str(module.path)):
+        raise document.error("/module", f"this state is for module {document.data['module']!r}, the turn is for {module.id!r}")
+    return State.from_json(module, document)

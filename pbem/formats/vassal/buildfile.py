@@ -1,0 +1,379 @@
+"""A VASSAL module: its ``buildFile(.xml)`` read into maps, boards, grids, piece slots, prototypes and dice.
+
+Element names are Java class names, and modules subclass them (``VASL.build.module.ASLMap``), so
+components are recognised by the end of their class name; folders (3.6+) are looked through.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from pbem.formats.vassal.commands import AddPiece, parse_command
+from pbem.formats.vassal.grids import (Grid, HexGrid, Numbering, Region, RegionGrid, SquareGrid, Zone,
+                                       ZonedGrid)
+from pbem.formats.vassal.sequence import TAB, join_chain, split, split_chain
+from pbem.formats.vassal.traits import Piece, Trait, decode_chain, decode_piece, trait_kind
+from pbem.formats.vassal.xmlsafe import text_of
+
+
+@dataclass(slots=True)
+class Board:
+    """A board: its image (under ``images/``) and pixel size, when known, and its grid."""
+
+    name: str
+    image: str = ""
+    width: int | None = None
+    height: int | None = None
+    grid: Grid | None = None
+    reversible: bool = False
+
+    @property
+    def size(self) -> tuple[int, int] | None:
+        return (self.width, self.height) if self.width is not None and self.height is not None else None
+
+
+@dataclass(slots=True)
+class MapDef:
+    """A map (``Map``, ``PrivateMap``, ``PlayerHand`` …): its id as saves name it, and its boards."""
+
+    id: str
+    name: str
+    kind: str
+    edge_width: int = 0
+    edge_height: int = 0
+    boards: list[Board] = field(default_factory=list)
+    default_layout: str | None = None  # the BoardPicker's <setup> command, if any
+
+    def board(self, name: str) -> Board | None:
+        return next((board for board in self.boards if board.name == name), None)
+
+
+@dataclass(slots=True)
+class PieceSlot:
+    """A palette entry: its name and definition, with prototypes expanded."""
+
+    name: str
+    gpid: str | None
+    type: str
+    state: str
+    traits: list[Trait]
+    piece: Piece | None = None
+
+
+@dataclass(slots=True)
+class DiceButton:
+    """A ``DiceButton`` (or ``SpecialDiceButton``): what it rolls and how it reports."""
+
+    name: str
+    kind: str
+    n_dice: int = 2
+    n_sides: int = 6
+    plus: int = 0
+    add_to_total: int = 0
+    report_total: bool = False
+    report_format: str | None = None
+    keep: str | None = None
+
+
+@dataclass(slots=True)
+class Module:
+    """Everything of a module that reading saves and logs needs."""
+
+    name: str = ""
+    version: str = ""
+    vassal_version: str = ""
+    description: str = ""
+    maps: list[MapDef] = field(default_factory=list)
+    slots: list[PieceSlot] = field(default_factory=list)
+    prototypes: dict[str, str] = field(default_factory=dict)
+    dice: list[DiceButton] = field(default_factory=list)
+    sides: list[str] = field(default_factory=list)
+    root_class: str = ""
+
+    def map(self, map_id: str | None) -> MapDef | None:
+        return next((m for m in self.maps if m.id == map_id), None)
+
+
+_FOLDERS = ("ModuleSubFolder", "MapSubFolder", "PrototypeFolder", "DeckSubFolder", "GlobalPropertyFolder")
+
+
+def _short(tag: object) -> str:
+    return tag.rsplit(".", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _children(element: etree._Element) -> list[etree._Element]:
+    """Child components, looking through folder elements."""
+    out: list[etree._Element] = []
+    for child in element:
+        if not isinstance(child.tag, str):
+            continue
+        if _short(child.tag) in _FOLDERS:
+            out.extend(_children(child))
+        else:
+            out.append(child)
+    return out
+
+
+def _int(value: str | None, default: int | None = 0) -> int | None:
+    try:
+        return int(float(value)) if value not in (None, "") else default
+    except ValueError:
+        return default
+
+
+def _float(value: str | None, default: float) -> float:
+    try:
+        return float(value) if value not in (None, "") else default
+    except ValueError:
+        return default
+
+
+def _bool(value: str | None, default: bool = False) -> bool:
+    return default if value in (None, "") else value == "true"
+
+
+ImageSizer = "Callable[[str], tuple[int, int] | None]"
+
+
+def read_module(root: etree._Element, image_size=None) -> Module:
+    """The module described by a parsed buildFile; ``image_size(name)`` measures board images if it can."""
+    module = Module(
+        name=root.get("name", ""), version=root.get("version", ""),
+        vassal_version=root.get("VassalVersion", ""), description=root.get("description", ""),
+        root_class=root.tag if isinstance(root.tag, str) else "")
+    map_index = 0
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        short = _short(element.tag)
+        if short.endswith("PrototypeDefinition"):
+            module.prototypes[element.get("name", "")] = text_of(element)
+    for element in _walk(root):
+        short = _short(element.tag)
+        if _is_map(element):
+            module.maps.append(_read_map(element, map_index, image_size))
+            map_index += 1
+        elif short.endswith(("PieceSlot", "CardSlot")):
+            slot = _read_slot(element, module.prototypes)
+            if slot is not None:
+                module.slots.append(slot)
+        elif short.endswith("DiceButton"):
+            module.dice.append(_read_dice(element, short))
+        elif short.endswith("PlayerRoster"):
+            module.sides.extend(text_of(entry) for entry in element if _short(entry.tag) == "entry")
+    return module
+
+
+def _walk(element: etree._Element):
+    for child in _children(element):
+        yield child
+        yield from _walk(child)
+
+
+def _is_map(element: etree._Element) -> bool:
+    return any(_short(child.tag).endswith("BoardPicker") for child in _children(element))
+
+
+def _read_map(element: etree._Element, index: int, image_size) -> MapDef:
+    name = element.get("mapName", "")
+    edge_w = element.get("edgeWidth")
+    edge_h = element.get("edgeHeight")
+    combined = element.get("edgeSize")  # the legacy "w,h" attribute
+    if combined and (edge_w is None or edge_h is None):
+        parts = combined.split(",")
+        edge_w, edge_h = parts[0], parts[1] if len(parts) > 1 else parts[0]
+    map_def = MapDef(id=name or f"Map{index}", name=name, kind=_short(element.tag),
+                     edge_width=_int(edge_w), edge_height=_int(edge_h))
+    for picker in _children(element):
+        if not _short(picker.tag).endswith("BoardPicker"):
+            continue
+        for child in _children(picker):
+            short = _short(child.tag)
+            if short == "setup":
+                map_def.default_layout = text_of(child)
+            elif short.endswith("Board"):
+                map_def.boards.append(_read_board(child, image_size))
+    return map_def
+
+
+def _read_board(element: etree._Element, image_size) -> Board:
+    board = Board(name=element.get("name", ""), image=element.get("image", "") or "",
+                  reversible=_bool(element.get("reversible")))
+    measured = image_size(board.image) if (image_size and board.image) else None
+    if measured:
+        board.width, board.height = measured
+    elif not board.image:
+        board.width = _int(element.get("width"), None)
+        board.height = _int(element.get("height"), None)
+    for child in _children(element):
+        grid = read_grid(child)
+        if grid is not None:
+            board.grid = grid
+            break
+    return board
+
+
+def read_grid(element: etree._Element) -> Grid | None:
+    """A grid element (hex, square, region or zoned), or ``None`` if ``element`` is not one."""
+    short = _short(element.tag)
+    if short.endswith("ZonedGrid"):
+        zoned = ZonedGrid()
+        for child in _children(element):
+            child_short = _short(child.tag)
+            if child_short.endswith("Zone"):
+                zoned.zones.append(_read_zone(child))
+            else:
+                grid = read_grid(child)
+                if isinstance(grid, (HexGrid, SquareGrid)):
+                    zoned.background = grid
+        return zoned
+    if short.endswith("HexGrid"):
+        dy = _float(element.get("dy"), 64.0)
+        dx = _float(element.get("dx"), (3 ** 0.5) / 2 * dy)
+        return HexGrid(dx=dx, dy=dy, x0=_int(element.get("x0"), 0), y0=_int(element.get("y0"), 32),
+                       sideways=_bool(element.get("sideways")), numbering=_numbering(element, hex_grid=True))
+    if short.endswith("SquareGrid"):
+        return SquareGrid(dx=_float(element.get("dx"), 48.0), dy=_float(element.get("dy"), 48.0),
+                          x0=_int(element.get("x0"), 24), y0=_int(element.get("y0"), 24),
+                          numbering=_numbering(element, hex_grid=False))
+    if short.endswith("RegionGrid"):
+        regions = [Region(child.get("name", ""), _int(child.get("originx")), _int(child.get("originy")))
+                   for child in _children(element) if _short(child.tag).endswith("Region")]
+        return RegionGrid(regions)
+    return None
+
+
+def _numbering(grid: etree._Element, hex_grid: bool) -> Numbering | None:
+    for child in _children(grid):
+        if _short(child.tag).endswith("GridNumbering"):
+            get = child.get
+            return Numbering(
+                first=(get("first") or "H")[:1], sep=get("sep", "") or "",
+                h_type=(get("hType") or "N")[:1], v_type=(get("vType") or "N")[:1],
+                h_leading=_int(get("hLeading"), 1), v_leading=_int(get("vLeading"), 1),
+                h_off=_int(get("hOff"), 0), v_off=_int(get("vOff"), 0),
+                h_descend=_bool(get("hDescend")), v_descend=_bool(get("vDescend")),
+                location_format=get("locationFormat") or "$gridLocation$",
+                stagger=_bool(get("stagger"), True) if hex_grid else False)
+    return None
+
+
+def _read_zone(element: etree._Element) -> Zone:
+    points = []
+    for pair in (element.get("path") or "").split(";"):
+        xy = pair.split(",")
+        if len(xy) == 2:
+            try:
+                points.append((int(xy[0]), int(xy[1])))
+            except ValueError:
+                continue
+    zone = Zone(name=element.get("name", ""), polygon=points,
+                location_format=element.get("locationFormat") or "$name$",
+                use_parent_grid=_bool(element.get("useParentGrid")))
+    for child in _children(element):
+        grid = read_grid(child)
+        if grid is not None:
+            zone.grid = grid
+            break
+    return zone
+
+
+def _read_dice(element: etree._Element, short: str) -> DiceButton:
+    get = element.get
+    keep = None
+    if _bool(get("keepDice")):
+        keep = f"{get('keepOption', '>')}{get('keepCount', '1')}"
+    return DiceButton(
+        name=get("name") or get("text") or "", kind=short,
+        n_dice=_int(get("nDice"), 2), n_sides=_int(get("nSides"), 6), plus=_int(get("plus"), 0),
+        add_to_total=_int(get("addToTotal"), 0), report_total=_bool(get("reportTotal")),
+        report_format=get("reportFormat"), keep=keep)
+
+
+def _read_slot(element: etree._Element, prototypes: dict[str, str]) -> PieceSlot | None:
+    text = text_of(element)
+    if not text:
+        return None
+    command = parse_command(text)
+    if not isinstance(command, AddPiece):
+        return None
+    types, states = expand_prototypes(command.type, command.state, prototypes)
+    traits = [Trait(trait_kind(t), t, s) for t, s in zip(types, states)]
+    piece = decode_piece(None, join_chain(types), join_chain(states)) if types else None
+    return PieceSlot(name=element.get("entryName", ""), gpid=element.get("gpid"), type=command.type,
+                     state=command.state, traits=traits, piece=piece if isinstance(piece, Piece) else None)
+
+
+def expand_prototypes(type_text: str, state_text: str, prototypes: dict[str, str],
+                      depth: int = 0) -> tuple[list[str], list[str]]:
+    """The type and state links of a piece with every ``prototype;Name`` replaced by that prototype's traits.
+
+    As ``UsePrototype`` does: the prototype's own placeholder BasicPiece is dropped, its traits bring their
+    own states, prototypes inside prototypes are expanded too, and comments (``cmt;``) go.  Parameters
+    (``prototype;Name;k=v``) are not substituted.
+    """
+    types = split_chain(type_text, TAB)
+    states = split_chain(state_text, TAB) if state_text else [""]
+    states += [""] * (len(types) - len(states))
+    out_types: list[str] = []
+    out_states: list[str] = []
+    for index, (link, state) in enumerate(zip(types, states)):
+        last = index == len(types) - 1
+        if not last and link.startswith("prototype;") and depth < 50:
+            name = split(link, ";")[1] if len(split(link, ";")) > 1 else ""
+            definition = prototypes.get(name)
+            if definition is None:
+                continue
+            command = parse_command(definition)
+            if not isinstance(command, AddPiece):
+                continue
+            inner_types, inner_states = expand_prototypes(command.type, command.state, prototypes, depth + 1)
+            out_types.extend(inner_types[:-1])
+            out_states.extend(inner_states[:-1])
+        elif not last and link.startswith("cmt;"):
+            continue
+        else:
+            out_types.append(link)
+            out_states.append(state)
+    return out_types, out_states
+
+
+def image_sizer(read_image) -> "Callable[[str], tuple[int, int] | None]":
+    """Measure ``images/<name>`` with Pillow (header only); ``read_image(name)`` returns bytes or ``None``."""
+    from PIL import Image
+
+    cache: dict[str, tuple[int, int] | None] = {}
+
+    def size(name: str) -> tuple[int, int] | None:
+        if name not in cache:
+            data = read_image(name)
+            cache[name] = None
+            if data:
+                try:
+                    with Image.open(io.BytesIO(data)) as image:
+                        cache[name] = image.size
+                except Exception:  # any undecodable image just leaves the size unknown
+                    cache[name] = None
+        return cache[name]
+
+    return size
+
+
+def folder_image_reader(folder: Path, limit: int = 64 * 1024 * 1024):
+    """Images of an unpacked module: ``<folder>/images/<name>``, if present."""
+    from pbem.model.files import read_bytes
+
+    def read(name: str) -> bytes | None:
+        path = folder / "images" / name
+        if ".." in Path(name).parts or not path.is_file():
+            return None
+        try:
+            return read_bytes(path, limit)
+        except Exception:
+            return None
+
+    return read

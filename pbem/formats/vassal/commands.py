@@ -1,0 +1,223 @@
+"""The command stream inside a save or log: a tree of commands joined by ESC, and the leaf commands.
+
+``GameModule.encode`` writes a command as its own text followed by its sub-commands, each appended with
+the SequenceEncoder on ESC, so nesting shows as extra backslashes.  The tree here is syntactic: a leaf is
+a ``str``, a group is a ``list`` of trees, and encoding a decoded tree gives back the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pbem.formats.vassal.sequence import ESC, TAB, join, split
+
+CommandTree = "str | list[CommandTree]"
+MAX_DEPTH = 200  # VASSAL nests a few levels; thousands only come from a hostile file
+
+
+class NestingError(ValueError):
+    """A command tree deeper than :data:`MAX_DEPTH`."""
+
+
+def decode_tree(text: str, max_depth: int = MAX_DEPTH) -> str | list:
+    """The command tree of ``text``, following ``GameModule.decode``: a token equal to its input is a leaf."""
+    return _decode(text, 0, max_depth)
+
+
+def _decode(text: str, depth: int, max_depth: int) -> str | list:
+    if ESC not in text and not (len(text) > 1 and text[0] == "'" and text[-1] == "'"):
+        return text
+    if depth >= max_depth:
+        raise NestingError(f"commands nested more than {max_depth} deep")
+    tokens = split(text, ESC)
+    if len(tokens) == 1 and tokens[0] == text:
+        return text
+    return [_decode(token, depth + 1, max_depth) for token in tokens]
+
+
+def encode_tree(tree: str | list) -> str:
+    """The text of a command tree; ``encode_tree(decode_tree(s)) == s`` for everything VASSAL writes."""
+    if isinstance(tree, str):
+        return tree
+    return join([encode_tree(child) for child in tree], ESC)
+
+
+def leaves(tree: str | list) -> Iterator[str]:
+    """The leaf commands of a tree, depth first, in the order VASSAL executes them."""
+    if isinstance(tree, str):
+        yield tree
+        return
+    stack: list[Iterator] = [iter(tree)]
+    while stack:
+        for node in stack[-1]:
+            if isinstance(node, str):
+                yield node
+            else:
+                stack.append(iter(node))
+                break
+        else:
+            stack.pop()
+
+
+# --- leaf commands -------------------------------------------------------------------------------
+
+LOG_PREFIX = "LOG\t"
+UNDO_PREFIX = "UNDO\t"
+
+
+def _null(value: str | None) -> str | None:
+    return None if value in (None, "null") else value
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class AddPiece:
+    """``+/id/type/state``: a piece (or stack, or deck) appears."""
+
+    id: str | None
+    type: str
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
+class RemovePiece:
+    """``-/id``: a piece disappears."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChangePiece:
+    """``D/id/newState[/oldState]``: a piece's state changes (the new state comes first)."""
+
+    id: str
+    new_state: str
+    old_state: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MovePiece:
+    """``M/id/newMap/x/y/underId/oldMap/ox/oy/oldUnderId/player``: a piece moves (map pixels)."""
+
+    id: str
+    new_map: str | None
+    new_x: int | None
+    new_y: int | None
+    new_under: str | None
+    old_map: str | None
+    old_x: int | None
+    old_y: int | None
+    old_under: str | None
+    player: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """``CHAT<message>``: typed chat or an automatic report (reports start with ``*``)."""
+
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetProperty:
+    """``MutableProperty⇥key⇥old⇥new⇥container`` (dice results live here since 3.x)."""
+
+    key: str
+    old: str
+    new: str
+    container: str
+
+
+@dataclass(frozen=True, slots=True)
+class UndoMarker:
+    """``UNDO⇥true`` / ``UNDO⇥false`` around an undo step (VASSAL 3.6.7+)."""
+
+    in_progress: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """``PLAYER⇥secret⇥name⇥side``.  The secret is the player's VASSAL password: never shown."""
+
+    secret: str
+    name: str
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLayout:
+    """``<mapId>BoardPicker⇥board⇥col⇥row…``: which board sits in which cell of a map."""
+
+    map_id: str
+    boards: tuple[tuple[str, bool, int, int], ...]  # name, reversed, column, row
+
+
+@dataclass(frozen=True, slots=True)
+class Other:
+    """Any other command, kept as text (``prefix`` is what it starts with, for counting)."""
+
+    text: str
+
+    @property
+    def prefix(self) -> str:
+        head = self.text.split(TAB, 1)[0]
+        return head[:40]
+
+
+Command = AddPiece | RemovePiece | ChangePiece | MovePiece | Chat | SetProperty | UndoMarker | Player | BoardLayout | Other
+
+
+def parse_command(text: str) -> Command:
+    """A leaf command as a typed value; anything unknown or malformed is :class:`Other`, never an error."""
+    head = text[:2]
+    if head == "+/":
+        fields = split(text[2:], "/")
+        if len(fields) >= 3:
+            return AddPiece(_null(fields[0]), fields[1], fields[2])
+    elif head == "-/":
+        return RemovePiece(text[2:])
+    elif head == "D/":
+        fields = split(text[2:], "/")
+        if len(fields) >= 2:
+            return ChangePiece(fields[0], fields[1], fields[2] if len(fields) > 2 else None)
+    elif head == "M/":
+        fields = split(text[2:], "/")
+        if len(fields) >= 9:
+            fields += [None] * (10 - len(fields))
+            return MovePiece(fields[0], _null(fields[1]), _int(fields[2]), _int(fields[3]), _null(fields[4]),
+                             _null(fields[5]), _int(fields[6]), _int(fields[7]), _null(fields[8]), _null(fields[9]))
+    elif text.startswith("CHAT"):
+        return Chat(text[4:])
+    elif text.startswith("MutableProperty\t"):
+        fields = split(text, TAB)
+        if len(fields) >= 4:
+            return SetProperty(fields[1], fields[2], fields[3], fields[4] if len(fields) > 4 else "")
+    elif text.startswith(UNDO_PREFIX):
+        return UndoMarker(text[len(UNDO_PREFIX):] == "true")
+    elif text.startswith("PLAYER\t"):
+        fields = split(text, TAB)
+        if len(fields) >= 3:
+            return Player(fields[1], fields[2], fields[3] if len(fields) > 3 else "")
+    elif "BoardPicker\t" in text:
+        return _board_layout(text)
+    return Other(text)
+
+
+def _board_layout(text: str) -> Command:
+    map_id, _, rest = text.partition("BoardPicker\t")
+    fields = split(rest, TAB)
+    boards = []
+    for index in range(0, len(fields) - 2, 3):
+        name_fields = split(fields[index], "/")
+        column, row = _int(fields[index + 1]), _int(fields[index + 2])
+        if column is None or row is None:
+            return Other(text)
+        boards.append((name_fields[0], len(name_fields) > 1 and name_fields[1] == "rev", column, row))
+    return BoardLayout(map_id, tuple(boards))

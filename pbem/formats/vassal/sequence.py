@@ -1,0 +1,146 @@
+"""VASSAL's ``SequenceEncoder``: lists of strings joined by one delimiter, with its exact escaping.
+
+Rules (from ``VASSAL.tools.SequenceEncoder``): a delimiter inside an item gets one backslash in front;
+backslashes themselves are never escaped; an item that starts with a backslash, or starts and ends with
+``'``, is wrapped in single quotes; an empty item contributes nothing but its separator.  Reading, a
+delimiter whose preceding character (anywhere in the string) is a backslash is literal: that one backslash
+is dropped.  Every token longer than one character that starts and ends with ``'`` loses those quotes.
+
+>>> split("a;b\\\\;c;;'\\\\x'", ";")
+['a', 'b;c', '', '\\\\x']
+>>> join(['a', 'b;c', '', '\\\\x'], ";")
+"a;b\\\\;c;;'\\\\x'"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+ESC = "\x1b"
+TAB = "\t"
+BACKSLASH = "\\"
+
+
+def unquote(token: str) -> str:
+    """Strip one pair of enclosing single quotes, as the decoder does to every token."""
+    if len(token) > 1 and token[0] == "'" and token[-1] == "'":
+        return token[1:-1]
+    return token
+
+
+def split(text: str, delim: str) -> list[str]:
+    """All tokens of ``text``; an empty string is one empty token, a trailing delimiter a last empty one."""
+    pieces = text.split(delim)
+    if len(pieces) == 1:
+        return [unquote(text)]
+    if BACKSLASH + delim not in text:
+        # No escapes at all: the common case, and the fast one.
+        return [unquote(piece) for piece in pieces]
+    tokens: list[str] = []
+    current: list[str] = [pieces[0]]
+    for piece in pieces[1:]:
+        last = current[-1]
+        if last and last[-1] == BACKSLASH:
+            # An escaped delimiter: drop its one backslash and keep the delimiter in the token.
+            current[-1] = last[:-1]
+            current.append(delim)
+            current.append(piece)
+        else:
+            tokens.append(unquote("".join(current)))
+            current = [piece]
+    tokens.append(unquote("".join(current)))
+    return tokens
+
+
+def _escape(item: str, delim: str) -> str:
+    escaped = item.replace(delim, BACKSLASH + delim) if delim in item else item
+    if item[0] == BACKSLASH or (item[0] == "'" and item[-1] == "'"):
+        return "'" + escaped + "'"
+    return escaped
+
+
+def join(items: Iterable[str | None], delim: str) -> str:
+    """Encode ``items`` as VASSAL does; ``None`` and ``""`` leave only their separator."""
+    return delim.join(_escape(item, delim) if item else "" for item in items)
+
+
+def first_and_rest(text: str, delim: str) -> tuple[str, str | None]:
+    """The first token and the next one (``None`` when there is none), as two ``nextToken`` calls read them.
+
+    VASSAL reads trait chains this way: the second call stops at the next unescaped delimiter, so
+    anything after it is ignored, exactly as here.
+    """
+    tokens = split(text, delim)
+    return tokens[0], (tokens[1] if len(tokens) > 1 else None)
+
+
+def split_chain(text: str, delim: str = TAB, max_links: int = 10_000) -> list[str]:
+    """The links of a nested chain ``join([a, join([b, join([c, ...])])])``, outermost first.
+
+    This is how VASSAL reads a trait chain: take the first token, then read the second token the same
+    way, until only one is left.  Each level of nesting adds one backslash before the delimiter, so the
+    boundary after link ``k`` has exactly ``k`` backslashes in front of it, and link ``k`` is decoded
+    ``k + 1`` times.  Reading level by level costs the chain's length times its depth (VASSAL's own cost);
+    this reads all levels in one pass and falls back to the literal reading whenever quoting or a stray
+    backslash could make the two disagree.
+    """
+    pieces = text.split(delim)
+    if len(pieces) == 1:
+        return [unquote(text)]
+    if text[-1] == "'" or any(piece[:1] == "'" for piece in pieces):
+        return _split_chain_slow(text, delim, max_links)
+    counts: list[int] = []  # backslashes in front of each boundary
+    bodies: list[str] = []  # each piece without those backslashes
+    for piece in pieces[:-1]:
+        stripped = piece.rstrip(BACKSLASH)
+        counts.append(len(piece) - len(stripped))
+        bodies.append(stripped)
+    bodies.append(pieces[-1])
+    links: list[str] = []
+    level = 0
+    start = 0
+    for index, count in enumerate(counts):
+        if count == level:
+            links.append(_link(bodies, counts, start, index, level, delim))
+            start = index + 1
+            level += 1
+            if level > max_links:
+                raise ValueError(f"a chain of more than {max_links} links")
+        elif count < level:
+            return _split_chain_slow(text, delim, max_links)
+    links.append(_link(bodies, counts, start, len(bodies) - 1, level, delim))
+    if any(link[:1] == BACKSLASH for link in links):
+        return _split_chain_slow(text, delim, max_links)
+    return links
+
+
+def _link(bodies: list[str], counts: list[int], start: int, end: int, level: int, delim: str) -> str:
+    """``bodies[start..end]`` joined by their inner delimiters, each decoded ``level + 1`` times."""
+    if start == end:
+        return bodies[start]
+    parts: list[str] = []
+    for index in range(start, end):
+        parts.append(bodies[index])
+        parts.append(BACKSLASH * (counts[index] - level - 1))
+        parts.append(delim)
+    parts.append(bodies[end])
+    return "".join(parts)
+
+
+def _split_chain_slow(text: str, delim: str, max_links: int) -> list[str]:
+    links: list[str] = []
+    rest: str | None = text
+    while rest is not None:
+        head, rest = first_and_rest(rest, delim)
+        links.append(head)
+        if len(links) > max_links:
+            raise ValueError(f"a chain of more than {max_links} links")
+    return links
+
+
+def join_chain(links: list[str], delim: str = TAB) -> str:
+    """Inverse of :func:`split_chain`: ``join([links[0], join([links[1], ...])])``."""
+    encoded = links[-1]
+    for link in reversed(links[:-1]):
+        encoded = join([link, encoded], delim)
+    return encoded

@@ -1,0 +1,194 @@
+"""Piece type and state strings: a chain of traits around one BasicPiece, decoded into names and places.
+
+A piece's type and state are TAB chains, outermost trait first and ``piece;…`` last; each trait's own
+fields are SequenceEncoder lists, mostly on ``;``.  Only what naming and positioning need is interpreted;
+every trait keeps its raw type and state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.formats.vassal.sequence import TAB, split, split_chain
+
+
+@dataclass(frozen=True, slots=True)
+class Trait:
+    """One link of a chain: ``kind`` is the type's prefix (``emb2;``, ``mark;``, ``piece;`` …)."""
+
+    kind: str
+    type: str
+    state: str
+
+    @property
+    def fields(self) -> list[str]:
+        """The type's ``;`` fields after the prefix."""
+        return split(self.type, ";")[1:]
+
+
+@dataclass(slots=True)
+class Piece:
+    """A decoded piece: its traits (outermost first, BasicPiece last) and what they say."""
+
+    id: str | None
+    traits: list[Trait]
+    basic_name: str = ""
+    image: str = ""
+    map_id: str | None = None
+    x: int | None = None
+    y: int | None = None
+    gpid: str | None = None
+    properties: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The piece's name as VASSAL shows it: BasicPiece name, then layer and label traits, inside out."""
+        return piece_name(self.traits, self.basic_name)
+
+    @property
+    def kinds(self) -> list[str]:
+        return [trait.kind for trait in self.traits]
+
+
+@dataclass(slots=True)
+class Stack:
+    """A ``stack`` entry: where it is and its pieces, bottom to top."""
+
+    id: str | None
+    map_id: str | None
+    x: int | None
+    y: int | None
+    children: list[str]
+    layer: int | None = None
+
+
+def trait_kind(type_link: str) -> str:
+    """``emb2;`` for ``emb2;Activate;…``; ``stack`` and other bare words stay as they are."""
+    head, sep, _ = type_link.partition(";")
+    return head + sep
+
+
+def decode_chain(type_text: str, state_text: str) -> list[Trait]:
+    """The traits of a piece, outermost first; a state chain shorter than the type chain leaves states empty."""
+    types = split_chain(type_text, TAB)
+    states = split_chain(state_text, TAB) if state_text else [""]
+    if len(states) < len(types):
+        states = states + [""] * (len(types) - len(states))
+    return [Trait(trait_kind(kind_type), kind_type, state) for kind_type, state in zip(types, states)]
+
+
+def _int(value: str) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def decode_piece(piece_id: str | None, type_text: str, state_text: str) -> Piece | Stack:
+    """A piece or stack from its ``+/`` type and state."""
+    if type_text == "stack":
+        return _decode_stack(piece_id, state_text)
+    traits = decode_chain(type_text, state_text)
+    piece = Piece(piece_id, traits)
+    basic = traits[-1]
+    type_fields = split(basic.type, ";")
+    if type_fields and type_fields[0] == "piece":
+        piece.image = type_fields[3] if len(type_fields) > 3 else ""
+        piece.basic_name = type_fields[4] if len(type_fields) > 4 else ""
+    state_fields = split(basic.state, ";") if basic.state else []
+    if state_fields:
+        piece.map_id = None if state_fields[0] in ("null", "") else state_fields[0]
+        piece.x = _int(state_fields[1]) if len(state_fields) > 1 else None
+        piece.y = _int(state_fields[2]) if len(state_fields) > 2 else None
+        piece.gpid = state_fields[3] if len(state_fields) > 3 else None
+        count = _int(state_fields[4]) if len(state_fields) > 4 else None
+        for index in range(count or 0):
+            at = 5 + 2 * index
+            if at + 1 < len(state_fields):
+                piece.properties[state_fields[at]] = state_fields[at + 1]
+    return piece
+
+
+def _decode_stack(stack_id: str | None, state_text: str) -> Stack:
+    fields = split(state_text, ";")
+    map_id = None if not fields or fields[0] in ("null", "") else fields[0]
+    children: list[str] = []
+    layer = None
+    rest = fields[1:]
+    x = y = None
+    if map_id is not None:
+        # VASSAL skips x and y for a stack with no map, and then reads them as (ignored) child ids.
+        x = _int(rest[0]) if rest else None
+        y = _int(rest[1]) if len(rest) > 1 else None
+        rest = rest[2:]
+    for token in rest:
+        if token.startswith("@@"):
+            layer = _int(token[2:])
+        elif token:
+            children.append(token)
+    return Stack(stack_id, map_id, x, y, children, layer)
+
+
+def piece_name(traits: list[Trait], basic_name: str) -> str:
+    """Apply the name-changing traits from the innermost out, as ``getName`` does."""
+    name = basic_name
+    for trait in reversed(traits[:-1]):
+        if trait.kind in ("emb2;", "emb;"):
+            name = _layer_name(trait, name)
+        elif trait.kind == "label;":
+            name = _label_name(trait, name)
+        elif trait.kind == "basicName;":
+            fields = trait.fields
+            if trait.state or (fields and fields[0]):
+                name = trait.state or fields[0]
+    return name
+
+
+def _layer_name(trait: Trait, name: str) -> str:
+    level = _int(trait.state.split(";", 1)[0]) if trait.state else None
+    if level is None or level <= 0:
+        return name
+    fields = trait.fields
+    if trait.kind == "emb2;":
+        names = split(fields[16], ",") if len(fields) > 16 else []
+    else:
+        # The old ``emb;`` layout: …;images,…;names,…  — image and name lists are the last two fields.
+        names = split(fields[-1], ",") if fields else []
+    if level - 1 >= len(names):
+        return name
+    level_name = names[level - 1]
+    if not level_name:
+        return name
+    if level_name.startswith("+"):
+        return name + level_name[1:]
+    if level_name.endswith("+"):
+        return level_name[:-1] + name
+    return level_name
+
+
+def _label_name(trait: Trait, name: str) -> str:
+    fields = trait.fields
+    label = trait.state
+    always = len(fields) > 17 and fields[17] == "true"
+    if not label and not always:
+        return name
+    name_format = fields[11] if len(fields) > 11 and fields[11] else "$pieceName$ ($label$)"
+    return substitute(name_format, {"pieceName": name, "label": label})
+
+
+def substitute(text: str, values: dict[str, str], unknown_empty: bool = False) -> str:
+    """VASSAL's ``FormattedString``: ``$name$`` replaced by its value, an unknown name by itself
+    (or by nothing, as in VASSAL's localised evaluation, with ``unknown_empty``).
+
+    >>> substitute("$pieceName$ ($label$)", {"pieceName": "1st Div", "label": "X"})
+    '1st Div (X)'
+    """
+    tokens = split(text, "$")
+    out: list[str] = []
+    for index, token in enumerate(tokens):
+        # Odd tokens are property names, but only when another token follows (an unclosed ``$`` is text).
+        if index % 2 == 1 and index + 1 < len(tokens):
+            out.append(values.get(token, "" if unknown_empty else token))
+        else:
+            out.append(token)
+    return "".join(out)

@@ -1,0 +1,145 @@
+"""Actions: one thing a player did, as plain data, each remembering where in the log it came from.
+
+Unit ids are strings; locations are map indices (resolved when the turn is loaded, so an unknown hex is an
+input error, not a rules violation). Odds, results and rolls are what the player *claims*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.model.errors import Source
+
+
+@dataclass(slots=True, kw_only=True)
+class Action:
+    index: int
+    source: Source
+    note: str | None = None
+
+    kind = "action"
+
+
+@dataclass(slots=True, kw_only=True)
+class Phase(Action):
+    """Start of a phase, e.g. ``movement``; ``side`` defaults from the turn."""
+
+    name: str
+    side: str | None = None
+    kind = "phase"
+
+
+@dataclass(slots=True, kw_only=True)
+class Move(Action):
+    """Units moving together along ``path`` (which starts where they stand)."""
+
+    units: tuple[str, ...]
+    path: tuple[int, ...]
+    by: str = "land"  # land | rail | air | sea
+    kind = "move"
+
+
+@dataclass(slots=True, kw_only=True)
+class Combat(Action):
+    """An attack in a combat phase, or an overrun/assault during movement, and what came of it."""
+
+    attackers: tuple[str, ...]
+    target: int
+    roll: int
+    result: str
+    odds: str | None = None  # claimed odds before column shifts
+    column: str | None = None  # claimed final column after shifts
+    defenders: tuple[str, ...] | None = None  # if the player lists them
+    losses_attacker: tuple[str, ...] = ()  # one entry per step lost
+    losses_defender: tuple[str, ...] = ()
+    eliminated: tuple[str, ...] = ()  # units removed whole (an E result)
+    retreats: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    advance: tuple[str, ...] = ()
+    declared: frozenset[str] = frozenset()  # optional declarations, e.g. {"mass_attack"}
+    support: dict[str, int] = field(default_factory=dict)  # e.g. {"air": 15, "nuclear": 25}
+    kind = "attack"
+
+
+@dataclass(slots=True, kw_only=True)
+class Overrun(Combat):
+    kind = "overrun"
+
+
+@dataclass(slots=True, kw_only=True)
+class Eliminate(Action):
+    """Units removed from play for a reason other than a combat result (over-stacking, supply…)."""
+
+    units: tuple[str, ...]
+    reason: str = ""
+    kind = "eliminate"
+
+
+@dataclass(slots=True, kw_only=True)
+class Loss(Action):
+    """One step lost by a unit outside a combat result (pacification, attrition…)."""
+
+    unit: str
+    reason: str = ""
+    kind = "loss"
+
+
+@dataclass(slots=True, kw_only=True)
+class Reinforce(Action):
+    """Units entering the map at a location."""
+
+    units: tuple[str, ...]
+    at: int
+    kind = "reinforce"
+
+
+@dataclass(slots=True, kw_only=True)
+class Replace(Action):
+    """A reduced unit regaining a step."""
+
+    unit: str
+    kind = "replace"
+
+
+@dataclass(slots=True, kw_only=True)
+class Roll(Action):
+    """A die roll outside combat: its purpose, dice, the values rolled and the result claimed."""
+
+    purpose: str
+    dice: str
+    values: tuple[int, ...]
+    side: str | None = None
+    result: str | None = None
+    modifiers: dict[str, int] = field(default_factory=dict)
+    kind = "roll"
+
+
+@dataclass(slots=True, kw_only=True)
+class CardPlay(Action):
+    card: str
+    use: str
+    kind = "card"
+
+
+@dataclass(slots=True, kw_only=True)
+class Comment(Action):
+    text: str
+    kind = "comment"
+
+
+@dataclass
+class TurnHeader:
+    module: str
+    scenario: str | None
+    turn: int
+    side: str
+    start_scenario: str | None = None
+    start_state: str | None = None  # path, relative to the turn file
+
+
+@dataclass
+class Turn:
+    """A turn file: header plus actions, each action with its stable index and source."""
+
+    file: str
+    header: TurnHeader
+    actions: list[Action]

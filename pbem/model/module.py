@@ -1,0 +1,169 @@
+"""A game module: map, counters, tables and scenarios as data, plus the game's rules code.
+
+A module is a folder with ``module.json`` naming its parts; pbem bundles some in ``modules/`` and a user
+may point at a folder of their own (its ``rules.py`` is code the user chose to run, like a plugin).
+Every file is checked against its schema and cross-checked before use.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pbem.model import schemas
+from pbem.model.errors import PbemError
+from pbem.model.jsonsource import JsonDocument, load_json
+from pbem.model.maps import GameMap, check_routes_adjacent, load_map
+from pbem.model.resources import data_dir
+from pbem.model.units import CounterType, Step, UnitDef
+
+if TYPE_CHECKING:
+    from pbem.rules.ruleset import Ruleset
+
+
+@dataclass
+class Module:
+    id: str
+    name: str
+    version: str
+    path: Path
+    sides: tuple[str, ...]
+    map: GameMap
+    counter_types: dict[str, CounterType]
+    units: dict[str, UnitDef]
+    tables: dict[str, Any]
+    scenarios: dict[str, Path]
+    boxes: tuple[str, ...] = ("eliminated",)
+    options: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    rules_file: Path | None = None
+
+    @cached_property
+    def ruleset(self) -> "Ruleset":
+        """The game's rules, built by ``build_ruleset(module)`` in the module's ``rules.py``."""
+        from pbem.rules.ruleset import Ruleset
+
+        if self.rules_file is None:
+            return Ruleset(self)
+        name = "pbem_module_" + re.sub(r"\W", "_", self.id)
+        spec = importlib.util.spec_from_file_location(name, self.rules_file)
+        if spec is None or spec.loader is None:
+            raise PbemError.at(self.rules_file, "cannot load the module's rules code")
+        code = importlib.util.module_from_spec(spec)
+        sys.modules[name] = code
+        spec.loader.exec_module(code)
+        return code.build_ruleset(self)
+
+    def unit(self, unit_id: str) -> UnitDef:
+        return self.units[unit_id]
+
+
+def module_path(name_or_path: str | Path) -> Path:
+    """The folder of a module given by a path, or by the id of a bundled module."""
+    candidate = Path(name_or_path)
+    if (candidate / "module.json").is_file():
+        return candidate
+    if candidate.name == "module.json" and candidate.is_file():
+        return candidate.parent
+    bundled = data_dir("modules") / str(name_or_path)
+    if re.fullmatch(r"[a-z0-9][a-z0-9-]*", str(name_or_path)) and (bundled / "module.json").is_file():
+        return bundled
+    known = ", ".join(sorted(p.name for p in data_dir("modules").iterdir() if (p / "module.json").is_file()))
+    raise PbemError(f"no module {str(name_or_path)!r}: give a module folder, or one of: {known}")
+
+
+_CACHE: dict[Path, Module] = {}
+
+
+def load_module(name_or_path: str | Path) -> Module:
+    """Load (once per process) and check a module."""
+    path = module_path(name_or_path).resolve()
+    if path not in _CACHE:
+        _CACHE[path] = _load(path)
+    return _CACHE[path]
+
+
+def bundled_modules() -> list[Path]:
+    return sorted(p for p in data_dir("modules").iterdir() if (p / "module.json").is_file())
+
+
+def _part(path: Path, relative: str, schema: str) -> JsonDocument:
+    target = (path / relative).resolve()
+    if path not in target.parents:
+        raise PbemError.at(path / "module.json", f"{relative!r} lies outside the module folder")
+    document = load_json(target)
+    schemas.check(document, schema)
+    return document
+
+
+def _load(path: Path) -> Module:
+    manifest = load_json(path / "module.json")
+    schemas.check(manifest, "module")
+    data = manifest.data
+    map_doc = _part(path, data["map"], "map")
+    game_map = load_map(map_doc)
+    check_routes_adjacent(map_doc, game_map)
+    counters_doc = _part(path, data["counters"], "counters")
+    counter_types, units = _load_counters(counters_doc, tuple(data["sides"]))
+    tables = _part(path, data["tables"], "tables").data if "tables" in data else {}
+    scenarios = {}
+    for scenario_id, relative in data.get("scenarios", {}).items():
+        scenarios[scenario_id] = (path / relative).resolve()
+    rules_file = (path / data["rules"]).resolve() if "rules" in data else None
+    if rules_file is not None and not rules_file.is_file():
+        raise manifest.error("/rules", f"rules file {data['rules']!r} does not exist")
+    return Module(
+        id=data["id"],
+        name=data["name"],
+        version=data["version"],
+        path=path,
+        sides=tuple(data["sides"]),
+        map=game_map,
+        counter_types=counter_types,
+        units=units,
+        tables=tables,
+        scenarios=scenarios,
+        boxes=tuple(data.get("boxes", ["eliminated"])),
+        options=data.get("options", {}),
+        metadata={k: v for k, v in data.items() if k in ("title", "illustrative", "notes", "sources", "publisher")},
+        rules_file=rules_file,
+    )
+
+
+_TYPE_KEYS = {"name", "side", "nationality", "arm", "size", "quality", "mechanized", "steps", "retreats"}
+
+
+def _load_counters(document: JsonDocument, sides: tuple[str, ...]) -> tuple[dict[str, CounterType], dict[str, UnitDef]]:
+    data = document.data
+    types: dict[str, CounterType] = {}
+    for type_id, entry in data["counter_types"].items():
+        if entry["side"] not in sides + ("neutral",):
+            raise document.error(f"/counter_types/{type_id}/side", f"side {entry['side']!r} is not one of {', '.join(sides)}")
+        types[type_id] = CounterType(
+            id=type_id,
+            name=entry.get("name", type_id),
+            side=entry["side"],
+            nationality=entry["nationality"],
+            arm=entry["arm"],
+            size=entry["size"],
+            quality=entry.get("quality"),
+            mechanized=entry["mechanized"],
+            steps=tuple(Step(s["attack"], s["defence"], s["move"]) for s in entry["steps"]),
+            retreats=entry.get("retreats", True),
+            attributes={k: v for k, v in entry.items() if k not in _TYPE_KEYS},
+        )
+    units: dict[str, UnitDef] = {}
+    for n, entry in enumerate(data["units"]):
+        if entry["id"] in units:
+            raise document.error(f"/units/{n}/id", f"unit id {entry['id']!r} is used twice")
+        if entry["type"] not in types:
+            raise document.error(f"/units/{n}/type", f"unknown counter type {entry['type']!r}")
+        units[entry["id"]] = UnitDef(
+            entry["id"], types[entry["type"]], entry.get("name", ""), tuple(entry.get("aliases", ()))
+        )
+    return types, units

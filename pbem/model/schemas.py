@@ -1,0 +1,64 @@
+"""JSON Schema checks of every input, with errors that name the file, the JSON pointer and the line."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+
+from pbem.model.jsonsource import JsonDocument, escape_pointer_token
+from pbem.model.resources import data_dir
+
+SCHEMA_BASE = "https://pbem.invalid/schemas/"
+
+
+@cache
+def registry() -> Registry:
+    """Every schema in ``schemas/``, resolvable by its ``$id`` without any network access."""
+    resources = []
+    for path in sorted(data_dir("schemas").glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((contents["$id"], Resource.from_contents(contents)))
+    return Registry().with_resources(resources)
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    """The validator for ``schemas/<name>.schema.json``."""
+    schema = registry().contents(f"{SCHEMA_BASE}{name}.schema.json")
+    return Draft202012Validator(schema, registry=registry())
+
+
+def error_pointer(error: ValidationError) -> str:
+    return "".join(f"/{escape_pointer_token(str(part))}" for part in error.absolute_path)
+
+
+def describe(error: ValidationError) -> str:
+    """A short message: jsonschema's own text quotes whole objects, which is no help on one line."""
+    if error.validator == "required":
+        return error.message.replace(" is a required property", " is missing")
+    if error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        return f"unexpected key{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"
+    if error.validator in ("oneOf", "anyOf") and isinstance(error.instance, dict | list):
+        return "is not one of the shapes this field may take"
+    if error.validator == "enum":
+        return f"{_short(error.instance)} is not one of {', '.join(map(repr, error.validator_value))}"
+    if error.validator == "type":
+        return f"{_short(error.instance)} is not of type {error.validator_value!r}"
+    return error.message if len(error.message) < 160 else error.message[:157] + "..."
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check(document: JsonDocument, name: str) -> None:
+    """Raise a :class:`PbemError` at the most relevant place if ``document`` breaks schema ``name``."""
+    error = best_match(validator(name).iter_errors(document.data))
+    if error is not None:
+        raise document.error(error_pointer(error), describe(error))

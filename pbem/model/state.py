@@ -1,0 +1,216 @@
+"""The game state: where every unit is, its step, supply and markers, plus whatever the game tracks.
+
+A state is plain data in and out (``schemas/state.schema.json``). ``state.apply(action)`` carries out an
+action as written, in place, whether or not it was legal: later actions are judged in the situation the
+player actually created.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.model import actions as act
+from pbem.model.jsonsource import JsonDocument
+from pbem.model.module import Module
+from pbem.model.units import Step, UnitDef
+
+OFF_MAP = -1
+ELIMINATED = "eliminated"
+
+
+@dataclass(slots=True)
+class UnitState:
+    unit: UnitDef
+    at: int = OFF_MAP  # map location, or OFF_MAP with ``box`` naming where the counter is
+    box: str | None = None
+    step: int = 0  # 0 = full strength (front face)
+    supplied: bool = True
+    side: str = ""
+    markers: set[str] = field(default_factory=set)
+
+    @property
+    def id(self) -> str:
+        return self.unit.id
+
+    @property
+    def on_map(self) -> bool:
+        return self.at != OFF_MAP
+
+    @property
+    def face(self) -> Step:
+        steps = self.unit.type.steps
+        return steps[min(self.step, len(steps) - 1)]
+
+
+class State:
+    """Units and game status of one moment of a game."""
+
+    def __init__(self, module: Module, *, scenario: str | None, turn: int, side: str | None, phase: str | None):
+        self.module = module
+        self.scenario = scenario
+        self.turn = turn
+        self.side = side
+        self.phase = phase
+        self.units: dict[str, UnitState] = {}
+        self.stacks: dict[int, list[str]] = {}
+        self.control: dict[str, str] = {}  # nationality -> side that controls its units
+        self.status: dict[str, Any] = {}  # game-specific: political status, VP, pacified hexes…
+
+    # --- queries ------------------------------------------------------------------------------------
+    def units_at(self, location: int) -> list[UnitState]:
+        return [self.units[u] for u in self.stacks.get(location, ())]
+
+    def side_at(self, location: int) -> str | None:
+        ids = self.stacks.get(location)
+        return self.units[ids[0]].side if ids else None
+
+    # --- changes ------------------------------------------------------------------------------------
+    def place(self, unit_id: str, location: int) -> None:
+        unit = self.units[unit_id]
+        if unit.at == location:
+            return
+        self._lift(unit)
+        unit.at, unit.box = location, None
+        self.stacks.setdefault(location, []).append(unit_id)
+
+    def remove(self, unit_id: str, box: str = ELIMINATED) -> None:
+        unit = self.units[unit_id]
+        self._lift(unit)
+        unit.at, unit.box = OFF_MAP, box
+
+    def lose_step(self, unit_id: str) -> None:
+        unit = self.units[unit_id]
+        unit.step += 1
+        if unit.step >= len(unit.unit.type.steps):
+            self.remove(unit_id)
+
+    def _lift(self, unit: UnitState) -> None:
+        if unit.at != OFF_MAP:
+            stack = self.stacks[unit.at]
+            stack.remove(unit.id)
+            if not stack:
+                del self.stacks[unit.at]
+
+    def apply(self, action: act.Action) -> None:
+        """Carry out ``action`` as written."""
+        kind = action.kind
+        if kind == "move":
+            destination = action.path[-1]  # type: ignore[attr-defined]
+            for unit_id in action.units:  # type: ignore[attr-defined]
+                self.place(unit_id, destination)
+        elif kind in ("attack", "overrun"):
+            self._apply_combat(action)  # type: ignore[arg-type]
+        elif kind == "phase":
+            self.phase = action.name  # type: ignore[attr-defined]
+        elif kind == "eliminate":
+            for unit_id in action.units:  # type: ignore[attr-defined]
+                self.remove(unit_id)
+        elif kind == "loss":
+            if self.units[action.unit].on_map:  # type: ignore[attr-defined]
+                self.lose_step(action.unit)  # type: ignore[attr-defined]
+        elif kind == "reinforce":
+            for unit_id in action.units:  # type: ignore[attr-defined]
+                self.units[unit_id].step = 0
+                self.place(unit_id, action.at)  # type: ignore[attr-defined]
+        elif kind == "replace":
+            unit = self.units[action.unit]  # type: ignore[attr-defined]
+            unit.step = max(0, unit.step - 1)
+
+    def _apply_combat(self, combat: act.Combat) -> None:
+        for unit_id in combat.eliminated:
+            if self.units[unit_id].on_map:
+                self.remove(unit_id)
+        for unit_id in combat.losses_defender + combat.losses_attacker:
+            if self.units[unit_id].on_map:
+                self.lose_step(unit_id)
+        for unit_id, path in combat.retreats.items():
+            if self.units[unit_id].on_map and path:
+                self.place(unit_id, path[-1])
+        for unit_id in combat.advance:
+            if self.units[unit_id].on_map:
+                self.place(unit_id, combat.target)
+
+    def copy(self) -> "State":
+        return copy.deepcopy(self)
+
+    # --- JSON ---------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        game_map = self.module.map
+        units = []
+        for unit in self.units.values():
+            entry: dict[str, Any] = {"id": unit.id, "at": game_map.label(unit.at) if unit.on_map else unit.box}
+            if unit.step:
+                entry["step"] = unit.step
+            if not unit.supplied:
+                entry["supplied"] = False
+            if unit.side != unit.unit.type.side:
+                entry["side"] = unit.side
+            if unit.markers:
+                entry["markers"] = sorted(unit.markers)
+            units.append(entry)
+        out: dict[str, Any] = {
+            "module": self.module.id,
+            "module_version": self.module.version,
+            "scenario": self.scenario,
+            "turn": self.turn,
+        }
+        if self.side is not None:
+            out["side"] = self.side
+        if self.phase is not None:
+            out["phase"] = self.phase
+        if self.control:
+            out["control"] = dict(sorted(self.control.items()))
+        out["units"] = units
+        if self.status:
+            out["status"] = self.status
+        return out
+
+    @classmethod
+    def from_json(cls, module: Module, document: JsonDocument) -> "State":
+        """A state from a document checked against ``state.schema.json`` (a scenario or a saved state)."""
+        data = document.data
+        state = cls(
+            module,
+            scenario=data.get("scenario") or data.get("id"),
+            turn=data.get("turn", 1),
+            side=data.get("side"),
+            phase=data.get("phase"),
+        )
+        state.control = dict(data.get("control", {}))
+        state.status = copy.deepcopy(data.get("status", {}))
+        seen: dict[str, int] = {}
+        for n, entry in enumerate(data["units"]):
+            unit_id = entry["id"]
+            definition = module.units.get(unit_id)
+            if definition is None:
+                raise document.error(f"/units/{n}/id", f"unknown unit {unit_id!r}{suggest(unit_id, module.units)}")
+            if unit_id in seen:
+                raise document.error(
+                    f"/units/{n}/id", f"unit {unit_id!r} is placed twice (first at /units/{seen[unit_id]})"
+                )
+            seen[unit_id] = n
+            side = entry.get("side") or state.control.get(definition.type.nationality) or definition.type.side
+            unit = UnitState(definition, supplied=entry.get("supplied", True), side=side, markers=set(entry.get("markers", ())))
+            step = entry.get("step", 0)
+            if step >= len(definition.type.steps):
+                raise document.error(f"/units/{n}/step", f"{unit_id} has only {len(definition.type.steps)} step(s)")
+            unit.step = step
+            state.units[unit_id] = unit
+            where = entry["at"]
+            if where in module.boxes:
+                unit.box = where
+                continue
+            location = module.map.find(where)
+            if location is None:
+                raise document.error(f"/units/{n}/at", f"{where!r} is neither a location on the map nor a box ({', '.join(module.boxes)})")
+            state.place(unit_id, location)
+        return state
+
+
+def suggest(name: str, known: dict[str, Any]) -> str:
+    """`` (did you mean X?)`` for a mistyped name, or an empty string."""
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+    return f" (did you mean {', '.join(close)}?)" if close else ""

@@ -1,0 +1,36 @@
+"""A broken rule found in a turn: the rulebook's section, how bad, why, and where in the log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.model.errors import Source
+
+ILLEGAL = "illegal"  # a rule broken
+MISMATCH = "mismatch"  # a die roll, odds or result the tables do not give
+WARNING = "warning"  # legal but suspicious, or not checked
+SEVERITIES = (ILLEGAL, MISMATCH, WARNING)
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    rule: str
+    severity: str
+    message: str
+    index: int | None = None
+    source: Source | None = None
+
+    def as_json(self) -> dict:
+        return {
+            "index": self.index,
+            "source": self.source.as_json() if self.source else None,
+            "rule": self.rule,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+    def __str__(self) -> str:
+        where = f"{self.source.file}:{self.source.line}" if self.source and self.source.line else (
+            self.source.file if self.source else "?"
+        )
+        return f"{where}: rule {self.rule} [{self.severity}] {self.message}"

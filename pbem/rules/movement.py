@@ -1,0 +1,69 @@
+"""Shared movement mechanics: walking a written path, and the cheapest path within a budget."""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Callable
+
+from pbem.model.maps import GameMap
+
+#: cost(from, to) of entering ``to`` from the adjacent ``from``; ``None`` means it may not be entered.
+StepCost = Callable[[int, int], int | None]
+
+
+@dataclass(slots=True)
+class PathWalk:
+    """The outcome of walking a written path step by step."""
+
+    costs: list[int]  # cost of each step taken (one per location entered)
+    total: int
+    broken_at: int | None = None  # index in the path of the first location not adjacent to the previous
+    blocked_at: int | None = None  # index of the first location the cost function refused
+
+    @property
+    def ok(self) -> bool:
+        return self.broken_at is None and self.blocked_at is None
+
+
+def walk(game_map: GameMap, path: tuple[int, ...], cost: StepCost) -> PathWalk:
+    """Cost of each step of ``path`` (which starts where the unit stands); stops at the first bad step."""
+    costs: list[int] = []
+    total = 0
+    adjacent = game_map.is_adjacent
+    for k in range(1, len(path)):
+        a, b = path[k - 1], path[k]
+        if not adjacent(a, b):
+            return PathWalk(costs, total, broken_at=k)
+        c = cost(a, b)
+        if c is None:
+            return PathWalk(costs, total, blocked_at=k)
+        costs.append(c)
+        total += c
+    return PathWalk(costs, total)
+
+
+def cheapest_path(game_map: GameMap, start: int, goal: int, budget: int, cost: StepCost) -> list[int] | None:
+    """The cheapest path from ``start`` to ``goal`` costing at most ``budget`` (Dijkstra bounded by it)."""
+    best = {start: 0}
+    came: dict[int, int] = {}
+    queue = [(0, start)]
+    while queue:
+        spent, here = heapq.heappop(queue)
+        if here == goal:
+            path = [goal]
+            while path[-1] != start:
+                path.append(came[path[-1]])
+            return path[::-1]
+        if spent > best.get(here, budget + 1):
+            continue
+        for nxt in game_map.neighbours[here]:
+            c = cost(here, nxt)
+            if c is None:
+                continue
+            total = spent + c
+            if total <= budget and total < best.get(nxt, budget + 1):
+                best[nxt] = total
+                came[nxt] = here
+                heapq.heappush(queue, (total, nxt))
+    return None

@@ -1,0 +1,101 @@
+"""The ruleset interface the engine drives, and the bookkeeping a turn's checks share.
+
+A game's ``rules.py`` subclasses :class:`Ruleset` and defines ``check_<kind>`` methods (``check_move``,
+``check_attack`` …) that return :class:`Violation` s for an action *before* it is applied; ``after_<kind>``
+methods update bookkeeping after it is applied; ``end_phase`` and ``finish`` check what is judged at a
+phase's end or the turn's end (stacking, say). An action kind the ruleset has no check for is reported
+once per turn as a warning, so nothing passes silently as "legal".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pbem.model.actions import Action, Turn
+from pbem.model.violation import ILLEGAL, MISMATCH, WARNING, Violation
+
+if TYPE_CHECKING:
+    from pbem.model.module import Module
+    from pbem.model.state import State
+
+
+@dataclass
+class TurnContext:
+    """What the checks of one turn remember between actions. Phase-scoped sets are cleared per phase."""
+
+    turn: Turn
+    active_side: str
+    phase: str | None = None
+    phase_side: str | None = None
+    mp_spent: dict[str, int] = field(default_factory=dict)
+    moved: set[str] = field(default_factory=set)
+    attacked_with: set[str] = field(default_factory=set)  # units that attacked this combat phase
+    attacked: set[str] = field(default_factory=set)  # enemy units attacked this combat phase
+    advanced: set[str] = field(default_factory=set)
+    retreated: dict[str, int] = field(default_factory=dict)  # unit -> location it retreated into
+    last_entry: dict[int, Action] = field(default_factory=dict)  # location -> last action that entered it
+    touched: set[int] = field(default_factory=set)  # locations whose stacks changed since the last check
+    unchecked: set[str] = field(default_factory=set)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def new_phase(self, name: str, side: str) -> None:
+        self.phase, self.phase_side = name, side
+        self.mp_spent.clear()
+        self.moved.clear()
+        self.attacked_with.clear()
+        self.attacked.clear()
+        self.advanced.clear()
+        self.retreated.clear()
+
+
+def illegal(rule: str, message: str, action: Action | None = None) -> Violation:
+    return Violation(rule, ILLEGAL, message, *(_where(action)))
+
+
+def mismatch(rule: str, message: str, action: Action | None = None) -> Violation:
+    return Violation(rule, MISMATCH, message, *(_where(action)))
+
+
+def warning(rule: str, message: str, action: Action | None = None) -> Violation:
+    return Violation(rule, WARNING, message, *(_where(action)))
+
+
+def _where(action: Action | None) -> tuple:
+    return (action.index, action.source) if action is not None else (None, None)
+
+
+class Ruleset:
+    """A game's rules. This base checks nothing; it only reports the kinds it does not check."""
+
+    #: Action kinds that need no check (comments, notes).
+    unchecked_ok: frozenset[str] = frozenset({"comment"})
+
+    def __init__(self, module: "Module"):
+        self.module = module
+
+    def begin(self, state: "State", turn: Turn) -> TurnContext:
+        return TurnContext(turn=turn, active_side=turn.header.side)
+
+    def check(self, action: Action, state: "State", ctx: TurnContext) -> list[Violation]:
+        method = getattr(self, f"check_{action.kind}", None)
+        if method is not None:
+            return method(action, state, ctx)
+        if action.kind not in self.unchecked_ok and action.kind not in ctx.unchecked:
+            ctx.unchecked.add(action.kind)
+            return [warning("-", f"{action.kind} actions are not checked by the {self.module.id} module yet", action)]
+        return []
+
+    def after(self, action: Action, state: "State", ctx: TurnContext) -> list[Violation]:
+        method = getattr(self, f"after_{action.kind}", None)
+        return method(action, state, ctx) if method is not None else []
+
+    def finish(self, state: "State", ctx: TurnContext) -> list[Violation]:
+        return []
+
+    # helpers for subclasses
+    def name(self, unit_id: str) -> str:
+        return self.module.units[unit_id].display()
+
+    def where(self, location: int) -> str:
+        return self.module.map.label(location)

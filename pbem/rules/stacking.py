@@ -1,0 +1,23 @@
+"""Shared stacking mechanics: how much stands in a location against its limit."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from pbem.model.state import State, UnitState
+
+
+def stack_weight(state: State, location: int, weight: Callable[[UnitState], int]) -> int:
+    return sum(weight(unit) for unit in state.units_at(location))
+
+
+def over_limit(
+    state: State, locations: set[int], weight: Callable[[UnitState], int], limit: Callable[[int], int]
+) -> list[tuple[int, int, int]]:
+    """``(location, weight, limit)`` for each of ``locations`` holding more than its limit."""
+    found = []
+    for location in sorted(locations):
+        total = stack_weight(state, location, weight)
+        if total > limit(location):
+            found.append((location, total, limit(location)))
+    return found
