@@ -27,9 +27,22 @@ def action_kinds(action: dict[str, Any]) -> list[str]:
     return [k for k in ACTION_KINDS if k in action and (k != "roll" or isinstance(action[k], dict))]
 
 
+NOTATION_SUFFIXES = (".pbem", ".txt", ".eml")
+
+
 def read_turn_document(path: str | Path) -> JsonDocument:
-    """The turn file, parsed and checked against ``turn.schema.json``."""
-    document = load_json(path)
+    """The turn file (JSON, or PBEM notation by its suffix), parsed and checked against ``turn.schema.json``.
+
+    A notation reader returns the same kind of document as the JSON reader: ``data`` shaped like a JSON
+    turn file, and ``source(pointer)`` / ``error(pointer, message)`` that point into the text the player
+    wrote, so everything after this is the same for both.
+    """
+    if Path(path).suffix.lower() in NOTATION_SUFFIXES:
+        from pbem.formats.notation import read_notation  # type: ignore[import-not-found]
+
+        document = read_notation(path)
+    else:
+        document = load_json(path)
     schemas.check(document, "turn")
     for n, action in enumerate(document.data["actions"]):
         kinds = action_kinds(action)
