@@ -15,8 +15,8 @@ from lxml import etree
 from pbem.formats.vassal.commands import AddPiece, parse_command
 from pbem.formats.vassal.grids import (Grid, HexGrid, Numbering, Region, RegionGrid, SquareGrid, Zone,
                                        ZonedGrid)
-from pbem.formats.vassal.sequence import TAB, join_chain, split, split_chain
-from pbem.formats.vassal.traits import Piece, Trait, decode_chain, decode_piece, trait_kind
+from pbem.formats.vassal.sequence import TAB, split, split_chain
+from pbem.formats.vassal.traits import Piece, Trait, piece_from_traits, trait_kind
 from pbem.formats.vassal.xmlsafe import text_of
 
 
@@ -303,9 +303,9 @@ def _read_slot(element: etree._Element, prototypes: dict[str, str]) -> PieceSlot
         return None
     types, states = expand_prototypes(command.type, command.state, prototypes)
     traits = [Trait(trait_kind(t), t, s) for t, s in zip(types, states)]
-    piece = decode_piece(None, join_chain(types), join_chain(states)) if types else None
+    piece = piece_from_traits(None, traits) if traits and command.type != "stack" else None
     return PieceSlot(name=element.get("entryName", ""), gpid=element.get("gpid"), type=command.type,
-                     state=command.state, traits=traits, piece=piece if isinstance(piece, Piece) else None)
+                     state=command.state, traits=traits, piece=piece)
 
 
 def expand_prototypes(type_text: str, state_text: str, prototypes: dict[str, str],

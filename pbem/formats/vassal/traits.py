@@ -88,25 +88,34 @@ def decode_piece(piece_id: str | None, type_text: str, state_text: str) -> Piece
     """A piece or stack from its ``+/`` type and state."""
     if type_text == "stack":
         return _decode_stack(piece_id, state_text)
-    traits = decode_chain(type_text, state_text)
+    return piece_from_traits(piece_id, decode_chain(type_text, state_text))
+
+
+def piece_from_traits(piece_id: str | None, traits: list[Trait]) -> Piece:
+    """A piece from its decoded traits: name and image from the BasicPiece type, place from its state."""
     piece = Piece(piece_id, traits)
     basic = traits[-1]
     type_fields = split(basic.type, ";")
     if type_fields and type_fields[0] == "piece":
         piece.image = type_fields[3] if len(type_fields) > 3 else ""
         piece.basic_name = type_fields[4] if len(type_fields) > 4 else ""
-    state_fields = split(basic.state, ";") if basic.state else []
-    if state_fields:
-        piece.map_id = None if state_fields[0] in ("null", "") else state_fields[0]
-        piece.x = _int(state_fields[1]) if len(state_fields) > 1 else None
-        piece.y = _int(state_fields[2]) if len(state_fields) > 2 else None
-        piece.gpid = state_fields[3] if len(state_fields) > 3 else None
-        count = _int(state_fields[4]) if len(state_fields) > 4 else None
-        for index in range(count or 0):
-            at = 5 + 2 * index
-            if at + 1 < len(state_fields):
-                piece.properties[state_fields[at]] = state_fields[at + 1]
+    apply_basic_state(piece, basic.state)
     return piece
+
+
+def apply_basic_state(piece: Piece, state: str) -> None:
+    """Set map, position, gpid and properties from a BasicPiece state ``map;x;y;gpid;n;k1;v1…``."""
+    fields = split(state, ";") if state else []
+    if not fields:
+        return
+    piece.map_id = None if fields[0] in ("null", "") else fields[0]
+    piece.x = _int(fields[1]) if len(fields) > 1 else None
+    piece.y = _int(fields[2]) if len(fields) > 2 else None
+    piece.gpid = fields[3] if len(fields) > 3 else None
+    count = _int(fields[4]) if len(fields) > 4 else None
+    for index in range(min(count or 0, (len(fields) - 5) // 2)):
+        at = 5 + 2 * index
+        piece.properties[fields[at]] = fields[at + 1]
 
 
 def _decode_stack(stack_id: str | None, state_text: str) -> Stack:

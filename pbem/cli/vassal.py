@@ -1,0 +1,79 @@
+"""``pbem vassal``: look inside VASSAL modules, saves and logs."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+EXIT_OK = 0
+
+
+def _tty() -> bool:
+    return sys.stdout.isatty()
+
+
+def _print_json(data: dict) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _print_lines(lines: list[tuple[str, str]]) -> None:
+    """Print (style, text) lines: styled with rich on a terminal, plain text otherwise."""
+    if _tty():
+        from rich.console import Console
+        from rich.text import Text
+
+        console = Console(highlight=False, soft_wrap=True)
+        for style, text in lines:
+            console.print(Text(text, style=style or ""))
+    else:
+        for _, text in lines:
+            click.echo(text)
+
+
+@click.group()
+def vassal() -> None:
+    """Read VASSAL modules (.vmod, buildFile), saves (.vsav) and logs (.vlog)."""
+
+
+@vassal.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def info(file: str, fmt: str) -> int:
+    """What FILE is: kind, VASSAL version, module, maps with boards and grids, pieces, steps."""
+    from pbem.formats.vassal.describe import describe, open_vassal_file
+    from pbem.formats.vassal.render import info_lines
+
+    report = describe(open_vassal_file(file), file)
+    if fmt == "json":
+        _print_json(report)
+    else:
+        _print_lines(info_lines(report))
+    return EXIT_OK
+
+
+@vassal.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--module", "module_path", type=click.Path(path_type=str),
+              help="The game's .vmod, buildFile or module folder, to name locations instead of pixels.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def log(file: str, module_path: str | None, fmt: str) -> int:
+    """FILE's steps as events (moves, adds, removes, changes, chat, dice, undos) and a summary."""
+    from pbem.formats.vassal.describe import open_vassal_file
+    from pbem.formats.vassal.logevents import read_events
+    from pbem.formats.vassal.modulefile import open_module
+    from pbem.formats.vassal.render import log_lines
+    from pbem.formats.vassal.savefile import SavedGame
+    from pbem.model.errors import PbemError
+
+    game = open_vassal_file(file)
+    if not isinstance(game, SavedGame):
+        raise PbemError.at(file, "not a VASSAL save or log")
+    module = open_module(module_path).module if module_path else None
+    report = read_events(game, module)
+    if fmt == "json":
+        _print_json(report)
+    else:
+        _print_lines(log_lines(report))
+    return EXIT_OK

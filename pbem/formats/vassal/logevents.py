@@ -1,0 +1,382 @@
+"""A log as readable events, step by step, and what happened around undos: who rolled what, which rolls were
+taken back, and which were rolled again.
+
+Undo works as in ``BasicLogger``: an undo takes back the most recent undoable step, and each further undo
+the one before it.  VASSAL 3.6.7+ marks undo steps with ``UNDO⇥true``; older logs only hold the inverse
+commands (a chat shows as ``* UNDO: …``), so an undo step is recognised by matching the inverse of the
+step it would take back.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from pbem.formats.vassal.buildfile import Module
+from pbem.formats.vassal.commands import (AddPiece, BoardLayout, ChangePiece, Chat, MovePiece, Other, RemovePiece,
+                                          SetProperty, UndoMarker, parse_command)
+from pbem.formats.vassal.dice import DiceReader, Roll
+from pbem.formats.vassal.layout import MapLayout, layouts_for
+from pbem.formats.vassal.savefile import SavedGame, collect_pieces, step_commands
+from pbem.formats.vassal.sequence import TAB, join, split
+from pbem.formats.vassal.traits import Piece, Stack, decode_chain, piece_from_traits
+
+_TYPED_CHAT = re.compile(r"^(?:&lt;|<)(?P<player>.*?)(?:&gt;|>) - (?P<text>.*)$", re.S)
+UNDO_CHAT = "* UNDO: "
+
+
+@dataclass(slots=True)
+class _Tracked:
+    type: str
+    state: str
+    piece: Piece
+
+
+@dataclass(slots=True)
+class _Step:
+    index: int
+    commands: list[str]
+    events: list[dict] = field(default_factory=list)
+    rolls: list[Roll] = field(default_factory=list)
+    player: str | None = None
+    player_inferred: bool = False
+    undo_of: int | None = None
+    undo_inferred: bool = False
+    undone_by: int | None = None
+
+
+class LogReader:
+    """Replays a log's steps over its starting pieces, naming pieces and locations as it goes."""
+
+    def __init__(self, game: SavedGame, module: Module | None = None):
+        self.game = game
+        self.module = module
+        self.dice = DiceReader(module)
+        restore = game.restore_commands()
+        pieces, stacks = collect_pieces(restore)
+        self.pieces: dict[str, _Tracked] = {}
+        for command in restore:
+            if isinstance(command, AddPiece) and command.id in pieces:
+                self.pieces[command.id] = _Tracked(command.type, command.state, pieces[command.id])
+        self.stacks: dict[str, Stack] = dict(stacks)
+        self.layouts: dict[str, MapLayout] = layouts_for(module, game.board_layouts()) if module else {}
+        self.roster = {player.secret: player.name for player in game.players()}
+
+    # --- naming -------------------------------------------------------------------------------------
+
+    def where(self, map_id: str | None, x: int | None, y: int | None) -> dict:
+        place: dict = {"map": map_id, "x": x, "y": y}
+        layout = self.layouts.get(map_id) if map_id else None
+        if layout is not None and x is not None and y is not None:
+            place["location"] = layout.location_name(x, y)
+        return place
+
+    def name_of(self, piece_id: str) -> str:
+        tracked = self.pieces.get(piece_id)
+        if tracked is not None:
+            return tracked.piece.name
+        stack = self.stacks.get(piece_id)
+        if stack is not None:
+            names = [self.pieces[child].piece.name for child in stack.children if child in self.pieces]
+            return "stack of " + ", ".join(names) if names else "stack"
+        return f"piece {piece_id}"
+
+    def player_of(self, player_id: str | None) -> str | None:
+        # A move's player id is the mover's VASSAL secret: show the roster name, never the id itself.
+        return self.roster.get(player_id) if player_id else None
+
+    # --- events -------------------------------------------------------------------------------------
+
+    def events_of(self, step: _Step) -> None:
+        parsed = [parse_command(text) for text in step.commands]
+        results = {c.key[: -len("_result")]: c.new for c in parsed
+                   if isinstance(c, SetProperty) and c.key.endswith("_result")}
+        used_results: set[str] = set()
+        for number, command in enumerate(parsed):
+            event = self._event(command, step, results, used_results)
+            if event is not None:
+                event["command"] = number
+                step.events.append(event)
+
+    def _event(self, command, step: _Step, results: dict[str, str], used: set[str]) -> dict | None:
+        if isinstance(command, MovePiece):
+            return self._move(command, step)
+        if isinstance(command, AddPiece):
+            return self._add(command)
+        if isinstance(command, RemovePiece):
+            return self._remove(command)
+        if isinstance(command, ChangePiece):
+            return self._change(command)
+        if isinstance(command, Chat):
+            return self._chat(command, step, results, used)
+        if isinstance(command, SetProperty):
+            stem = command.key[: -len("_result")] if command.key.endswith("_result") else None
+            if stem in used or any(command.key == f"{name}_{suffix}" for name in used
+                                   for suffix in ("total", "keep", "summary")):
+                return None  # part of a roll already reported
+            return {"type": "change", "property": command.key, "before": command.old, "after": command.new,
+                    "container": command.container}
+        if isinstance(command, UndoMarker):
+            return None
+        if isinstance(command, BoardLayout):
+            return {"type": "other", "command": "BoardPicker", "map": command.map_id}
+        if isinstance(command, Other):
+            return {"type": "other", "command": command.prefix}
+        return None
+
+    def _move(self, command: MovePiece, step: _Step) -> dict:
+        player = self.player_of(command.player)
+        if player and step.player is None:
+            step.player = player
+        tracked = self.pieces.get(command.id)
+        if tracked is not None:
+            tracked.piece.map_id, tracked.piece.x, tracked.piece.y = command.new_map, command.new_x, command.new_y
+        stack = self.stacks.get(command.id)
+        if stack is not None:
+            stack.map_id, stack.x, stack.y = command.new_map, command.new_x, command.new_y
+        return {"type": "move", "piece": self.name_of(command.id), "id": command.id,
+                "from": self.where(command.old_map, command.old_x, command.old_y),
+                "to": self.where(command.new_map, command.new_x, command.new_y), "player": player}
+
+    def _add(self, command: AddPiece) -> dict | None:
+        from pbem.formats.vassal.traits import decode_piece
+
+        decoded = decode_piece(command.id, command.type, command.state)
+        if isinstance(decoded, Stack):
+            if command.id:
+                self.stacks[command.id] = decoded
+            return None  # stacks come and go with moves; their pieces are what players see
+        if command.id:
+            self.pieces[command.id] = _Tracked(command.type, command.state, decoded)
+        return {"type": "add", "piece": decoded.name, "id": command.id,
+                "at": self.where(decoded.map_id, decoded.x, decoded.y)}
+
+    def _remove(self, command: RemovePiece) -> dict | None:
+        if command.id in self.stacks and command.id not in self.pieces:
+            self.stacks.pop(command.id)
+            return None
+        tracked = self.pieces.pop(command.id, None)
+        event = {"type": "remove", "piece": tracked.piece.name if tracked else f"piece {command.id}",
+                 "id": command.id}
+        if tracked is not None:
+            event["at"] = self.where(tracked.piece.map_id, tracked.piece.x, tracked.piece.y)
+        return event
+
+    def _change(self, command: ChangePiece) -> dict:
+        tracked = self.pieces.get(command.id)
+        event: dict = {"type": "change", "piece": self.name_of(command.id), "id": command.id}
+        if tracked is None:
+            event["before"], event["after"] = command.old_state, command.new_state
+            return event
+        before_state = command.old_state if command.old_state is not None else tracked.state
+        before = decode_chain(tracked.type, before_state)
+        after = decode_chain(tracked.type, command.new_state)
+        changed = [{"trait": old.kind, "before": old.state, "after": new.state}
+                   for old, new in zip(before, after) if old.state != new.state]
+        new_piece = piece_from_traits(command.id, after)
+        if new_piece.map_id is None and tracked.piece.map_id is not None:
+            # A stacked piece's own state may carry no map (VASSAL 2.9): keep where it is.
+            new_piece.map_id, new_piece.x, new_piece.y = tracked.piece.map_id, tracked.piece.x, tracked.piece.y
+        if new_piece.name != tracked.piece.name:
+            event["name_after"] = new_piece.name
+        event["traits"] = changed
+        self.pieces[command.id] = _Tracked(tracked.type, command.new_state, new_piece)
+        return event
+
+    def _chat(self, command: Chat, step: _Step, results: dict[str, str], used: set[str]) -> dict:
+        message = command.message
+        if message.startswith(UNDO_CHAT):
+            return {"type": "chat", "text": html.unescape(message), "player": None, "auto": True, "undo": True}
+        result = None
+        for name, value in results.items():
+            if name not in used and name in message:
+                result = (name, value)
+                break
+        roll = self.dice.from_chat(message, result) if message.startswith("*") else None
+        if roll is not None:
+            if roll.button:
+                used.add(roll.button)
+            step.rolls.append(roll)
+            if roll.player and step.player is None:
+                step.player = roll.player
+            return {"type": "roll", "button": roll.button, "dice": roll.dice, "values": roll.values,
+                    "total": roll.total, "player": roll.player, "report": html.unescape(message)}
+        typed = _TYPED_CHAT.match(message)
+        if typed:
+            player = html.unescape(typed.group("player"))
+            if step.player is None:
+                step.player = player
+            return {"type": "chat", "text": html.unescape(typed.group("text")), "player": player}
+        return {"type": "chat", "text": html.unescape(message.lstrip("* ") if message.startswith("*") else message),
+                "player": None, "auto": message.startswith("*")}
+
+
+# --- undo ---------------------------------------------------------------------------------------------
+
+def _inverse(text: str) -> str | None:
+    """The command VASSAL logs to undo ``text`` (``+/id/`` alone stands for any re-add of that piece)."""
+    if text.startswith("+/"):
+        return "-/" + split(text[2:], "/")[0]
+    if text.startswith("-/"):
+        return "+/" + text[2:] + "/"
+    if text.startswith("D/"):
+        fields = split(text[2:], "/")
+        if len(fields) < 3:
+            return None
+        return "D/" + join([fields[0], fields[2], fields[1]] + fields[3:], "/")
+    if text.startswith("M/"):
+        fields = split(text[2:], "/")
+        if len(fields) < 9:
+            return None
+        swapped = [fields[0], *fields[5:9], *fields[1:5], *fields[9:]]
+        return "M/" + join(swapped, "/")
+    if text.startswith("CHAT"):
+        return "CHAT" + UNDO_CHAT + text[4:]
+    if text.startswith("MutableProperty\t"):
+        fields = split(text, TAB)
+        if len(fields) < 4:
+            return None
+        return join([fields[0], fields[1], fields[3], fields[2], *fields[4:]], TAB)
+    return None
+
+
+def _comparable(text: str) -> bool:
+    return text.startswith(("+/", "-/", "M/", "CHAT", "MutableProperty\t")) or (
+        text.startswith("D/") and len(split(text[2:], "/")) >= 3)
+
+
+def _is_inverse(candidate: _Step, target: _Step) -> bool:
+    expected = [inv for inv in (_inverse(text) for text in reversed(target.commands)) if inv is not None]
+    actual = [text for text in candidate.commands if _comparable(text)]
+    if not expected or len(expected) != len(actual):
+        return False
+    for want, have in zip(expected, actual):
+        if want.startswith("+/") and want.endswith("/") and want.count("/") == 2:
+            if not have.startswith(want):
+                return False
+        elif want != have:
+            return False
+    return True
+
+
+def _undoable(step: _Step) -> bool:
+    return bool(step.commands)
+
+
+def read_events(game: SavedGame, module: Module | None = None) -> dict:
+    """The log as ``{"kind", "file", "steps": [{"index", "player", "events"}], "summary"}``."""
+    reader = LogReader(game, module)
+    steps = [_Step(number + 1, step_commands(token)) for number, token in enumerate(game.steps)]
+    pointer: int | None = None  # position in ``steps`` of the step the next undo takes back
+    for position, step in enumerate(steps):
+        marked = bool(step.commands) and step.commands[0] == "UNDO\ttrue"
+        target = steps[pointer] if pointer is not None else None
+        inferred = False
+        if not marked and target is not None:
+            if _is_inverse(step, target) or any(text.startswith("CHAT" + UNDO_CHAT) for text in step.commands):
+                inferred = True
+        reader.events_of(step)
+        if (marked or inferred) and target is not None:
+            step.undo_of, step.undo_inferred = target.index, inferred
+            target.undone_by = step.index
+            step.events.insert(0, {"type": "undo", "undoes": target.index, "inferred": inferred,
+                                   "what": _describe(target)})
+            pointer = _previous_undoable(steps, pointer)
+        elif marked:
+            step.events.insert(0, {"type": "undo", "undoes": None, "inferred": False, "what": []})
+        elif _undoable(step):
+            pointer = position
+    _assign_players(steps)
+    return {"kind": game.kind, "file": game.source,
+            "steps": [_step_json(step) for step in steps], "summary": _summary(steps)}
+
+
+def _previous_undoable(steps: list[_Step], pointer: int) -> int | None:
+    position = pointer - 1
+    while position >= 0 and not _undoable(steps[position]):
+        position -= 1
+    return position if position >= 0 else None
+
+
+def _describe(step: _Step) -> list[str]:
+    """Short words for what a step did, for the undo event."""
+    out = []
+    for event in step.events:
+        kind = event["type"]
+        if kind == "move":
+            out.append(f"move {event['piece']}")
+        elif kind in ("add", "remove", "change") and "piece" in event:
+            out.append(f"{kind} {event['piece']}")
+        elif kind == "roll":
+            out.append(f"roll {event['button'] or ''} {','.join(map(str, event['values']))}".replace("  ", " "))
+        elif kind == "chat":
+            out.append("chat")
+        elif kind == "undo":
+            out.append(f"undo of step {event['undoes']}")
+        elif kind == "change":
+            out.append(f"set {event.get('property')}")
+    return out
+
+
+def _assign_players(steps: list[_Step]) -> None:
+    # A log is usually one player's turn; a step with no name of its own is credited to the last named one.
+    last: str | None = None
+    for step in steps:
+        if step.player is None and last is not None and step.commands:
+            step.player, step.player_inferred = last, True
+        elif step.player is not None:
+            last = step.player
+
+
+def _step_json(step: _Step) -> dict:
+    out: dict = {"index": step.index, "player": step.player, "events": step.events}
+    if step.player_inferred:
+        out["player_inferred"] = True
+    if step.undone_by is not None:
+        out["undone_by"] = step.undone_by
+    return out
+
+
+def _summary(steps: list[_Step]) -> dict:
+    by_index = {step.index: step for step in steps}
+    events = Counter(event["type"] for step in steps for event in step.events)
+    rolls_per_player: Counter = Counter()
+    steps_per_player: Counter = Counter()
+    for step in steps:
+        if step.commands:
+            steps_per_player[step.player or "unknown"] += 1
+        for roll in step.rolls:
+            rolls_per_player[roll.player or step.player or "unknown"] += 1
+    undone_rolls = []
+    rerolls = []
+    pending: dict[str | None, list[tuple[_Step, Roll]]] = defaultdict(list)
+    for step in steps:
+        if step.undo_of is not None:
+            target = by_index[step.undo_of]
+            # An undo of an undo puts the step back: its rolls count again.
+            for roll in target.rolls:
+                pending[roll.button].append((target, roll))
+        for roll in step.rolls:
+            if step.undone_by is not None:
+                undone_rolls.append({"step": step.index, "undone_by": step.undone_by, "button": roll.button,
+                                     "values": roll.values, "total": roll.total,
+                                     "player": roll.player or step.player})
+            queue = pending.get(roll.button)
+            if queue:
+                original_step, original = queue.pop(0)
+                rerolls.append({"step": step.index, "undone_step": original_step.index, "button": roll.button,
+                                "before": original.values, "after": roll.values,
+                                "player": roll.player or step.player})
+    return {
+        "steps": len(steps),
+        "events": dict(events),
+        "steps_per_player": dict(steps_per_player),
+        "rolls": sum(len(step.rolls) for step in steps),
+        "rolls_per_player": dict(rolls_per_player),
+        "undos": sum(1 for step in steps if step.undo_of is not None),
+        "undone_steps": [step.index for step in steps if step.undone_by is not None],
+        "undone_rolls": undone_rolls,
+        "rerolls": rerolls,
+    }

@@ -1,0 +1,66 @@
+"""Opening a module from disk: a ``.vmod``/``.vmdx`` zip, a ``buildFile(.xml)``, or an unpacked module folder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.formats.vassal.archive import ZipArchive, is_zip, read_zip
+from pbem.formats.vassal.buildfile import Module, folder_image_reader, image_sizer, read_module
+from pbem.formats.vassal.metadata import Metadata, read_metadata
+from pbem.formats.vassal.xmlsafe import parse_xml
+from pbem.model.errors import PbemError
+from pbem.model.files import read_bytes
+
+BUILD_FILES = ("buildFile.xml", "buildFile")  # 3.5+ name first, as a robust reader should
+
+
+@dataclass(slots=True)
+class ModuleFile:
+    """A module as found on disk."""
+
+    source: str
+    module: Module
+    metadata: Metadata | None
+    archive: ZipArchive | None = None
+    build_file: str = ""
+    is_extension: bool = False
+
+
+def module_from_archive(archive: ZipArchive, source: str | Path) -> ModuleFile:
+    """The module inside a zip that has a buildFile."""
+    name = next((candidate for candidate in BUILD_FILES if archive.get(candidate) is not None), None)
+    if name is None:
+        raise PbemError.at(source, "zip has neither savedGame nor buildFile: not a VASSAL file")
+    root = parse_xml(archive.members[name], f"{source}!{name}")
+    sizer = image_sizer(lambda image: archive.get(f"images/{image}"))
+    meta_name = "moduledata" if archive.get("moduledata") is not None else "extensiondata"
+    metadata = (read_metadata(archive.members[meta_name], f"{source}!{meta_name}")
+                if archive.get(meta_name) is not None else None)
+    return ModuleFile(str(source), read_module(root, sizer), metadata, archive, name,
+                      is_extension=meta_name == "extensiondata" or (metadata is not None and metadata.root != "data"))
+
+
+def module_from_build_file(data: bytes, path: Path) -> ModuleFile:
+    """An unpacked module: its buildFile, with ``moduledata`` and ``images/`` read from the same folder."""
+    root = parse_xml(data, path)
+    sizer = image_sizer(folder_image_reader(path.parent))
+    metadata = None
+    meta_path = path.parent / "moduledata"
+    if meta_path.is_file():
+        metadata = read_metadata(read_bytes(meta_path), meta_path)
+    return ModuleFile(str(path), read_module(root, sizer), metadata, None, path.name)
+
+
+def open_module(path: str | Path) -> ModuleFile:
+    """A module from a ``.vmod``, a buildFile, or a folder holding one."""
+    path = Path(path)
+    if path.is_dir():
+        candidate = next((path / name for name in BUILD_FILES if (path / name).is_file()), None)
+        if candidate is None:
+            raise PbemError.at(path, "folder has no buildFile.xml or buildFile")
+        path = candidate
+    data = read_bytes(path)
+    if is_zip(data):
+        return module_from_archive(read_zip(data, path), path)
+    return module_from_build_file(data, path)

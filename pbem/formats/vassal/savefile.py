@@ -1,0 +1,167 @@
+"""VASSAL saves (``.vsav``) and logs (``.vlog``): read, decode into commands and pieces, and write back.
+
+A save or log is a zip holding ``savedGame`` (the encoded command text), and since VASSAL 3.x ``savedata``
+and ``moduledata``.  The text is ``begin_save … end_save`` (the game's restore commands); a log adds one
+top-level ``LOG⇥…`` token per replay step.  Writing gives back the very bytes that were read, container
+included, as long as nothing was changed; change ``tree`` and the rest is encoded as VASSAL would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.formats.vassal.archive import ZipArchive, is_zip, read_zip, write_zip
+from pbem.formats.vassal.commands import (LOG_PREFIX, AddPiece, BoardLayout, NestingError, Player, decode_tree,
+                                          encode_tree, leaves, parse_command)
+from pbem.formats.vassal.metadata import Metadata, read_metadata
+from pbem.formats.vassal.obfuscation import Obfuscation, ObfuscationError, deobfuscate, obfuscate
+from pbem.formats.vassal.traits import Piece, Stack, decode_piece
+from pbem.model.errors import PbemError
+
+SAVE_ENTRY = "savedGame"
+
+
+@dataclass(slots=True)
+class SavedGame:
+    """A decoded save or log."""
+
+    source: str
+    kind: str  # "save" or "log"
+    tree: list | str
+    obfuscation: Obfuscation
+    archive: ZipArchive | None = None
+    savedata: Metadata | None = None
+    moduledata: Metadata | None = None
+    _plain_original: bytes | None = field(default=None, repr=False)
+
+    @property
+    def tokens(self) -> list:
+        """Top-level tokens: the restore commands, then (logs) the steps."""
+        return self.tree if isinstance(self.tree, list) else [self.tree]
+
+    @property
+    def restore(self) -> list:
+        """The tokens that rebuild the game as it was when saving (or when the log began)."""
+        return [token for token in self.tokens if not _is_step(token)]
+
+    @property
+    def steps(self) -> list:
+        """One token per replay step (logs only)."""
+        return [token for token in self.tokens if _is_step(token)]
+
+    def restore_commands(self) -> list:
+        """The restore part's leaf commands, parsed."""
+        return [parse_command(leaf) for token in self.restore for leaf in leaves(token)]
+
+    def players(self) -> list[Player]:
+        return [command for command in self.restore_commands() if isinstance(command, Player)]
+
+    def board_layouts(self) -> list[BoardLayout]:
+        return [command for command in self.restore_commands() if isinstance(command, BoardLayout)]
+
+    def pieces(self) -> tuple[dict[str, Piece], dict[str, Stack]]:
+        """The pieces and stacks the restore commands add, with stack members placed where their stack is."""
+        return collect_pieces(self.restore_commands())
+
+    @property
+    def vassal_version(self) -> str:
+        for meta in (self.savedata, self.moduledata):
+            if meta and meta.vassal_version:
+                return meta.vassal_version
+        return ""
+
+
+def _is_step(token: list | str) -> bool:
+    first = token
+    while isinstance(first, list):
+        if not first:
+            return False
+        first = first[0]
+    return first.startswith(LOG_PREFIX)
+
+
+def step_commands(step: list | str) -> list[str]:
+    """The commands of one step: each ``LOG⇥`` leaf's payload, empty ones (null commands) dropped."""
+    out = []
+    for leaf in leaves(step):
+        payload = leaf[len(LOG_PREFIX):] if leaf.startswith(LOG_PREFIX) else leaf
+        if payload:
+            out.append(payload)
+    return out
+
+
+def collect_pieces(commands: list) -> tuple[dict[str, Piece], dict[str, Stack]]:
+    """Pieces and stacks from ``+/`` commands, in two passes because members come before their stack."""
+    pieces: dict[str, Piece] = {}
+    stacks: dict[str, Stack] = {}
+    anonymous = 0
+    for command in commands:
+        if not isinstance(command, AddPiece):
+            continue
+        decoded = decode_piece(command.id, command.type, command.state)
+        key = command.id or f"#{anonymous}"
+        anonymous += command.id is None
+        if isinstance(decoded, Stack):
+            stacks[key] = decoded
+        else:
+            pieces[key] = decoded
+    for stack in stacks.values():
+        for child in stack.children:
+            piece = pieces.get(child)
+            if piece is not None and stack.map_id is not None:
+                # VASSAL 2.9 leaves a stacked piece's own map null: the stack knows where it is.
+                piece.map_id, piece.x, piece.y = stack.map_id, stack.x, stack.y
+    return pieces, stacks
+
+
+def decode_saved_game(data: bytes, source: str | Path) -> tuple[list | str, Obfuscation]:
+    """The command tree of a ``savedGame`` entry's bytes."""
+    try:
+        plain, how = deobfuscate(data)
+    except ObfuscationError as error:
+        raise PbemError.at(source, f"savedGame: {error}", pointer=f"byte {error.offset}") from None
+    try:
+        text = plain.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise PbemError.at(source, "savedGame is not UTF-8 once decoded (garbled obfuscation?)",
+                           pointer=f"byte {error.start}") from None
+    if how.encoding == "plain" and not text.startswith(("begin_save", LOG_PREFIX)):
+        raise PbemError.at(source, "savedGame is neither obfuscated (!VCSK) nor a VASSAL command stream")
+    try:
+        tree = decode_tree(text)
+    except (NestingError, RecursionError) as error:
+        raise PbemError.at(source, f"savedGame: {error}") from None
+    return tree, how
+
+
+def read_saved_game(data: bytes, source: str | Path) -> SavedGame:
+    """A save or log from the bytes of a ``.vsav``/``.vlog`` (or a bare ``savedGame`` stream)."""
+    archive = None
+    savedata = moduledata = None
+    if is_zip(data):
+        archive = read_zip(data, source)
+        raw = archive.get(SAVE_ENTRY)
+        if raw is None:
+            raise PbemError.at(source, "zip has no savedGame entry: not a VASSAL save or log")
+        if archive.get("savedata") is not None:
+            savedata = read_metadata(archive.members["savedata"], f"{source}!savedata")
+        if archive.get("moduledata") is not None:
+            moduledata = read_metadata(archive.members["moduledata"], f"{source}!moduledata")
+    else:
+        raw = data
+    tree, how = decode_saved_game(raw, source)
+    game = SavedGame(str(source), "save", tree, how, archive, savedata, moduledata, _plain_original=None)
+    if any(_is_step(token) for token in game.tokens):
+        game.kind = "log"
+    return game
+
+
+def encode_saved_game(game: SavedGame) -> bytes:
+    """The file bytes of ``game``: the same bytes as read when unchanged."""
+    raw = obfuscate(encode_tree(game.tree).encode("utf-8"), game.obfuscation)
+    if game.archive is None:
+        return raw
+    members = dict(game.archive.members)
+    members[SAVE_ENTRY] = raw
+    return write_zip(members, game.archive.layout, game.archive.comment, originals=game.archive.members)
