@@ -287,6 +287,12 @@ def _read_dice(element: etree._Element, short: str) -> DiceButton:
     keep = None
     if _bool(get("keepDice")):
         keep = f"{get('keepOption', '>')}{get('keepCount', '1')}"
+    if short.endswith("SpecialDiceButton"):
+        # Its dice are child elements, each with one child per face.
+        dice = [child for child in _children(element) if _short(child.tag).endswith("SpecialDie")]
+        faces = len([face for face in _children(dice[0]) if isinstance(face.tag, str)]) if dice else 0
+        return DiceButton(name=get("name") or get("text") or "", kind=short, n_dice=len(dice), n_sides=faces,
+                          report_format=get("format") or None)
     return DiceButton(
         name=get("name") or get("text") or "", kind=short,
         n_dice=_int(get("nDice"), 2), n_sides=_int(get("nSides"), 6), plus=_int(get("plus"), 0),

@@ -61,6 +61,8 @@ class LogReader:
             if isinstance(command, AddPiece) and command.id in pieces:
                 self.pieces[command.id] = _Tracked(command.type, command.state, pieces[command.id])
         self.stacks: dict[str, Stack] = dict(stacks)
+        self.stack_of: dict[str, str] = {child: stack_id for stack_id, stack in stacks.items()
+                                         for child in stack.children}
         self.layouts: dict[str, MapLayout] = layouts_for(module, game.board_layouts()) if module else {}
         self.roster = {player.secret: player.name for player in game.players()}
 
@@ -80,7 +82,7 @@ class LogReader:
         stack = self.stacks.get(piece_id)
         if stack is not None:
             names = [self.pieces[child].piece.name for child in stack.children if child in self.pieces]
-            return "stack of " + ", ".join(names) if names else "stack"
+            return "stack of " + ", ".join(names) if names else "empty stack"
         return f"piece {piece_id}"
 
     def player_of(self, player_id: str | None) -> str | None:
@@ -130,15 +132,36 @@ class LogReader:
         player = self.player_of(command.player)
         if player and step.player is None:
             step.player = player
-        tracked = self.pieces.get(command.id)
-        if tracked is not None:
-            tracked.piece.map_id, tracked.piece.x, tracked.piece.y = command.new_map, command.new_x, command.new_y
-        stack = self.stacks.get(command.id)
-        if stack is not None:
-            stack.map_id, stack.x, stack.y = command.new_map, command.new_x, command.new_y
-        return {"type": "move", "piece": self.name_of(command.id), "id": command.id,
+        name = self.name_of(command.id)
+        self._relocate(command)
+        return {"type": "move", "piece": name, "id": command.id,
                 "from": self.where(command.old_map, command.old_x, command.old_y),
                 "to": self.where(command.new_map, command.new_x, command.new_y), "player": player}
+
+    def _relocate(self, command: MovePiece) -> None:
+        """Follow a move: a stack takes its pieces along; a piece leaves its stack and joins the one under it."""
+        place = (command.new_map, command.new_x, command.new_y)
+        stack = self.stacks.get(command.id)
+        if stack is not None:
+            stack.map_id, stack.x, stack.y = place
+            for child in stack.children:
+                if child in self.pieces:
+                    self.pieces[child].piece.map_id, self.pieces[child].piece.x, self.pieces[child].piece.y = place
+            return
+        tracked = self.pieces.get(command.id)
+        if tracked is None:
+            return
+        tracked.piece.map_id, tracked.piece.x, tracked.piece.y = place
+        old_stack = self.stacks.get(self.stack_of.pop(command.id, ""))
+        if old_stack is not None and command.id in old_stack.children:
+            old_stack.children.remove(command.id)
+        under = command.new_under
+        target_id = under if under in self.stacks else self.stack_of.get(under or "")
+        target = self.stacks.get(target_id or "")
+        if target is not None:
+            at = target.children.index(under) + 1 if under in target.children else len(target.children)
+            target.children.insert(at, command.id)
+            self.stack_of[command.id] = target_id
 
     def _add(self, command: AddPiece) -> dict | None:
         from pbem.formats.vassal.traits import decode_piece
@@ -147,6 +170,11 @@ class LogReader:
         if isinstance(decoded, Stack):
             if command.id:
                 self.stacks[command.id] = decoded
+                for child in decoded.children:
+                    previous = self.stacks.get(self.stack_of.get(child, ""))
+                    if previous is not None and previous is not decoded and child in previous.children:
+                        previous.children.remove(child)
+                    self.stack_of[child] = command.id
             return None  # stacks come and go with moves; their pieces are what players see
         if command.id:
             self.pieces[command.id] = _Tracked(command.type, command.state, decoded)
@@ -155,7 +183,9 @@ class LogReader:
 
     def _remove(self, command: RemovePiece) -> dict | None:
         if command.id in self.stacks and command.id not in self.pieces:
-            self.stacks.pop(command.id)
+            for child in self.stacks.pop(command.id).children:
+                if self.stack_of.get(child) == command.id:
+                    del self.stack_of[child]
             return None
         tracked = self.pieces.pop(command.id, None)
         event = {"type": "remove", "piece": tracked.piece.name if tracked else f"piece {command.id}",
@@ -209,8 +239,9 @@ class LogReader:
             if step.player is None:
                 step.player = player
             return {"type": "chat", "text": html.unescape(typed.group("text")), "player": player}
-        return {"type": "chat", "text": html.unescape(message.lstrip("* ") if message.startswith("*") else message),
-                "player": None, "auto": message.startswith("*")}
+        auto = message.startswith("*")
+        return {"type": "chat", "text": html.unescape(message.lstrip("* ") if auto else message).strip(),
+                "player": None, "auto": auto}
 
 
 # --- undo ---------------------------------------------------------------------------------------------
@@ -288,7 +319,7 @@ def read_events(game: SavedGame, module: Module | None = None) -> dict:
             step.events.insert(0, {"type": "undo", "undoes": None, "inferred": False, "what": []})
         elif _undoable(step):
             pointer = position
-    _assign_players(steps)
+    _assign_players(steps, list(dict.fromkeys(reader.roster.values())))
     return {"kind": game.kind, "file": game.source,
             "steps": [_step_json(step) for step in steps], "summary": _summary(steps)}
 
@@ -320,9 +351,10 @@ def _describe(step: _Step) -> list[str]:
     return out
 
 
-def _assign_players(steps: list[_Step]) -> None:
-    # A log is usually one player's turn; a step with no name of its own is credited to the last named one.
-    last: str | None = None
+def _assign_players(steps: list[_Step], roster: list[str]) -> None:
+    # A log is usually one player's turn; a step with no name of its own is credited to the last named one,
+    # or, before any, to the roster's only player if there is just one.
+    last: str | None = roster[0] if len(roster) == 1 else None
     for step in steps:
         if step.player is None and last is not None and step.commands:
             step.player, step.player_inferred = last, True

@@ -75,7 +75,7 @@ def info_lines(report: dict) -> list[Line]:
 def _place(place: dict | None) -> str:
     if not place:
         return "?"
-    if place.get("location"):
+    if place.get("location") and place["location"] != "offboard":
         return f"{place['location']} ({place['map']})"
     if place.get("map") is None:
         return "nowhere"
@@ -98,12 +98,15 @@ def event_words(event: dict) -> str:
                            for t in event.get("traits", [])[:4])
         return f"change {event['piece']}{renamed}" + (f" ({traits})" if traits else "")
     if kind == "roll":
-        dice = f" {event['dice']}" if event.get("dice") else ""
         button = event["button"] or "dice"
+        same = (event.get("dice") or "").lstrip("1") == button.lstrip("1")
+        dice = f" ({event['dice']})" if event.get("dice") and not same else ""
         total = f" = {event['total']}" if event.get("total") is not None and len(event["values"]) > 1 else ""
         who = f" by {event['player']}" if event.get("player") else ""
         return f"roll {button}{dice}: {','.join(map(str, event['values']))}{total}{who}"
     if kind == "chat":
+        if event.get("auto"):
+            return f"report: {event['text']}"
         who = f"<{event['player']}> " if event.get("player") else ""
         return f"chat {who}{event['text']}"
     if kind == "undo":
