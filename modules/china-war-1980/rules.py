@@ -31,6 +31,7 @@ QUALITY_SHIFTS = {
     ("PLA", 2): "pla_second_line",
 }
 NATIONAL_SHIFTS = {"Taiwan": "taiwanese", "North Korea": "north_korean", "Vietnam": "vietnamese"}
+QUALITY_IDS = frozenset(QUALITY_SHIFTS.values()) | frozenset(NATIONAL_SHIFTS.values())
 SHIFT_RULES = {
     "soviet_first_line": "9.41", "pla_first_line": "9.42", "pla_second_line": "9.41", "taiwanese": "9.41",
     "north_korean": "9.41", "vietnamese": "9.43", "out_of_supply": "9.51", "chemical_vs_pla_first_line": "9.52",
@@ -283,13 +284,7 @@ class ChinaWarRules(Ruleset):
         everyone = attackers + defenders
         # 9.4: each side uses only its largest quality shift.
         best: dict[str, str] = {}
-        for unit in everyone:
-            kind = unit.unit.type
-            shift_id = QUALITY_SHIFTS.get((kind.nationality, kind.quality)) or NATIONAL_SHIFTS.get(kind.nationality)
-            if shift_id is None:
-                continue
-            direction = table[shift_id]["direction"]
-            beneficiary = SOVIET if direction == "soviet" else CHINESE if direction == "chinese" else unit.side
+        for shift_id, beneficiary in self._quality_of(everyone):
             if beneficiary not in best or table[shift_id]["columns"] > table[best[beneficiary]]["columns"]:
                 best[beneficiary] = shift_id
         for side, shift_id in sorted(best.items()):
@@ -338,6 +333,21 @@ class ChinaWarRules(Ruleset):
         elif self.river_hex[target]:
             add("river", defender_side)  # 10.12: cancelled by a flank attack
         return shifts
+
+    def _quality_of(self, units: list[UnitState]) -> list[tuple[str, str]]:
+        """(quality shift id, side it favours) for each unit that carries one (9.41-9.43)."""
+        found = []
+        for unit in units:
+            kind = unit.unit.type
+            shift_id = QUALITY_SHIFTS.get((kind.nationality, kind.quality)) or NATIONAL_SHIFTS.get(kind.nationality)
+            if shift_id is not None:
+                direction = self.shift_table[shift_id]["direction"]
+                found.append((shift_id, SOVIET if direction == "soviet" else CHINESE if direction == "chinese" else unit.side))
+        return found
+
+    def _quality_candidates(self, action: Combat, state: State) -> list[tuple[str, str]]:
+        units = [state.units[u] for u in action.attackers] + state.units_at(action.target)
+        return self._quality_of(units)
 
     def _flanked(self, target: int, attackers: list[UnitState]) -> bool:
         """9.55: attackers stand in two hexes directly opposite each other across the defender."""
@@ -407,7 +417,9 @@ class ChinaWarRules(Ruleset):
         raw = ratio_text(assessment.odds) if assessment.odds else "beyond the table"
         if action.odds is not None and assessment.odds is not None and action.odds != raw:
             found.append(mismatch("9.0", f"odds are {assessment.attack} to {assessment.defence} = {raw} (rounded in the defender's favour), not {action.odds}", action))
-        if action.column is not None and action.column != assessment.column:
+        if action.shifts is not None:
+            found.extend(self._check_shift_claims(action, assessment, state))
+        elif action.column is not None and action.column != assessment.column:
             found.append(mismatch("9.0", f"the final column is {assessment.column}, not {action.column} ({assessment.explain()})", action))
         die_range = self.crt.dice(assessment.die_row)
         if action.roll not in die_range:
@@ -420,6 +432,24 @@ class ChinaWarRules(Ruleset):
             found.append(mismatch("9.6", f"a roll of {action.roll} at {assessment.column} on die-row column {assessment.die_row} gives {expected}, not {claimed}", action))
         judged = claimed if claimed in known else expected
         found.extend(self._check_losses(action, state, ctx, defenders, judged))
+        return found
+
+    def _check_shift_claims(self, action: Combat, assessment: Assessment, state: State) -> list[Violation]:
+        """Compare an itemised shift claim with the shifts the situation gives, one rule at a time."""
+        found = []
+        actual = dict(assessment.shifts)
+        for shift_id in sorted(set(actual) | set(action.shifts or {})):
+            claimed, real = (action.shifts or {}).get(shift_id, 0), actual.get(shift_id, 0)
+            if shift_id not in self.shift_table:
+                found.append(mismatch("9.0", f"there is no column shift {shift_id!r} (shifts: {', '.join(self.shift_table)})", action))
+            elif claimed != real:
+                label = self.shift_table[shift_id]["condition"]
+                outranked = shift_id in QUALITY_IDS and real == 0 and shift_id in {i for i, _ in self._quality_candidates(action, state)}
+                rule = "9.4" if outranked else SHIFT_RULES[shift_id]
+                why = " (each side uses only its largest quality shift)" if outranked else ""
+                found.append(mismatch(rule, f"{label}: {real:+d} column(s) here, not {claimed:+d}{why}", action))
+        if not found and action.column is not None and action.column != assessment.column:
+            found.append(mismatch("9.0", f"the final column is {assessment.column}, not {action.column} ({assessment.explain()})", action))
         return found
 
     def _check_losses(self, action: Combat, state: State, ctx: TurnContext, defenders: list[UnitState], result: str) -> list[Violation]:

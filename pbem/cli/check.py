@@ -16,11 +16,11 @@ from pbem.model.module import load_module
 
 
 @click.command()
-@click.argument("turn", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--state", "state_path", type=click.Path(dir_okay=False, path_type=Path), help="Start from this state file instead of the turn's header.")
+@click.argument("turn", type=click.Path(path_type=Path))
+@click.option("--state", "state_path", type=click.Path(path_type=Path), help="Start from this state file instead of the turn's header.")
 @click.option("--module", "module_name", help="Module id or folder (default: the turn's header).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--write-state", type=click.Path(dir_okay=False, path_type=Path), help="Write the state after the turn here (the next turn's start).")
+@click.option("--write-state", type=click.Path(path_type=Path), help="Write the state after the turn here (the next turn's start).")
 def check(turn: Path, state_path: Path | None, module_name: str | None, output: str, write_state: Path | None) -> int:
     """Replay TURN and report every illegal action with its rule number.
 

@@ -43,14 +43,15 @@ def read_turn_document(path: str | Path) -> JsonDocument:
         document = read_notation(path)
     else:
         document = load_json(path)
-    schemas.check(document, "turn")
-    for n, action in enumerate(document.data["actions"]):
-        kinds = action_kinds(action)
+    actions = document.data.get("actions") if isinstance(document.data, dict) else None
+    for n, action in enumerate(actions if isinstance(actions, list) else []):
+        kinds = action_kinds(action) if isinstance(action, dict) else ["?"]
         if len(kinds) != 1:
             found = f"both {kinds[0]!r} and {kinds[1]!r}" if kinds else "none"
             raise document.error(
                 f"/actions/{n}", f"an action needs exactly one of {', '.join(ACTION_KINDS)} (found {found})"
             )
+    schemas.check(document, "turn")
     return document
 
 
@@ -59,7 +60,12 @@ def load_turn(path: str | Path, module: Module | None = None) -> tuple[act.Turn,
     document = read_turn_document(path)
     data = document.data
     if module is None:
-        module = load_module(_module_reference(data["module"], Path(path)))
+        try:
+            module = load_module(_module_reference(data["module"], Path(path)))
+        except PbemError as error:
+            if error.source is not None:
+                raise
+            raise document.error("/module", error.message) from None
     if data["side"] not in module.sides:
         raise document.error("/side", f"side {data['side']!r} is not one of {', '.join(module.sides)}")
     builder = _ActionBuilder(document, module)
@@ -168,6 +174,7 @@ class _ActionBuilder:
             "advance": self._units(entry.get("advance", []), f"{pointer}/advance"),
             "declared": frozenset(entry.get("declare", ())),
             "support": dict(entry.get("support", {})),
+            "shifts": dict(entry["shifts"]) if "shifts" in entry else None,
             "retreats": {
                 self._unit(name, f"{pointer}/retreats/{name}"): tuple(
                     self._location(label, f"{pointer}/retreats/{name}/{k}") for k, label in enumerate(path)
@@ -205,6 +212,8 @@ def load_start_state(turn: act.Turn, module: Module, override: str | Path | None
         schemas.check(document, "state")
     elif turn.header.start_state is not None:
         path = Path(turn.file).parent / turn.header.start_state
+        if not path.is_file():
+            raise PbemError.at(turn.file, f"start state {turn.header.start_state!r}: no such file", pointer="/start/state")
         document = load_json(path)
         schemas.check(document, "state")
     else:

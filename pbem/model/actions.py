@@ -57,6 +57,7 @@ class Combat(Action):
     advance: tuple[str, ...] = ()
     declared: frozenset[str] = frozenset()  # optional declarations, e.g. {"mass_attack"}
     support: dict[str, int] = field(default_factory=dict)  # e.g. {"air": 15, "nuclear": 25}
+    shifts: dict[str, int] | None = None  # claimed column shifts by id, + toward the attacker
     kind = "attack"
 
 
