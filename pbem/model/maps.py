@@ -313,10 +313,7 @@ def _routes(document: JsonDocument, data: dict, locate) -> dict[str, Any]:
 
     def pairs(labels: Iterable[str], pointer: str) -> list[Edge]:
         indices = [locate(label, f"{pointer}/{k}") for k, label in enumerate(labels)]
-        result = []
-        for k, (a, b) in enumerate(zip(indices, indices[1:])):
-            result.append(edge(a, b))
-        return result
+        return [edge(a, b) for a, b in zip(indices, indices[1:])]
 
     for n, side in enumerate(data.get("hexsides", [])):
         a, b = (locate(label, f"/hexsides/{n}/hexes/{k}") for k, label in enumerate(side["hexes"]))

@@ -1,0 +1,77 @@
+"""``pbem module``: list the bundled modules, show one, validate a module folder."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from pbem.cli import EXIT_OK
+from pbem.model.module import bundled_modules, load_module
+
+
+@click.group()
+def module() -> None:
+    """Game modules: bundled ones, or a folder of your own."""
+
+
+@module.command("list")
+def list_modules() -> int:
+    """List the bundled modules."""
+    for path in bundled_modules():
+        data = json.loads((path / "module.json").read_text(encoding="utf-8"))
+        click.echo(f"{data['id']:<20} {data['version']:<8} {data.get('title', data['name'])}")
+    return EXIT_OK
+
+
+@module.command()
+@click.argument("name")
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def show(name: str, output: str) -> int:
+    """Show what module NAME (an id or a folder) contains."""
+    loaded = load_module(name)
+    game_map = loaded.map
+    info = {
+        "id": loaded.id,
+        "name": loaded.name,
+        "version": loaded.version,
+        "path": str(loaded.path),
+        "sides": list(loaded.sides),
+        "map": {"kind": game_map.kind, "locations": len(game_map), "illustrative": game_map.illustrative},
+        "counter_types": len(loaded.counter_types),
+        "units": len(loaded.units),
+        "tables": sorted(loaded.tables),
+        "scenarios": sorted(loaded.scenarios),
+        "options": loaded.options,
+        "notes": loaded.metadata.get("notes", []),
+    }
+    if output == "json":
+        click.echo(json.dumps(info, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    click.echo(f"{loaded.name} ({loaded.id} {loaded.version}) — {loaded.path}")
+    click.echo(f"  sides: {', '.join(loaded.sides)}")
+    click.echo(f"  map: {game_map.kind}, {len(game_map)} locations{' (ILLUSTRATIVE)' if game_map.illustrative else ''}")
+    click.echo(f"  counters: {len(loaded.counter_types)} types, {len(loaded.units)} units")
+    click.echo(f"  tables: {', '.join(sorted(loaded.tables)) or 'none'}")
+    click.echo(f"  scenarios: {', '.join(sorted(loaded.scenarios)) or 'none'}")
+    for note in info["notes"]:
+        click.echo(f"  note: {note}")
+    return EXIT_OK
+
+
+@module.command()
+@click.argument("name")
+def validate(name: str) -> int:
+    """Check module NAME (an id or a folder): schemas, cross-references, scenarios and rules code."""
+    from pbem.model import schemas
+    from pbem.model.jsonsource import load_json
+    from pbem.model.state import State
+
+    loaded = load_module(name)
+    loaded.ruleset  # builds the rules: a broken rules.py or table fails here
+    for scenario_id, path in sorted(loaded.scenarios.items()):
+        document = load_json(path)
+        schemas.check(document, "scenario")
+        State.from_json(loaded, document)
+    click.echo(f"{loaded.id} {loaded.version}: valid ({len(loaded.map)} locations, {len(loaded.units)} units, {len(loaded.scenarios)} scenarios)")
+    return EXIT_OK
