@@ -47,6 +47,7 @@ class MapDef:
     edge_height: int = 0
     boards: list[Board] = field(default_factory=list)
     default_layout: str | None = None  # the BoardPicker's <setup> command, if any
+    decks: list[tuple[str, int, int, str]] = field(default_factory=list)  # name, x, y, owning board
 
     def board(self, name: str) -> Board | None:
         return next((board for board in self.boards if board.name == name), None)
@@ -188,6 +189,10 @@ def _read_map(element: etree._Element, index: int, image_size) -> MapDef:
         edge_w, edge_h = parts[0], parts[1] if len(parts) > 1 else parts[0]
     map_def = MapDef(id=name or f"Map{index}", name=name, kind=_short(element.tag),
                      edge_width=_int(edge_w), edge_height=_int(edge_h))
+    for deck in _walk(element):
+        if _short(deck.tag).endswith("DrawPile"):
+            map_def.decks.append((deck.get("name", ""), _int(deck.get("x")), _int(deck.get("y")),
+                                  deck.get("owningBoard", "") or ""))
     for picker in _children(element):
         if not _short(picker.tag).endswith("BoardPicker"):
             continue

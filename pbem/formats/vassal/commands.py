@@ -21,8 +21,54 @@ class NestingError(ValueError):
 
 
 def decode_tree(text: str, max_depth: int = MAX_DEPTH) -> str | list:
-    """The command tree of ``text``, following ``GameModule.decode``: a token equal to its input is a leaf."""
-    return _decode(text, 0, max_depth)
+    """The command tree of ``text``, following ``GameModule.decode``: a token equal to its input is a leaf.
+
+    An ESC with ``k`` backslashes in front of it separates commands ``k`` levels down, so the whole tree
+    can be read from one split; quoting (rare) takes the literal, level-by-level reading instead.
+    """
+    if ESC not in text:
+        return _decode(text, 0, max_depth)
+    if text[0] == "'" or text[-1] == "'" or ESC + "'" in text:
+        return _decode(text, 0, max_depth)
+    pieces = text.split(ESC)
+    counts = []
+    for piece in pieces[:-1]:
+        if piece and piece[-1] == "\\":
+            tail = piece[-max_depth - 1:]
+            count = len(tail) - len(tail.rstrip("\\"))
+            if count > max_depth:
+                raise NestingError(f"commands nested more than {max_depth} deep")
+        else:
+            count = 0
+        counts.append(count)
+    tree = _build(pieces, counts, 0, len(pieces) - 1, 0)
+    return _decode(text, 0, max_depth) if tree is None else tree
+
+
+def _build(pieces: list[str], counts: list[int], start: int, end: int, depth: int) -> list | None:
+    """The group made of ``pieces[start..end]`` at ``depth``; ``None`` if the escapes do not nest cleanly."""
+    group: list = []
+    first = start
+    for index in range(start, end):
+        count = counts[index]
+        if count == depth:
+            group.append(_child(pieces, counts, first, index, depth))
+            first = index + 1
+        elif count < depth:
+            return None
+    group.append(_child(pieces, counts, first, end, depth))
+    if any(child is None for child in group):
+        return None
+    return group
+
+
+def _child(pieces: list[str], counts: list[int], start: int, end: int, depth: int) -> str | list | None:
+    if start == end:
+        piece = pieces[end]
+        # A leaf keeps its text; the backslashes before the next ESC belong to that ESC.
+        return piece[:len(piece) - counts[end]] if end < len(counts) and counts[end] else piece
+    # Within a child, the last piece's closing run is this level's delimiter: it is not part of the child.
+    return _build(pieces, counts, start, end, depth + 1)
 
 
 def _decode(text: str, depth: int, max_depth: int) -> str | list:
@@ -34,6 +80,11 @@ def _decode(text: str, depth: int, max_depth: int) -> str | list:
     if len(tokens) == 1 and tokens[0] == text:
         return text
     return [_decode(token, depth + 1, max_depth) for token in tokens]
+
+
+def _decode_literal(text: str, max_depth: int = MAX_DEPTH) -> str | list:
+    """The level-by-level reading, exactly as VASSAL does it (used when quotes are involved)."""
+    return _decode(text, 0, max_depth)
 
 
 def encode_tree(tree: str | list) -> str:

@@ -57,7 +57,10 @@ class MapLayout:
         return placed, (local_x, local_y)
 
     def location_name(self, x: int, y: int) -> str:
-        """The name VASSAL gives map point (x, y): a grid location, a zone or region name, or ``offboard``."""
+        """The name VASSAL gives map point (x, y): a deck's, a grid location, a zone or region name, or ``offboard``."""
+        deck = self.deck_at(x, y)
+        if deck is not None:
+            return deck
         found = self.board_point(x, y)
         if found is None:
             return OFFBOARD
@@ -65,6 +68,18 @@ class MapLayout:
         grid = placed.board.grid
         name = grid.location_name(point, placed.board.size) if grid is not None else None
         return name if name is not None else OFFBOARD
+
+    def deck_at(self, x: int, y: int) -> str | None:
+        """``Map.getDeckNameAt``: a deck whose position is exactly (x, y)."""
+        for name, deck_x, deck_y, owner in self.map.decks:
+            board = next((placed for placed in self.boards if placed.board.name == owner), None)
+            if board is not None and board.x is not None:
+                origin = (board.x, board.y)
+            else:
+                origin = (self.map.edge_width, self.map.edge_height)
+            if (deck_x + origin[0], deck_y + origin[1]) == (x, y):
+                return name
+        return None
 
     def point_of(self, name: str) -> tuple[int, int] | None:
         """The map point of a location name (``Board.getLocation`` inverted to map pixels), first board first."""

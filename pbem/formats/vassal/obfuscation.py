@@ -40,11 +40,12 @@ def _xor_table(key: int) -> bytes:
 
 
 def _hex_case(digits: bytes) -> HexCase:
-    has_lower = digits != digits.upper()
-    has_upper = digits != digits.lower()
-    if has_lower and has_upper:
-        return "mixed"
-    return "upper" if has_upper else "lower"
+    # bytes.islower/isupper: one C pass each, and only letters count.
+    if digits.islower():
+        return "lower"
+    if digits.isupper():
+        return "upper"
+    return "mixed" if any(letter in digits for letter in b"abcdef") else "lower"
 
 
 def deobfuscate(data: bytes) -> tuple[bytes, Obfuscation]:

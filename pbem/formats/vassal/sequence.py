@@ -84,47 +84,52 @@ def split_chain(text: str, delim: str = TAB, max_links: int = 10_000) -> list[st
     this reads all levels in one pass and falls back to the literal reading whenever quoting or a stray
     backslash could make the two disagree.
     """
-    pieces = text.split(delim)
-    if len(pieces) == 1:
+    if delim not in text:
         return [unquote(text)]
-    if text[-1] == "'" or any(piece[:1] == "'" for piece in pieces):
+    if text[-1] == "'" or text[0] == "'" or delim + "'" in text:
         return _split_chain_slow(text, delim, max_links)
-    counts: list[int] = []  # backslashes in front of each boundary
-    bodies: list[str] = []  # each piece without those backslashes
-    for piece in pieces[:-1]:
-        stripped = piece.rstrip(BACKSLASH)
-        counts.append(len(piece) - len(stripped))
-        bodies.append(stripped)
-    bodies.append(pieces[-1])
+    pieces = text.split(delim)
     links: list[str] = []
     level = 0
-    start = 0
-    for index, count in enumerate(counts):
+    start = 0  # index of the current link's first piece
+    last = len(pieces) - 1
+    for index in range(last):
+        piece = pieces[index]
+        if piece and piece[-1] == BACKSLASH:
+            tail = piece[-64:]  # the run of backslashes, without copying a long piece
+            count = len(tail) - len(tail.rstrip(BACKSLASH))
+            if count == 64:
+                count = len(piece) - len(piece.rstrip(BACKSLASH))
+        else:
+            count = 0
         if count == level:
-            links.append(_link(bodies, counts, start, index, level, delim))
+            if start == index:
+                links.append(piece[:len(piece) - count] if count else piece)
+            else:
+                links.append(_link(pieces, start, index, level, delim))
             start = index + 1
             level += 1
             if level > max_links:
                 raise ValueError(f"a chain of more than {max_links} links")
         elif count < level:
             return _split_chain_slow(text, delim, max_links)
-    links.append(_link(bodies, counts, start, len(bodies) - 1, level, delim))
-    if any(link[:1] == BACKSLASH for link in links):
-        return _split_chain_slow(text, delim, max_links)
+    links.append(pieces[last] if start == last else _link(pieces, start, last, level, delim))
+    for link in links:
+        if link[:1] == BACKSLASH:
+            return _split_chain_slow(text, delim, max_links)
     return links
 
 
-def _link(bodies: list[str], counts: list[int], start: int, end: int, level: int, delim: str) -> str:
-    """``bodies[start..end]`` joined by their inner delimiters, each decoded ``level + 1`` times."""
-    if start == end:
-        return bodies[start]
-    parts: list[str] = []
-    for index in range(start, end):
-        parts.append(bodies[index])
-        parts.append(BACKSLASH * (counts[index] - level - 1))
-        parts.append(delim)
-    parts.append(bodies[end])
-    return "".join(parts)
+def _link(pieces: list[str], start: int, end: int, level: int, delim: str) -> str:
+    """``pieces[start..end]`` of one link, rejoined with each inner delimiter decoded ``level + 1`` times.
+
+    An inner delimiter keeps all but ``level + 1`` of its backslashes; the link's own closing run (the
+    last piece's ``level`` backslashes, when ``end`` is a boundary) goes with the boundary.
+    """
+    joined = delim.join(pieces[start:end + 1])
+    if end < len(pieces) - 1 and level:
+        joined = joined[:-level]
+    return joined.replace(BACKSLASH * (level + 1) + delim, delim)
 
 
 def _split_chain_slow(text: str, delim: str, max_links: int) -> list[str]:

@@ -60,6 +60,7 @@ class Stack:
     y: int | None
     children: list[str]
     layer: int | None = None
+    kind: str = "stack"  # or "deck"
 
 
 def trait_kind(type_link: str) -> str:
@@ -88,6 +89,8 @@ def decode_piece(piece_id: str | None, type_text: str, state_text: str) -> Piece
     """A piece or stack from its ``+/`` type and state."""
     if type_text == "stack":
         return _decode_stack(piece_id, state_text)
+    if type_text.startswith("deck;"):
+        return _decode_deck(piece_id, state_text)
     return piece_from_traits(piece_id, decode_chain(type_text, state_text))
 
 
@@ -136,6 +139,16 @@ def _decode_stack(stack_id: str | None, state_text: str) -> Stack:
         elif token:
             children.append(token)
     return Stack(stack_id, map_id, x, y, children, layer)
+
+
+def _decode_deck(deck_id: str | None, state_text: str) -> Stack:
+    """A deck's state: ``map;x;y;faceDown;id,id,…`` (cards listed bottom to top)."""
+    fields = split(state_text, ";")
+    map_id = None if not fields or fields[0] in ("null", "") else fields[0]
+    x = _int(fields[1]) if len(fields) > 1 else None
+    y = _int(fields[2]) if len(fields) > 2 else None
+    children = [card for card in split(fields[4], ",") if card] if len(fields) > 4 and fields[4] else []
+    return Stack(deck_id, map_id, x, y, children, kind="deck")
 
 
 def piece_name(traits: list[Trait], basic_name: str) -> str:
