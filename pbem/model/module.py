@@ -77,15 +77,26 @@ def module_path(name_or_path: str | Path) -> Path:
     raise PbemError(f"no module {str(name_or_path)!r}: give a module folder, or one of: {known}")
 
 
-_CACHE: dict[Path, Module] = {}
+_CACHE: dict[Path, tuple[tuple, Module]] = {}
+
+
+def _signature(path: Path) -> tuple:
+    """What the module's files look like on disk, so an edited module is loaded again."""
+    return tuple(
+        (str(f.relative_to(path)), f.stat().st_mtime_ns, f.stat().st_size)
+        for f in sorted(path.rglob("*"))
+        if f.is_file() and "__pycache__" not in f.parts
+    )
 
 
 def load_module(name_or_path: str | Path) -> Module:
-    """Load (once per process) and check a module."""
+    """Load and check a module; loaded once per process unless its files change."""
     path = module_path(name_or_path).resolve()
-    if path not in _CACHE:
-        _CACHE[path] = _load(path)
-    return _CACHE[path]
+    signature = _signature(path)
+    cached = _CACHE.get(path)
+    if cached is None or cached[0] != signature:
+        _CACHE[path] = (signature, _load(path))
+    return _CACHE[path][1]
 
 
 def bundled_modules() -> list[Path]:
