@@ -1,0 +1,207 @@
+"""Benchmark the archive: add generated games, time searches, time re-validation with 1 and 2 processes.
+
+    .venv/bin/python benchmarks/archive.py [--games 1000] [--turns 10] [--actions 50] [--db PATH]
+
+Games are generated on the China War ``border-war`` scenario with every unit of the order of battle set
+up on the map (a generated state), so each player-turn has 50 legal one-hex moves to choose from; a
+few games get a deliberate illegal move so that "games with violations of rule X" finds something.
+The ``generate_*`` functions are also what the archive tests use to build their sample game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+MODULE = "china-war-1980"
+SCENARIO = "border-war"
+PLAYERS = ["Alice", "Bob", "Chen", "Dmitri", "Eva", "Feng", "Galina", "Hu", "Ivan", "Jun"]
+
+
+def _action_source(n: int):
+    from pbem.model.errors import Source
+
+    return Source("generated", pointer=f"/actions/{n}")
+
+
+def crowded_start(seed: int = 0) -> dict[str, Any]:
+    """The border-war scenario with every off-map unit set up in an empty hex of its own side's country."""
+    from pbem.model.jsonsource import load_json
+    from pbem.model.module import load_module
+
+    module = load_module(MODULE)
+    scenario = load_json(module.scenarios[SCENARIO]).data
+    game_map = module.map
+    taken = {game_map.index(u["at"]) for u in scenario["units"] if game_map.find(u["at"]) is not None}
+    placed = {u["id"] for u in scenario["units"]}
+    home = module.options.get("home_country", {})
+    rng = random.Random(seed)
+    units = [dict(u) for u in scenario["units"] if game_map.find(u["at"]) is not None]
+    for unit_id, definition in module.units.items():
+        if unit_id in placed:
+            continue
+        country = home.get(definition.type.nationality)
+        spots = [i for i in range(len(game_map)) if i not in taken and game_map.country[i] == country and game_map.terrain[i] == "clear"]
+        if not spots or definition.type.side not in module.sides:
+            continue
+        spot = rng.choice(spots)
+        taken.add(spot)
+        units.append({"id": unit_id, "at": game_map.label(spot)})
+    return {"module": MODULE, "scenario": SCENARIO, "turn": 1, "units": units}
+
+
+def generate_turn(module, state, turn_number: int, side: str, actions: int, rng: random.Random, *, illegal: bool = False,
+                  player: str | None = None, start: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
+    """A turn file (as JSON data) of ``actions`` legal one-hex moves by ``side``, applied to ``state``.
+
+    Candidate moves are judged by the module's own ruleset, so they are legal by construction; with
+    ``illegal`` the last move is one the ruleset refuses (an enemy-occupied hex, rule 6.22 in China War).
+    """
+    from pbem.model import actions as act
+
+    rules = module.ruleset
+    header = act.TurnHeader(module=module.id, scenario=SCENARIO, turn=turn_number, side=side)
+    ctx = rules.begin(state, act.Turn("generated", header, []))
+    out: list[dict[str, Any]] = [{"phase": "movement"}]
+    phase = act.Phase(index=0, source=_action_source(0), name="movement")
+    rules.check(phase, state, ctx)
+    state.apply(phase)
+    game_map = module.map
+    mine = [u for u in state.units.values() if u.side == side and u.on_map]
+    tries = 0
+    while len(out) < actions and tries < actions * 200:
+        tries += 1
+        unit = rng.choice(mine)
+        target = rng.choice(game_map.neighbours[unit.at])
+        if state.stacks.get(target):
+            continue  # keep one division per hex: no stacking question at the phase's end
+        move = act.Move(index=len(out), source=_action_source(len(out)), units=(unit.id,), path=(unit.at, target))
+        spent = dict(ctx.mp_spent)
+        found = rules.check(move, state, ctx)
+        if any(v.severity != "warning" for v in found):
+            ctx.mp_spent = spent
+            continue
+        state.apply(move)
+        rules.after(move, state, ctx)
+        out.append({"move": unit.id, "path": [game_map.label(move.path[0]), game_map.label(target)]})
+    if illegal:
+        for unit in mine:
+            enemy = [n for n in game_map.neighbours[unit.at] if state.side_at(n) not in (None, side)]
+            if enemy:
+                out[-1] = {"move": unit.id, "path": [game_map.label(unit.at), game_map.label(enemy[0])], "note": "a deliberate mistake"}
+                state.place(unit.id, enemy[0])
+                break
+    data: dict[str, Any] = {"module": module.id, "scenario": SCENARIO, "turn": turn_number, "side": side,
+                            "start": start or {"state": f"state-before-{turn_number}-{side}.json"}}  # fmt: skip
+    if player:
+        data["player"] = player
+    data["actions"] = out
+    return data
+
+
+def generate_game(folder: Path, *, turns: int = 10, actions: int = 50, seed: int = 0, illegal_turn: int | None = None,
+                  players: tuple[str, str] = ("Alice", "Bob"), crowded: bool = True) -> list[Path]:  # fmt: skip
+    """Write a game's turn files (and its start state) into ``folder``; return the turn files in order."""
+    from pbem.model.jsonsource import parse_json
+    from pbem.model.module import load_module
+    from pbem.model.state import State
+
+    module = load_module(MODULE)
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    if crowded:
+        start_data = crowded_start(seed)
+        (folder / "start.json").write_text(json.dumps(start_data, indent=1) + "\n")
+        start = {"state": "start.json"}
+        state = State.from_json(module, parse_json(json.dumps(start_data), "start.json"))
+    else:
+        start = {"scenario": SCENARIO}
+        state = State.from_json(module, parse_json(module.scenarios[SCENARIO].read_text(), "scenario"))
+    paths = []
+    for k in range(turns):
+        side = module.sides[k % 2]
+        data = generate_turn(module, state, k // 2 + 1, side, actions, rng, illegal=(k == illegal_turn),
+                             player=players[k % 2], start=start if k == 0 else None)  # fmt: skip
+        path = folder / f"turn-{k + 1:02d}-{side}.json"
+        path.write_text(json.dumps(data, indent=1) + "\n")
+        paths.append(path)
+    return paths
+
+
+# --- the benchmark ------------------------------------------------------------------------------------------
+def _timed(function, repeat: int = 21) -> float:
+    """Median milliseconds of ``function()``."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--turns", type=int, default=10)
+    parser.add_argument("--actions", type=int, default=50)
+    parser.add_argument("--templates", type=int, default=20, help="distinct generated games (the rest are copies with other players)")
+    parser.add_argument("--db", type=Path, help="archive file (default: a temporary one)")
+    args = parser.parse_args(argv)
+
+    from pbem.archive import games as archive_games
+    from pbem.archive.gamefiles import read_game
+    from pbem.archive.revalidate import revalidate
+    from pbem.archive.store import open_archive
+    from pbem.model.module import load_module
+
+    work = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+    db_path = args.db or work / "archive.sqlite"
+    module = load_module(MODULE)
+    start = time.perf_counter()
+    templates = []
+    for t in range(min(args.templates, args.games)):
+        folder = work / f"game-{t:03d}"
+        generate_game(folder, turns=args.turns, actions=args.actions, seed=t, illegal_turn=(t % args.turns) if t % 4 == 0 else None)
+        templates.append(read_game([folder]))
+    print(f"generated {len(templates)} distinct games of {args.turns} turns x {args.actions} actions in {time.perf_counter() - start:.1f} s")
+
+    archive = open_archive(db_path)
+    start = time.perf_counter()
+    for g in range(args.games):
+        game = templates[g % len(templates)]
+        a, b = PLAYERS[g % len(PLAYERS)], PLAYERS[(g * 7 + 3) % len(PLAYERS)]
+        overrides = {"players": {"soviet": [a], "chinese": [b if b != a else "Kim"]}, "result": ["soviet", "chinese", "draw"][g % 3],
+                     "finished": f"20{10 + g % 15:02d}-{1 + g % 12:02d}-{1 + g % 28:02d}"}  # fmt: skip
+        game.metadata = {}
+        archive_games.add_game(archive, game, module, overrides)
+    seconds = time.perf_counter() - start
+    total_actions = archive.db.execute("SELECT sum(actions) FROM games").fetchone()[0]
+    print(f"added {args.games} games ({total_actions} actions) in {seconds:.1f} s: {args.games / seconds:.1f} games/s, {total_actions / seconds:,.0f} actions/s")
+
+    by_player = _timed(lambda: archive_games.search(archive, player="alice"))
+    by_rule = _timed(lambda: archive_games.search(archive, rule="6.22"))
+    found_player = len(archive_games.search(archive, player="alice"))
+    found_rule = len(archive_games.search(archive, rule="6.22"))
+    verdict = lambda ms: "ok" if ms < 50 else "SLOW"  # noqa: E731
+    print(f"search by player: median {by_player:.2f} ms ({found_player} games) [{verdict(by_player)}; target < 50 ms]")
+    print(f"search by rule:   median {by_rule:.2f} ms ({found_rule} games) [{verdict(by_rule)}; target < 50 ms]")
+
+    rates = {}
+    for jobs in (1, 2):
+        report = revalidate(archive, jobs=jobs, store=True)
+        rates[jobs] = report.rate
+        print(f"revalidate --jobs {jobs}: {report.games} games, {report.actions} actions in {report.seconds:.1f} s = {report.rate:,.0f} actions/s; {len(report.changed)} changed")
+    print(f"speed-up with --jobs 2: {rates[2] / rates[1]:.2f}x")
+    archive.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

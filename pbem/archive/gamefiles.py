@@ -1,0 +1,261 @@
+"""A game as the players have it: a folder, a zip or a list of turn files, plus an optional ``game.json``.
+
+``game.json`` (all keys optional) carries what turn files do not::
+
+    {"title": "Amur 1980", "players": {"soviet": "Alice", "chinese": ["Bob", "Chen"]},
+     "started": "2024-01-05", "finished": "2024-03-01", "result": "soviet",
+     "turns": ["t01.json", "t02.json"], "start_state": "start.json"}
+
+``turns`` fixes the order (otherwise file names in natural order: ``t2`` before ``t10``); ``start_state``
+overrides the first turn's ``start``. A folder's JSON files without ``actions`` (state files written by
+``pbem check``) are not turns: the archive recomputes every state by replaying. Nothing here trusts the
+input: names are plain file names, zip members are bounded, every problem is a :class:`PbemError`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.formats.turnfile import NOTATION_SUFFIXES
+from pbem.model.errors import PbemError
+from pbem.model.files import MAX_INPUT_BYTES, read_bytes
+from pbem.model.jsonsource import JsonDocument, parse_json
+
+MANIFEST = "game.json"
+TURN_SUFFIXES = (".json", *NOTATION_SUFFIXES)
+MAX_TURNS = 10_000
+MAX_ZIP_MEMBERS = 20_000
+MAX_ZIP_TOTAL = 512 * 1024 * 1024
+MAX_ZIP_RATIO = 200
+_PLAIN_NAME = re.compile(r"^[^/\\\x00-\x1f:]{1,200}$")
+
+
+@dataclass
+class TurnFile:
+    name: str  # a plain file name, unique in the game
+    data: bytes  # exactly as received
+
+
+@dataclass
+class GameInput:
+    """What ``archive add`` and ``replay`` read: turn files in order, where the game starts, its metadata."""
+
+    origin: str
+    turns: list[TurnFile]
+    start_name: str | None = None  # a start state file (plain name) and its bytes, when the game starts from one
+    start_data: bytes | None = None
+    folder: Path | None = None  # where relative names in the first header resolve (None for a zip)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    members: dict[str, bytes] = field(default_factory=dict, repr=False)  # other files of a zip, by name
+
+    def fetch(self, relative: str, pointer_file: str) -> tuple[str, bytes]:
+        """A file named in the first turn's header (its start state): its plain name and bytes."""
+        if self.folder is not None:
+            path = self.folder / relative
+            return path.name, read_bytes(path)
+        name = relative.rsplit("/", 1)[-1]
+        if relative != name or name not in self.members:
+            raise PbemError.at(pointer_file, f"the start state {relative!r} is not in {self.origin}", pointer="/start/state")
+        return name, self.members[name]
+
+
+def plain_name(name: str, where: str) -> str:
+    """``name`` if it is a plain file name (no folder, no control characters), else a PbemError."""
+    if not _PLAIN_NAME.match(name) or name in (".", "..") or name.startswith(" ") or name.endswith(" "):
+        raise PbemError.at(where, f"{name!r} is not a plain file name")
+    return name
+
+
+def natural_key(name: str) -> list:
+    return [int(part) if part.isdigit() else part.casefold() for part in re.split(r"(\d+)", name)]
+
+
+def read_game(paths: list[Path]) -> GameInput:
+    """The game in ``paths``: one folder, one zip, or turn files in play order (``game.json`` may be among them)."""
+    if not paths:
+        raise PbemError("give a game folder, a zip, or turn files")
+    if len(paths) == 1 and paths[0].is_dir():
+        return _read_folder(paths[0])
+    if len(paths) == 1 and paths[0].suffix.lower() == ".zip":
+        return _read_zip(paths[0])
+    manifest = None
+    turns: list[TurnFile] = []
+    seen: set[str] = set()
+    for path in paths:
+        if path.is_dir():
+            raise PbemError.at(path, "is a folder: give either one game folder or turn files")
+        data = read_bytes(path)
+        if path.name == MANIFEST:
+            manifest = _manifest(data, str(path))
+            continue
+        name = plain_name(path.name, str(path))
+        if name in seen:
+            raise PbemError.at(path, f"two turn files are named {name!r}; the archive keeps file names")
+        seen.add(name)
+        turns.append(TurnFile(name, data))
+    game = GameInput(origin=str(paths[0]), turns=turns, folder=paths[0].parent)
+    if manifest is not None:
+        _apply_manifest(game, manifest, {t.name: t.data for t in turns}, reorder=True)
+    return _checked(game)
+
+
+def _read_folder(folder: Path) -> GameInput:
+    files: dict[str, bytes] = {}
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith(".") or not path.is_file():
+            continue
+        if path.name == MANIFEST or path.suffix.lower() in TURN_SUFFIXES:
+            files[path.name] = read_bytes(path)
+    game = GameInput(origin=str(folder), turns=[], folder=folder)
+    _collect(game, files, str(folder))
+    return _checked(game)
+
+
+def _read_zip(path: Path) -> GameInput:
+    data = read_bytes(path, MAX_ZIP_TOTAL)
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, ValueError) as error:
+        raise PbemError.at(path, f"not a readable zip file: {error}") from None
+    if len(infos) > MAX_ZIP_MEMBERS:
+        raise PbemError.at(path, f"the zip holds more than {MAX_ZIP_MEMBERS} files")
+    files: dict[str, bytes] = {}
+    total = 0
+    for info in infos:
+        if info.is_dir():
+            continue
+        # An exported game sits in one folder inside the zip; anything deeper or outside is refused.
+        name = info.filename.rsplit("/", 1)[-1]
+        folder = info.filename[: -len(name)].rstrip("/")
+        if "/" in folder or folder in ("..", ".") or "\\" in info.filename:
+            raise PbemError.at(path, f"zip member {info.filename!r} is not a plain file of the game")
+        plain_name(name, f"{path}:{info.filename}")
+        if name.startswith(".") or not (name == MANIFEST or name.lower().endswith(TURN_SUFFIXES)):
+            continue
+        if info.file_size > MAX_INPUT_BYTES or (info.compress_size and info.file_size / info.compress_size > MAX_ZIP_RATIO and info.file_size > 1_000_000):
+            raise PbemError.at(path, f"zip member {info.filename!r} is too large or compressed suspiciously well")
+        total += info.file_size
+        if total > MAX_ZIP_TOTAL:
+            raise PbemError.at(path, "the zip unpacks to more than 512 MiB")
+        if name in files:
+            raise PbemError.at(path, f"the zip holds two files named {name!r}")
+        try:
+            with archive.open(info) as member:
+                content = member.read(MAX_INPUT_BYTES + 1)
+        except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as error:
+            raise PbemError.at(path, f"cannot read zip member {info.filename!r}: {error}") from None
+        if len(content) > MAX_INPUT_BYTES:
+            raise PbemError.at(path, f"zip member {info.filename!r} is too large")
+        files[name] = content
+    game = GameInput(origin=str(path), turns=[], members=files)
+    _collect(game, files, str(path))
+    return _checked(game)
+
+
+def _collect(game: GameInput, files: dict[str, bytes], where: str) -> None:
+    """Turn files among ``files``, in the manifest's order or natural order."""
+    manifest = _manifest(files[MANIFEST], f"{where}/{MANIFEST}") if MANIFEST in files else None
+    if manifest is not None and "turns" in manifest.data:
+        _apply_manifest(game, manifest, files, reorder=True)
+        return
+    for name in sorted(files, key=natural_key):
+        if name != MANIFEST and _is_turn(name, files[name]):
+            game.turns.append(TurnFile(name, files[name]))
+    if manifest is not None:
+        _apply_manifest(game, manifest, files, reorder=False)
+
+
+def _is_turn(name: str, data: bytes) -> bool:
+    """Notation files are turns; a JSON file is a turn if it has ``actions`` (else it is a state file)."""
+    if not name.lower().endswith(".json"):
+        return True
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        return True  # the turn loader will say what is wrong with it
+    return not isinstance(value, dict) or "actions" in value
+
+
+def _manifest(data: bytes, where: str) -> JsonDocument:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise PbemError.at(where, "not UTF-8 text") from None
+    document = parse_json(text, where)
+    if not isinstance(document.data, dict):
+        raise document.error("", "game.json must hold a JSON object")
+    return document
+
+
+def _apply_manifest(game: GameInput, document: JsonDocument, files: dict[str, bytes], *, reorder: bool) -> None:
+    data = document.data
+    known = {"$schema", "title", "players", "started", "finished", "result", "turns", "start_state", "module", "scenario", "head", "pbem_archive"}
+    for key in data:
+        if key not in known:
+            raise document.error(f"/{key}", f"unknown key {key!r} in game.json (known: {', '.join(sorted(known - {'$schema'}))})")
+    for key in ("title", "result", "start_state"):
+        if key in data and not (isinstance(data[key], str) and data[key].strip()):
+            raise document.error(f"/{key}", f"{key} must be a non-empty string")
+    for key in ("started", "finished"):
+        if key in data:
+            game.metadata[key] = parse_date(data[key], lambda message, k=key: document.error(f"/{k}", message))
+    for key in ("title", "result"):
+        if key in data:
+            game.metadata[key] = data[key].strip()
+    if "players" in data:
+        players = data["players"]
+        if not isinstance(players, dict):
+            raise document.error("/players", "players must map each side to a name or a list of names")
+        parsed: dict[str, list[str]] = {}
+        for side, names in players.items():
+            names = [names] if isinstance(names, str) else names
+            if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
+                raise document.error(f"/players/{side}", "a side's players are a name or a list of names")
+            parsed[side] = [n.strip() for n in names]
+        game.metadata["players"] = parsed
+    if "turns" in data and reorder:
+        order = data["turns"]
+        if not isinstance(order, list) or not order or not all(isinstance(n, str) for n in order):
+            raise document.error("/turns", "turns must list the turn files in play order")
+        if len(set(order)) != len(order):
+            raise document.error("/turns", "a turn file is listed twice")
+        turns = []
+        for k, name in enumerate(order):
+            plain_name(name, document.file)
+            if name not in files:
+                raise document.error(f"/turns/{k}", f"turn file {name!r} is not in the game")
+            turns.append(TurnFile(name, files[name]))
+        game.turns = turns
+    if "start_state" in data:
+        name = plain_name(data["start_state"], document.file)
+        if name not in files and game.folder is not None and (game.folder / name).is_file():
+            files[name] = read_bytes(game.folder / name)
+        if name not in files:
+            raise document.error("/start_state", f"start state {name!r} is not in the game")
+        game.start_name, game.start_data = name, files[name]
+
+
+def parse_date(value: Any, error) -> str:
+    """An ISO date ``YYYY-MM-DD`` (a full ISO timestamp is cut to its date)."""
+    if isinstance(value, str):
+        try:
+            return datetime.date.fromisoformat(value[:10]).isoformat()
+        except ValueError:
+            pass
+    raise error(f"{value!r} is not a date (YYYY-MM-DD)")
+
+
+def _checked(game: GameInput) -> GameInput:
+    if not game.turns:
+        raise PbemError.at(game.origin, "no turn files found (JSON turn files have an \"actions\" list)")
+    if len(game.turns) > MAX_TURNS:
+        raise PbemError.at(game.origin, f"more than {MAX_TURNS} turn files")
+    return game

@@ -1,0 +1,353 @@
+"""What the ``pbem archive`` verbs do: add, list, search, show, export, remove and verify games."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.archive import chain
+from pbem.archive.gamefiles import MANIFEST, GameInput
+from pbem.archive.play import PlayedGame, TurnLoader, play_game
+from pbem.archive.store import Archive
+from pbem.model.errors import PbemError
+from pbem.model.files import write_atomic
+from pbem.model.module import Module, load_module
+
+
+@dataclass
+class GameRow:
+    """One line of ``list`` / ``search``."""
+
+    id: int
+    module: str
+    scenario: str | None
+    title: str | None
+    finished: str | None
+    result: str | None
+    players: dict[str, list[str]]
+    turns: int
+    actions: int
+    violations: int
+    ok: bool
+
+    def as_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+# --- add -----------------------------------------------------------------------------------------------
+def resolve_module(game: GameInput, module: str | Path | None) -> Module:
+    """The module named by ``module``, else by the first turn's header (an id, or a folder beside the turn)."""
+    if module is not None:
+        return load_module(module)
+    with TurnLoader() as loader:
+        header = loader.header(game.turns[0].name, game.turns[0].data)
+    name = header["module"]
+    if "/" in name or name.startswith("."):
+        if game.folder is None:
+            raise PbemError.at(game.turns[0].name, f"module {name!r} is a folder: give it with --module", pointer="/module")
+        return load_module(game.folder / name)
+    return load_module(name)
+
+
+def start_of(game: GameInput) -> tuple[str | None, bytes | None]:
+    """The game's start state file, if it starts from one (the manifest's, else the first header's)."""
+    if game.start_data is not None:
+        return game.start_name, game.start_data
+    with TurnLoader() as loader:
+        header = loader.header(game.turns[0].name, game.turns[0].data)
+    relative = header["start"].get("state")
+    if relative is None:
+        return None, None
+    return game.fetch(relative, game.turns[0].name)
+
+
+def play_input(game: GameInput, module: Module, *, players: bool = False) -> tuple[PlayedGame, str | None, bytes | None]:
+    start_name, start_data = start_of(game)
+    played = play_game(module, [(t.name, t.data) for t in game.turns], start_name, start_data, players=players)
+    return played, start_name, start_data
+
+
+def add_game(archive: Archive, game: GameInput, module: Module, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Replay ``game`` and store it in one transaction (all turns or none). Returns a summary."""
+    played, start_name, start_data = play_input(game, module, players=True)
+    metadata = {**game.metadata, **{k: v for k, v in (overrides or {}).items() if v}}
+    players = _players(played, metadata.get("players", {}))
+    first = played.turns[0].turn.header
+    scenario = first.scenario or played.start.scenario
+    start_scenario = first.start_scenario if start_data is None else None
+    now = datetime.datetime.now(datetime.timezone.utc)
+    finished = metadata.get("finished") or metadata.get("started") or now.date().isoformat()
+    turns = [(t.name, t.data) for t in game.turns]
+    links = chain.chain(start_scenario, start_data, turns)
+    with archive.transaction() as db:
+        cursor = db.execute(
+            "INSERT INTO games (module, module_version, scenario, title, started, finished, result, added, start_scenario,"
+            " start_name, start_data, head, turn_count, actions, violations, ok, checked, checked_version)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (module.id, module.version, scenario, metadata.get("title"), metadata.get("started"), finished,
+             metadata.get("result"), now.isoformat(timespec="seconds"), start_scenario, start_name, start_data,
+             links[-1], len(turns), played.actions, played.violations, int(played.ok), now.isoformat(timespec="seconds"),
+             module.version),
+        )  # fmt: skip
+        game_id = cursor.lastrowid
+        db.executemany(
+            "INSERT INTO players (game_id, side, name, name_key) VALUES (?, ?, ?, ?)",
+            [(game_id, side, name, name.casefold()) for side, names in players.items() for name in names],
+        )
+        for seq, ((name, data), link, turn) in enumerate(zip(turns, links, played.turns)):
+            insert_turn(db, game_id, seq, name, data, link, turn)
+    return {"id": game_id, "module": module.id, "scenario": scenario, "turns": len(turns), "actions": played.actions,
+            "violations": played.violations, "ok": played.ok, "head": links[-1], "players": players}  # fmt: skip
+
+
+def insert_turn(db, game_id: int, seq: int, name: str, data: bytes, link: str, turn) -> None:
+    header = turn.turn.header
+    db.execute(
+        "INSERT INTO turns (game_id, seq, name, turn, side, data, file_hash, link, actions, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, seq, name, header.turn, header.side, data, chain.file_hash(data), link, turn.actions, _compact(turn.state)),
+    )
+    store_violations(db, game_id, seq, turn.violations)
+
+
+def store_violations(db, game_id: int, seq: int, violations) -> None:
+    db.executemany(
+        "INSERT INTO violations (game_id, seq, n, action, rule, severity, message, line, column_) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (game_id, seq, n, v.index, v.rule, v.severity, v.message, v.source.line if v.source else None, v.source.column if v.source else None)
+            for n, v in enumerate(violations)
+        ],
+    )
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _players(played: PlayedGame, given: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Players by side: the manifest's or the command line's, plus each turn header's ``player``."""
+    sides = played.module.sides
+    for side in given:
+        if side not in sides:
+            raise PbemError(f"player side {side!r} is not one of {', '.join(sides)}")
+    players = {side: list(names) for side, names in given.items()}
+    for turn in played.turns:
+        if turn.player:
+            names = players.setdefault(turn.turn.header.side, [])
+            if turn.player.casefold() not in {n.casefold() for n in names}:
+                names.append(turn.player)
+    return players
+
+
+# --- list, search, show --------------------------------------------------------------------------------
+_ROW = "SELECT id, module, scenario, title, finished, result, turn_count, actions, violations, ok FROM games"
+
+
+def list_games(archive: Archive) -> list[GameRow]:
+    return _rows(archive, archive.db.execute(_ROW + " ORDER BY id").fetchall())
+
+
+def search(
+    archive: Archive,
+    *,
+    player: str | None = None,
+    module: str | None = None,
+    scenario: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    result: str | None = None,
+    rule: str | None = None,
+    severity: str | None = None,
+    ok: bool | None = None,
+) -> list[GameRow]:
+    """Games matching every filter given (player names and results ignore case; dates are inclusive)."""
+    where: list[str] = []
+    params: list[Any] = []
+    if player is not None:
+        where.append("id IN (SELECT game_id FROM players WHERE name_key = ?)")
+        params.append(player.strip().casefold())
+    if module is not None:
+        where.append("module = ?")
+        params.append(module)
+    if scenario is not None:
+        where.append("scenario = ?")
+        params.append(scenario)
+    if since is not None:
+        where.append("finished >= ?")
+        params.append(since)
+    if until is not None:
+        where.append("finished <= ?")
+        params.append(until)
+    if result is not None:
+        where.append("result = ? COLLATE NOCASE")
+        params.append(result)
+    if rule is not None:
+        condition = "rule = ?" + (" AND severity = ?" if severity else "")
+        where.append(f"id IN (SELECT game_id FROM violations WHERE {condition})")
+        params += [rule, severity] if severity else [rule]
+    elif severity is not None:
+        where.append("id IN (SELECT game_id FROM violations WHERE severity = ?)")
+        params.append(severity)
+    if ok is not None:
+        where.append("ok = ?")
+        params.append(int(ok))
+    sql = _ROW + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
+    return _rows(archive, archive.db.execute(sql, params).fetchall())
+
+
+def _rows(archive: Archive, rows: list[tuple]) -> list[GameRow]:
+    if not rows:
+        return []
+    players: dict[int, dict[str, list[str]]] = {}
+    ids = [row[0] for row in rows]
+    # Batched so a search over the whole archive stays one indexed query per 500 games.
+    for k in range(0, len(ids), 500):
+        batch = ids[k : k + 500]
+        query = f"SELECT game_id, side, name FROM players WHERE game_id IN ({','.join('?' * len(batch))}) ORDER BY rowid"
+        for game_id, side, name in archive.db.execute(query, batch):
+            players.setdefault(game_id, {}).setdefault(side, []).append(name)
+    return [
+        GameRow(id=r[0], module=r[1], scenario=r[2], title=r[3], finished=r[4], result=r[5], players=players.get(r[0], {}),
+                turns=r[6], actions=r[7], violations=r[8], ok=bool(r[9]))
+        for r in rows
+    ]  # fmt: skip
+
+
+def game_id(archive: Archive, reference: str | int) -> int:
+    """A game's id from ``3`` or ``#3``; an unknown game is a PbemError."""
+    text = str(reference).lstrip("#")
+    if not text.isdigit() or archive.db.execute("SELECT 1 FROM games WHERE id = ?", (int(text),)).fetchone() is None:
+        raise PbemError.at(archive.path, f"no game {reference!r} in the archive (see pbem archive list)")
+    return int(text)
+
+
+def show(archive: Archive, reference: str | int) -> dict[str, Any]:
+    """Everything the archive knows about a game, its turns and their violations."""
+    gid = game_id(archive, reference)
+    columns = ["id", "module", "module_version", "scenario", "title", "started", "finished", "result", "added",
+               "start_scenario", "start_name", "head", "turn_count", "actions", "violations", "ok", "checked", "checked_version"]  # fmt: skip
+    row = archive.db.execute(f"SELECT {', '.join(columns)} FROM games WHERE id = ?", (gid,)).fetchone()
+    info: dict[str, Any] = dict(zip(columns, row))
+    info["ok"] = bool(info["ok"])
+    info["players"] = _rows(archive, [(gid, *([None] * 9))])[0].players
+    info["turns"] = []
+    for seq, name, turn, side, file_hash, link, actions in archive.db.execute(
+        "SELECT seq, name, turn, side, file_hash, link, actions FROM turns WHERE game_id = ? ORDER BY seq", (gid,)
+    ):
+        violations = [
+            {"action": a, "rule": r, "severity": s, "message": m, "line": line, "column": c}
+            for a, r, s, m, line, c in archive.db.execute(
+                "SELECT action, rule, severity, message, line, column_ FROM violations WHERE game_id = ? AND seq = ? ORDER BY n", (gid, seq)
+            )
+        ]
+        info["turns"].append({"seq": seq, "name": name, "turn": turn, "side": side, "hash": file_hash, "link": link,
+                              "actions": actions, "violations": violations})  # fmt: skip
+    return info
+
+
+# --- stored games back out -----------------------------------------------------------------------------
+@dataclass
+class StoredGame:
+    id: int
+    module: str
+    module_version: str
+    start_scenario: str | None
+    start_name: str | None
+    start_data: bytes | None
+    turns: list[tuple[str, bytes]]
+    metadata: dict[str, Any]
+    head: str
+
+
+def load_game(archive: Archive, reference: str | int) -> StoredGame:
+    gid = game_id(archive, reference)
+    module, version, scenario, title, started, finished, result, start_scenario, start_name, start_data, head = archive.db.execute(
+        "SELECT module, module_version, scenario, title, started, finished, result, start_scenario, start_name, start_data, head"
+        " FROM games WHERE id = ?",
+        (gid,),
+    ).fetchone()
+    turns = [(name, bytes(data)) for name, data in archive.db.execute("SELECT name, data FROM turns WHERE game_id = ? ORDER BY seq", (gid,))]
+    metadata = {"title": title, "started": started, "finished": finished, "result": result,
+                "players": _rows(archive, [(gid, *([None] * 9))])[0].players, "scenario": scenario}  # fmt: skip
+    return StoredGame(gid, module, version, start_scenario, start_name, bytes(start_data) if start_data is not None else None, turns, metadata, head)
+
+
+def manifest(game: StoredGame) -> dict[str, Any]:
+    """The ``game.json`` an export writes: enough for ``add`` to take the game back unchanged."""
+    out: dict[str, Any] = {"pbem_archive": game.id, "module": game.module, "head": game.head}
+    for key in ("title", "started", "finished", "result", "scenario"):
+        if game.metadata.get(key):
+            out[key] = game.metadata[key]
+    if game.metadata.get("players"):
+        out["players"] = game.metadata["players"]
+    out["turns"] = [name for name, _ in game.turns]
+    if game.start_data is not None:
+        out["start_state"] = game.start_name
+    return out
+
+
+def export(archive: Archive, reference: str | int, out: Path) -> list[str]:
+    """Write a game's turn files byte for byte, its start state and a ``game.json`` to a folder or a ``.zip``."""
+    game = load_game(archive, reference)
+    files: dict[str, bytes] = {name: data for name, data in game.turns}
+    if game.start_data is not None:
+        name = game.start_name or "start.json"
+        if name in files and files[name] != game.start_data:
+            raise PbemError(f"game {game.id}: the start state and a turn file are both named {name!r}")
+        files[name] = game.start_data
+    if MANIFEST in files:
+        raise PbemError(f"game {game.id}: a turn file is named {MANIFEST}")
+    files[MANIFEST] = (json.dumps(manifest(game), indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    if out.suffix.lower() == ".zip":
+        buffer = io.BytesIO()
+        folder = out.stem
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive_zip:
+            for name, data in files.items():
+                archive_zip.writestr(f"{folder}/{name}", data)
+        write_atomic(out, buffer.getvalue())
+    else:
+        if out.exists() and not out.is_dir():
+            raise PbemError.at(out, "exists and is not a folder")
+        if out.is_dir() and any(out.iterdir()):
+            clashes = sorted(n for n in files if (out / n).exists())
+            if clashes:
+                raise PbemError.at(out, f"would overwrite {', '.join(clashes[:3])}: export into an empty or new folder")
+        out.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            write_atomic(out / name, data)
+    return list(files)
+
+
+def remove(archive: Archive, reference: str | int) -> int:
+    gid = game_id(archive, reference)
+    with archive.transaction() as db:
+        db.execute("DELETE FROM games WHERE id = ?", (gid,))
+    return gid
+
+
+# --- verify --------------------------------------------------------------------------------------------
+def verify(archive: Archive, references: list[str] | None = None) -> tuple[int, list[tuple[int, str]]]:
+    """Check the database's integrity and every game's hash chain: (games checked, [(game, first break)])."""
+    problems: list[tuple[int, str]] = []
+    check = archive.db.execute("PRAGMA quick_check").fetchall()
+    if check != [("ok",)]:
+        problems.append((0, "database: " + "; ".join(str(r[0]) for r in check[:3])))
+    ids = [game_id(archive, r) for r in references] if references else [r[0] for r in archive.db.execute("SELECT id FROM games ORDER BY id")]
+    for gid in ids:
+        start_scenario, start_data, head, count = archive.db.execute(
+            "SELECT start_scenario, start_data, head, turn_count FROM games WHERE id = ?", (gid,)
+        ).fetchone()
+        stored = [
+            chain.StoredLink(seq, name, bytes(data), file_hash, link)
+            for seq, name, data, file_hash, link in archive.db.execute(
+                "SELECT seq, name, data, file_hash, link FROM turns WHERE game_id = ? ORDER BY seq", (gid,)
+            )
+        ]
+        broken = chain.first_break(start_scenario, bytes(start_data) if start_data is not None else None, stored, head, count)
+        if broken:
+            problems.append((gid, broken))
+    return len(ids), problems

@@ -1,0 +1,154 @@
+"""Replay a whole game from its start and its turn files' bytes, each turn from the previous turn's final state.
+
+The state files players mail each other are never trusted: turn 2 starts where the replay of turn 1
+ended, whatever its header names. The turn loader reads files, so the stored bytes are written into a
+private temporary folder under their plain names (the suffix picks JSON or notation) and violations are
+reported against those names.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pbem.engine.replay import replay
+from pbem.formats.turnfile import load_start_state, load_turn
+from pbem.model.actions import Turn
+from pbem.model.errors import PbemError, Source
+from pbem.model.module import Module
+from pbem.model.state import State
+from pbem.model.violation import WARNING, Violation
+
+
+@dataclass
+class PlayedTurn:
+    name: str
+    turn: Turn
+    violations: list[Violation]
+    state: dict[str, Any]  # the state after the turn, as ``State.to_json``
+    actions: int
+    player: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not any(v.severity != WARNING for v in self.violations)
+
+
+@dataclass
+class PlayedGame:
+    module: Module
+    start: State  # a fresh copy of the start (the replay changes its own)
+    turns: list[PlayedTurn] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(t.ok for t in self.turns)
+
+    @property
+    def actions(self) -> int:
+        return sum(t.actions for t in self.turns)
+
+    @property
+    def violations(self) -> int:
+        return sum(len(t.violations) for t in self.turns)
+
+
+class TurnLoader:
+    """Loads turn files from bytes through a private temporary folder (``with TurnLoader() as loader``)."""
+
+    def __enter__(self) -> "TurnLoader":
+        self._tmp = tempfile.TemporaryDirectory(prefix="pbem-archive-")
+        self.folder = Path(self._tmp.name)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._tmp.cleanup()
+
+    def write(self, name: str, data: bytes) -> Path:
+        path = self.folder / name
+        path.write_bytes(data)
+        return path
+
+    def load(self, name: str, data: bytes, module: Module) -> Turn:
+        path = self.write(name, data)
+        try:
+            turn, _ = load_turn(path, module)
+        except PbemError as error:
+            raise _renamed(error, str(path), name) from None
+        finally:
+            path.unlink(missing_ok=True)
+        turn.file = name
+        return turn
+
+    def header(self, name: str, data: bytes) -> dict[str, Any]:
+        """The raw header of a turn file (schema-checked), for what the Turn does not keep."""
+        from pbem.formats.turnfile import read_turn_document
+
+        path = self.write(name, data)
+        try:
+            document = read_turn_document(path)
+        except PbemError as error:
+            raise _renamed(error, str(path), name) from None
+        finally:
+            path.unlink(missing_ok=True)
+        return {k: v for k, v in document.data.items() if k != "actions"}
+
+
+def _renamed(error: PbemError, tmp: str, name: str) -> PbemError:
+    if error.source is not None and error.source.file == tmp:
+        return PbemError(error.message, replace(error.source, file=name))
+    return error
+
+
+def start_state(loader: TurnLoader, module: Module, first: Turn, start_name: str | None, start_data: bytes | None) -> State:
+    """The state the first turn starts from: the stored start state file, else the header's scenario."""
+    if start_data is None:
+        if first.header.start_state is not None:
+            raise PbemError.at(first.file, "the first turn starts from a state file that the game does not include", pointer="/start/state")
+        return load_start_state(first, module)
+    path = loader.write(start_name or "start.json", start_data)
+    try:
+        return load_start_state(first, module, path)
+    except PbemError as error:
+        raise _renamed(error, str(path), start_name or "start.json") from None
+
+
+def play_game(
+    module: Module,
+    turns: list[tuple[str, bytes]],
+    start_name: str | None = None,
+    start_data: bytes | None = None,
+    *,
+    players: bool = False,
+) -> PlayedGame:
+    """Replay every turn in order; an unreadable turn file is a PbemError naming it."""
+    with TurnLoader() as loader:
+        parsed = [loader.load(name, data, module) for name, data in turns]
+        state = start_state(loader, module, parsed[0], start_name, start_data)
+        game = PlayedGame(module, start_state(loader, module, parsed[0], start_name, start_data))
+        for (name, data), turn in zip(turns, parsed):
+            result = replay(module, state, turn)
+            violations = [_named(v, name) for v in result.violations]
+            player = _player(loader, name, data) if players else None
+            game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player))
+    return game
+
+
+def _player(loader: TurnLoader, name: str, data: bytes) -> str | None:
+    if name.lower().endswith(".json"):
+        value = json.loads(data).get("player")  # already parsed and checked once by the turn loader
+    else:
+        value = loader.header(name, data).get("player")
+    return value.strip() or None if isinstance(value, str) else None
+
+
+def _named(violation: Violation, name: str) -> Violation:
+    source = violation.source
+    if source is None:
+        return replace(violation, source=Source(name))
+    if source.file != name:
+        return replace(violation, source=replace(source, file=name))
+    return violation

@@ -1,0 +1,243 @@
+"""Re-check every stored game against the current module, spread over worker processes.
+
+Workers replay games (the CPU work); the parent alone writes, one transaction per game, so a kill leaves
+every game either re-checked or as it was. Games stream through a bounded window of pending work, so
+memory stays flat however large the archive is; cost is linear in the number of actions.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from pbem.archive.games import _compact, store_violations
+from pbem.archive.store import Archive
+from pbem.model.errors import PbemError
+
+Verdict = tuple[int, int | None, str, str, str]  # (turn seq, action index, rule, severity, message)
+
+
+@dataclass
+class Change:
+    game: int
+    was_ok: bool
+    now_ok: bool
+    added: list[Verdict]
+    removed: list[Verdict]
+
+    def line(self) -> str:
+        def verdict(ok: bool) -> str:
+            return "legal" if ok else "violations"
+
+        parts = [f"game #{self.game}: {verdict(self.was_ok)} -> {verdict(self.now_ok)}"]
+        parts += [f"  + turn {v[0] + 1}, action {v[1]}: rule {v[2]} [{v[3]}] {v[4]}" for v in self.added]
+        parts += [f"  - turn {v[0] + 1}, action {v[1]}: rule {v[2]} [{v[3]}] {v[4]}" for v in self.removed]
+        return "\n".join(parts)
+
+
+@dataclass
+class Report:
+    games: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    jobs: int = 1
+    changed: list[Change] = field(default_factory=list)
+    errors: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    def lines(self) -> list[str]:
+        out = [c.line() for c in self.changed] + [f"game #{g}: {message}" for g, message in self.errors]
+        out.append(
+            f"{self.games} game(s), {self.actions} actions re-checked in {self.seconds:.1f} s "
+            f"({self.rate:,.0f} actions/s, {self.jobs} process(es)); "
+            + (f"{len(self.changed)} verdict(s) changed" if self.changed else "no verdict changed")
+            + (f"; {len(self.errors)} game(s) could not be replayed" if self.errors else "")
+        )
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games, "actions": self.actions, "seconds": round(self.seconds, 3), "jobs": self.jobs,
+            "changed": [{"game": c.game, "was_ok": c.was_ok, "now_ok": c.now_ok,
+                         "added": [list(v) for v in c.added], "removed": [list(v) for v in c.removed]} for c in self.changed],
+            "errors": [{"game": g, "message": m} for g, m in self.errors],
+        }  # fmt: skip
+
+
+# --- the work, in a worker process -----------------------------------------------------------------------
+Job = tuple[int, str, str | None, bytes | None, list[tuple[str, bytes]]]
+
+
+def check_game(job: Job) -> tuple[int, Any]:
+    """Replay one stored game: (id, [(verdicts, state JSON, actions) per turn]) or (id, error message)."""
+    from pbem.archive.play import play_game
+    from pbem.model.module import load_module
+
+    gid, module_path, start_name, start_data, turns = job
+    try:
+        module = load_module(module_path)
+        played = play_game(module, turns, start_name, start_data)
+    except PbemError as error:
+        return gid, str(error)
+    return gid, [
+        ([(v.index, v.rule, v.severity, v.message, v.source.line if v.source else None, v.source.column if v.source else None)
+          for v in turn.violations], _compact(turn.state), turn.actions)
+        for turn in played.turns
+    ]  # fmt: skip
+
+
+# --- the parent -----------------------------------------------------------------------------------------
+def revalidate(
+    archive: Archive,
+    *,
+    module: str | None = None,
+    jobs: int | None = None,
+    store: bool = True,
+    progress: bool = False,
+) -> Report:
+    """Replay every game (of ``module``, if given) and store and report what changed."""
+    from pbem.model.module import load_module
+
+    jobs = jobs or os.cpu_count() or 1
+    report = Report(jobs=jobs)
+    paths: dict[str, str] = {}
+    if module is not None:
+        chosen = load_module(module)
+        paths[chosen.id] = str(chosen.path)
+        ids = [r[0] for r in archive.db.execute("SELECT id FROM games WHERE module = ? ORDER BY id", (chosen.id,))]
+    else:
+        ids = [r[0] for r in archive.db.execute("SELECT id FROM games ORDER BY id")]
+        for (module_id,) in archive.db.execute("SELECT DISTINCT module FROM games"):
+            try:
+                paths[module_id] = str(load_module(module_id).path)
+            except PbemError as error:
+                paths[module_id] = ""
+                report.errors.append((0, f"module {module_id}: {error}"))
+    version = {mid: load_module(path).version for mid, path in paths.items() if path}
+    start = time.perf_counter()
+    with _progress(progress, len(ids)) as advance:
+        for gid, outcome in _results(archive, ids, paths, jobs):
+            if isinstance(outcome, str):
+                report.errors.append((gid, outcome))
+            else:
+                module_id = archive.db.execute("SELECT module FROM games WHERE id = ?", (gid,)).fetchone()[0]
+                change = _compare_and_store(archive, gid, outcome, version[module_id], store)
+                report.actions += sum(turn[2] for turn in outcome)
+                if change is not None:
+                    report.changed.append(change)
+            report.games += 1
+            advance()
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _jobs(archive: Archive, ids: list[int], paths: dict[str, str]) -> Iterator[Job | tuple[int, str]]:
+    for gid in ids:
+        module_id, start_name, start_data = archive.db.execute(
+            "SELECT module, start_name, start_data FROM games WHERE id = ?", (gid,)
+        ).fetchone()
+        if not paths.get(module_id):
+            yield gid, f"module {module_id} is not installed; give its folder with --module"
+            continue
+        turns = [(n, bytes(d)) for n, d in archive.db.execute("SELECT name, data FROM turns WHERE game_id = ? ORDER BY seq", (gid,))]
+        yield gid, paths[module_id], start_name, bytes(start_data) if start_data is not None else None, turns
+
+
+def _results(archive: Archive, ids: list[int], paths: dict[str, str], jobs: int) -> Iterator[tuple[int, Any]]:
+    """(game id, outcome) as games finish: in this process for one job, else over a process pool."""
+    if jobs == 1:
+        for job in _jobs(archive, ids, paths):
+            yield job if len(job) == 2 else check_game(job)  # type: ignore[arg-type, misc]
+        return
+    window = jobs * 4
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: set[Future] = set()
+        for job in _jobs(archive, ids, paths):
+            if len(job) == 2:
+                yield job  # type: ignore[misc]
+                continue
+            pending.add(pool.submit(check_game, job))  # type: ignore[arg-type]
+            if len(pending) >= window:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        for future in pending:
+            yield future.result()
+
+
+def _compare_and_store(archive: Archive, gid: int, outcome: list, version: str, store: bool) -> Change | None:
+    db = archive.db
+    was_ok = bool(db.execute("SELECT ok FROM games WHERE id = ?", (gid,)).fetchone()[0])
+    before = [
+        tuple(r) for r in db.execute(
+            "SELECT seq, action, rule, severity, message FROM violations WHERE game_id = ? ORDER BY seq, n", (gid,)
+        )
+    ]  # fmt: skip
+    after = [(seq, v[0], v[1], v[2], v[3]) for seq, (verdicts, _, _) in enumerate(outcome) for v in verdicts]
+    now_ok = not any(v[3] != "warning" for v in after)
+    change = None
+    if before != after:
+        added = [v for v in after if v not in before]
+        removed = [v for v in before if v not in after]
+        change = Change(gid, was_ok, now_ok, added, removed)  # type: ignore[arg-type]
+    if store:
+        now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        with archive.transaction():
+            if change is not None:
+                db.execute("DELETE FROM violations WHERE game_id = ?", (gid,))
+                for seq, (verdicts, _, _) in enumerate(outcome):
+                    store_violations(db, gid, seq, [_Stored(*v) for v in verdicts])
+            for seq, (_, state, actions) in enumerate(outcome):
+                db.execute(
+                    "UPDATE turns SET state = ?, actions = ? WHERE game_id = ? AND seq = ? AND (state != ? OR actions != ?)",
+                    (state, actions, gid, seq, state, actions),
+                )
+            db.execute(
+                "UPDATE games SET ok = ?, violations = ?, actions = ?, checked = ?, checked_version = ? WHERE id = ?",
+                (int(now_ok), len(after), sum(t[2] for t in outcome), now, version, gid),
+            )
+    return change
+
+
+@dataclass
+class _Stored:
+    """A violation as a worker sends it back, shaped for :func:`store_violations`."""
+
+    index: int | None
+    rule: str
+    severity: str
+    message: str
+    line: int | None
+    column: int | None
+
+    @property
+    def source(self):
+        return self
+
+
+class _progress:
+    """A rich progress bar on a terminal; nothing otherwise (``with _progress(on, total) as advance``)."""
+
+    def __init__(self, on: bool, total: int):
+        self.on, self.total = on, total
+
+    def __enter__(self):
+        if not self.on:
+            return lambda: None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.bar = Progress(TextColumn("re-checking games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True)
+        self.bar.start()
+        task = self.bar.add_task("games", total=self.total)
+        return lambda: self.bar.advance(task)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.on:
+            self.bar.stop()
