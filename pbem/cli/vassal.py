@@ -10,6 +10,15 @@ import click
 EXIT_OK = 0
 
 
+def _located(file: str, error: Exception):
+    """A :class:`PbemError` naming ``file`` for an error raised below the file level."""
+    from pbem.model.errors import PbemError
+
+    if isinstance(error, PbemError):
+        return error if error.source is not None else PbemError.at(file, error.message)
+    return PbemError.at(file, str(error))
+
+
 def _tty() -> bool:
     return sys.stdout.isatty()
 
@@ -45,7 +54,13 @@ def info(file: str, fmt: str) -> int:
     from pbem.formats.vassal.describe import describe, open_vassal_file
     from pbem.formats.vassal.render import info_lines
 
-    report = describe(open_vassal_file(file), file)
+    from pbem.formats.vassal.traits import PieceError
+    from pbem.model.errors import PbemError
+
+    try:
+        report = describe(open_vassal_file(file), file)
+    except (PbemError, PieceError, RecursionError) as error:
+        raise _located(file, error) from None
     if fmt == "json":
         _print_json(report)
     else:
@@ -65,13 +80,17 @@ def log(file: str, module_path: str | None, fmt: str) -> int:
     from pbem.formats.vassal.modulefile import open_module
     from pbem.formats.vassal.render import log_lines
     from pbem.formats.vassal.savefile import SavedGame
+    from pbem.formats.vassal.traits import PieceError
     from pbem.model.errors import PbemError
 
-    game = open_vassal_file(file)
-    if not isinstance(game, SavedGame):
-        raise PbemError.at(file, "not a VASSAL save or log")
-    module = open_module(module_path).module if module_path else None
-    report = read_events(game, module)
+    try:
+        game = open_vassal_file(file)
+        if not isinstance(game, SavedGame):
+            raise PbemError.at(file, "not a VASSAL save or log")
+        module = open_module(module_path).module if module_path else None
+        report = read_events(game, module)
+    except (PbemError, PieceError, RecursionError) as error:
+        raise _located(file, error) from None
     if fmt == "json":
         _print_json(report)
     else:

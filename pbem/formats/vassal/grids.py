@@ -162,14 +162,34 @@ class HexGrid:
         return jround((y - self.y0 - self.dy / 2) / self.dy)
 
     def raw_center(self, column: int, row: int) -> Point:
-        """The centre of raw hex (column, row), where VASSAL snaps pieces."""
+        """The centre of raw hex (column, row) as the numbering computes it (``getCenterPoint``)."""
         x = int(column * self.dx) + self.x0
         y = (int(row * self.dy) if column % 2 == 0 else int(row * self.dy + self.dy / 2)) + self.y0
         return (y, x) if self.sideways else (x, y)
 
+    def snap_center(self, column: int, row: int) -> Point:
+        """The centre VASSAL snaps pieces to (``hexPointCenterFromRawIndex``): rounded differently, sic."""
+        x = int(self.dx * column + self.x0)
+        y = int(self.dy * row + self.y0) if column % 2 == 0 else int(self.dy * row + int(self.dy / 2) + self.y0)
+        return (y, x) if self.sideways else (x, y)
+
     def snap(self, point: Point) -> Point:
-        """The nearest hex centre by VASSAL's raw indices (not its exact hexagon test)."""
-        return self.raw_center(self.raw_column(point), self.raw_row(point))
+        """The centre of the hex containing ``point``, where VASSAL snaps a piece dropped there.
+
+        VASSAL takes a rectangular candidate cell and then tests true hexagons; the nearest centre among
+        the candidate and its neighbours is the same hex for any point not on a hexside.
+        """
+        x, y = self._frame(point)
+        column = math.floor((x - self.x0 + self.dx / 2) / self.dx)
+        row = math.floor((y - self.y0 + self.dy / 2) / self.dy) if column % 2 == 0 else math.floor((y - self.y0) / self.dy)
+        best, best_distance = None, math.inf
+        for dc in (0, -1, 1):
+            for dr in (0, -1, 1):
+                cx, cy = self._frame(self.snap_center(column + dc, row + dr))
+                distance = (cx - x) ** 2 + (cy - y) ** 2
+                if distance < best_distance:
+                    best, best_distance = (cx, cy), distance
+        return self._frame(best)
 
     def _max_rows(self, size: Size) -> int:
         return math.floor(size[1] / self.dx + 0.5) if size else 0  # sic: height over hex width

@@ -69,10 +69,17 @@ def trait_kind(type_link: str) -> str:
     return head + sep
 
 
+class PieceError(ValueError):
+    """A piece definition that cannot be read (e.g. an absurdly long trait chain)."""
+
+
 def decode_chain(type_text: str, state_text: str) -> list[Trait]:
     """The traits of a piece, outermost first; a state chain shorter than the type chain leaves states empty."""
-    types = split_chain(type_text, TAB)
-    states = split_chain(state_text, TAB) if state_text else [""]
+    try:
+        types = split_chain(type_text, TAB)
+        states = split_chain(state_text, TAB) if state_text else [""]
+    except ValueError as error:
+        raise PieceError(str(error)) from None
     if len(states) < len(types):
         states = states + [""] * (len(types) - len(states))
     return [Trait(trait_kind(kind_type), kind_type, state) for kind_type, state in zip(types, states)]

@@ -1,0 +1,179 @@
+"""Hostile VASSAL files, made at run time: each must end in one line on stderr, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import main
+from pbem.formats.vassal.obfuscation import obfuscate, Obfuscation
+
+SAVE_TEXT = "begin_save\x1b\x1bPLAYER\tsecret\tAlice\tRed\x1bend_save"
+
+
+def obfuscated(text: str, key: int = 0x5A) -> bytes:
+    return obfuscate(text.encode("utf-8"), Obfuscation("obfuscated", key, "lower"))
+
+
+def zip_bytes(members: dict[str, bytes], level: int = 9) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as archive:
+        for name, content in members.items():
+            archive.writestr(zipfile.ZipInfo(name), content, compress_type=zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
+def check_refused(tmp_path: Path, capsys, name: str, data: bytes, *extra: str, verb: str = "info",
+                  expect: str = "") -> str:
+    path = tmp_path / name
+    path.write_bytes(data)
+    before = sorted(tmp_path.rglob("*"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["vassal", verb, str(path), *extra])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert "Traceback" not in err
+    assert expect.lower() in err.lower()
+    assert sorted(tmp_path.rglob("*")) == before  # nothing written
+    return err
+
+
+def test_a_good_save_is_read(tmp_path, capsys):
+    path = tmp_path / "good.vsav"
+    path.write_bytes(zip_bytes({"savedGame": obfuscated(SAVE_TEXT)}))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["vassal", "info", str(path), "--format", "json"])
+    out, _ = capsys.readouterr()
+    assert exit_info.value.code == 0
+    assert '"Alice"' in out and "secret" not in out
+
+
+def test_zip_bomb_by_declared_size(tmp_path, capsys):
+    data = bytearray(zip_bytes({"savedGame": obfuscated(SAVE_TEXT)}))
+    # Forge the sizes a bomb would declare: 300 MiB in the central directory and local header.
+    central = data.rfind(b"PK\x01\x02")
+    struct.pack_into("<I", data, central + 24, 300 * 1024 * 1024)
+    struct.pack_into("<I", data, 22, 300 * 1024 * 1024)
+    check_refused(tmp_path, capsys, "bomb-size.vsav", bytes(data), expect="zip bomb")
+
+
+def test_zip_bomb_by_ratio(tmp_path, capsys):
+    data = zip_bytes({"savedGame": b"!VCSK00" + b"0" * (4 * 1024 * 1024)})
+    check_refused(tmp_path, capsys, "bomb-ratio.vsav", data, expect="zip bomb")
+
+
+def test_zip_lying_about_its_size(tmp_path, capsys):
+    data = bytearray(zip_bytes({"savedGame": obfuscated(SAVE_TEXT * 20)}))
+    central = data.rfind(b"PK\x01\x02")
+    struct.pack_into("<I", data, central + 24, 10)  # says 10 bytes, inflates to far more
+    check_refused(tmp_path, capsys, "liar.vsav", bytes(data))
+
+
+@pytest.mark.parametrize("member", ["../evil", "a/../../evil", "/etc/passwd", "C:/evil", "\\\\server\\evil"])
+def test_member_names_leaving_the_archive(tmp_path, capsys, member):
+    data = zip_bytes({"savedGame": obfuscated(SAVE_TEXT), member: b"x"})
+    check_refused(tmp_path, capsys, "names.vsav", data, expect="leaves the archive")
+
+
+DTD_XML = b"""<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
+<VASSAL.build.GameModule name="&lol2;"/>"""
+EXTERNAL_XML = b"""<?xml version="1.0"?>
+<!DOCTYPE data [<!ENTITY x SYSTEM "http://127.0.0.1:9/secret">]>
+<data version="1"><version>&x;</version></data>"""
+
+
+def test_build_file_with_entities(tmp_path, capsys):
+    check_refused(tmp_path, capsys, "buildFile.xml", DTD_XML, expect="DOCTYPE")
+
+
+def test_module_zip_with_entities(tmp_path, capsys):
+    check_refused(tmp_path, capsys, "evil.vmod", zip_bytes({"buildFile.xml": DTD_XML}), expect="DOCTYPE")
+
+
+def test_save_metadata_with_external_entity(tmp_path, capsys):
+    data = zip_bytes({"savedGame": obfuscated(SAVE_TEXT), "savedata": EXTERNAL_XML})
+    check_refused(tmp_path, capsys, "evil.vsav", data, expect="DOCTYPE")
+
+
+def test_doctype_after_a_comment(tmp_path, capsys):
+    data = b"<?xml version='1.0'?><!-- hi --><!DOCTYPE x SYSTEM 'file:///etc/passwd'><x/>"
+    check_refused(tmp_path, capsys, "buildFile", data, expect="DOCTYPE")
+
+
+def test_xml_nested_absurdly_deep(tmp_path, capsys):
+    data = b"<VASSAL.build.GameModule>" + b"<a>" * 5000 + b"</a>" * 5000 + b"</VASSAL.build.GameModule>"
+    check_refused(tmp_path, capsys, "buildFile.xml", data, expect="malformed XML")
+
+
+def test_truncated_obfuscation(tmp_path, capsys):
+    data = obfuscated(SAVE_TEXT)[:-1]
+    check_refused(tmp_path, capsys, "truncated.vsav", zip_bytes({"savedGame": data}), expect="odd number")
+
+
+def test_garbled_obfuscation(tmp_path, capsys):
+    data = bytearray(obfuscated(SAVE_TEXT))
+    data[20] = ord("z")
+    check_refused(tmp_path, capsys, "garbled.vsav", zip_bytes({"savedGame": bytes(data)}), expect="non-hex")
+
+
+def test_obfuscation_hiding_bytes_that_are_not_text(tmp_path, capsys):
+    data = b"!VCSK00" + b"ff" * 10
+    check_refused(tmp_path, capsys, "binary.vsav", zip_bytes({"savedGame": data}), expect="UTF-8")
+
+
+def test_obfuscation_without_a_key(tmp_path, capsys):
+    check_refused(tmp_path, capsys, "nokey.vsav", zip_bytes({"savedGame": b"!VCSK"}), expect="key")
+
+
+def test_commands_nested_absurdly_deep(tmp_path, capsys):
+    text = "begin_save\x1b" + "\\" * 5000 + "\x1bx\x1bend_save"
+    check_refused(tmp_path, capsys, "deep.vsav", zip_bytes({"savedGame": obfuscated(text)}), expect="nested")
+
+
+def test_commands_nested_deep_through_quotes(tmp_path, capsys):
+    # Quoting forces the literal, level-by-level reading: it must stop too.
+    inner = "x"
+    for _ in range(400):
+        inner = "'\\\x1b" + inner.replace("\x1b", "\\\x1b") + "'"
+    text = "begin_save\x1b" + inner + "\x1bend_save"
+    check_refused(tmp_path, capsys, "deepq.vsav", zip_bytes({"savedGame": obfuscated(text)}))
+
+
+def test_absurd_trait_chain(tmp_path, capsys):
+    # 10,050 links, each nested one level deeper than the last: more than any piece has.
+    chain = "".join("mark;x" + "\\" * level + "\t" for level in range(10_050)) + "piece;;;;p"
+    text = "begin_save\x1b\x1b+/1/" + chain.replace("/", "\\/") + "/null;0;0\x1bend_save"
+    check_refused(tmp_path, capsys, "chain.vsav", zip_bytes({"savedGame": obfuscated(text)}), expect="chain")
+
+
+def test_not_a_vassal_file(tmp_path, capsys):
+    check_refused(tmp_path, capsys, "junk.vsav", b"\x00\x01junk", expect="not a VASSAL")
+
+
+def test_zip_without_save_or_build_file(tmp_path, capsys):
+    check_refused(tmp_path, capsys, "empty.vmod", zip_bytes({"readme.txt": b"hi"}), expect="not a VASSAL")
+
+
+def test_damaged_zip(tmp_path, capsys):
+    data = zip_bytes({"savedGame": obfuscated(SAVE_TEXT)})
+    check_refused(tmp_path, capsys, "cut.vsav", data[: len(data) // 2] + b"PK\x05\x06" + b"\0" * 18)
+
+
+def test_log_of_a_hostile_module(tmp_path, capsys):
+    save = tmp_path / "ok.vsav"
+    save.write_bytes(zip_bytes({"savedGame": obfuscated(SAVE_TEXT)}))
+    module = tmp_path / "evil.vmod"
+    module.write_bytes(zip_bytes({"buildFile.xml": DTD_XML}))
+    before = sorted(tmp_path.rglob("*"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["vassal", "log", str(save), "--module", str(module)])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 2 and out == "" and err.count("\n") == 1 and "DOCTYPE" in err
+    assert sorted(tmp_path.rglob("*")) == before
