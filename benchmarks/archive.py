@@ -76,7 +76,7 @@ def generate_turn(module, state, turn_number: int, side: str, actions: int, rng:
     game_map = module.map
     mine = [u for u in state.units.values() if u.side == side and u.on_map]
     tries = 0
-    while len(out) < actions and tries < actions * 200:
+    while len(out) < actions - int(illegal) and tries < actions * 200:
         tries += 1
         unit = rng.choice(mine)
         target = rng.choice(game_map.neighbours[unit.at])
@@ -95,7 +95,7 @@ def generate_turn(module, state, turn_number: int, side: str, actions: int, rng:
         for unit in mine:
             enemy = [n for n in game_map.neighbours[unit.at] if state.side_at(n) not in (None, side)]
             if enemy:
-                out[-1] = {"move": unit.id, "path": [game_map.label(unit.at), game_map.label(enemy[0])], "note": "a deliberate mistake"}
+                out.append({"move": unit.id, "path": [game_map.label(unit.at), game_map.label(enemy[0])], "note": "a deliberate mistake"})
                 state.place(unit.id, enemy[0])
                 break
     data: dict[str, Any] = {"module": module.id, "scenario": SCENARIO, "turn": turn_number, "side": side,

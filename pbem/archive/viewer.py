@@ -1,0 +1,606 @@
+"""The replay viewer: one self-contained HTML file (inline CSS, JS and SVG; no network) to step through a game.
+
+Python does the game work: it replays the game, records after each action which counters changed (so the
+page only has to add up differences) and writes every action's text and violations. The page draws the
+map from the module's geometry, the counters (``pbem.art``'s pictures as data URIs when it is available,
+plain NATO-box counters otherwise), and the current action's move arrows and attack markers.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from pbem.archive.play import PlayedGame
+from pbem.model import actions as act
+from pbem.model.module import Module
+from pbem.model.state import State
+
+HEX_SIZE = 30.0  # centre to corner, pixels
+COUNTER = 34  # counter side, pixels
+POINT_SCALE = 1.0
+SIDE_COLOURS = ["#c8372d", "#e0b03a", "#3a6fc8", "#3a9a55", "#8a4fb0", "#666666"]
+TERRAIN_FALLBACK = {"clear": "#eef0d0", "forest": "#9cc486", "mountain": "#c8a878", "desert": "#f3e2ad", "swamp": "#a8c8b8",
+                    "rough": "#d8c8a0", "hills": "#dccb92", "lake": "#a8d0f0", "sea": "#9cc3e6", "urban": "#c9c0b8"}  # fmt: skip
+
+
+def render_html(game: PlayedGame, *, title: str, metadata: dict[str, Any] | None = None) -> str:
+    """The viewer page for a replayed game."""
+    data = game_data(game, title=title, metadata=metadata or {})
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return _PAGE.replace("__TITLE__", html.escape(title)).replace("__DATA__", payload).replace("__CSS__", _CSS).replace("__JS__", _JS)
+
+
+def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any]) -> dict[str, Any]:
+    """Everything the page shows, as plain JSON."""
+    module = game.module
+    locations, geometry = _map_data(module)
+    state = game.start
+    units = {uid: _unit_info(module, state, uid) for uid in state.units}
+    start = {uid: _where(u) for uid, u in state.units.items()}
+    frames: list[dict[str, Any]] = []
+    turns = []
+    for seq, turn in enumerate(game.turns):
+        header = turn.turn.header
+        turns.append({"name": turn.name, "turn": header.turn, "side": header.side, "first": len(frames) + 1,
+                      "actions": turn.actions, "ok": turn.ok})  # fmt: skip
+        by_index: dict[int, list[dict[str, Any]]] = {}
+        last = turn.turn.actions[-1].index if turn.turn.actions else 0
+        for v in turn.violations:
+            by_index.setdefault(v.index if v.index is not None else last, []).append(
+                {"rule": v.rule, "severity": v.severity, "message": v.message, "line": v.source.line if v.source else None}
+            )
+        phase = state.phase
+        for action in turn.turn.actions:
+            before = {uid: _where(u) for uid, u in state.units.items()}
+            marks = _marks(action, state)
+            state.apply(action)
+            if action.kind == "phase":
+                phase = action.name  # type: ignore[attr-defined]
+            changes = {uid: w for uid, u in state.units.items() if (w := _where(u)) != before.get(uid)}
+            frames.append({"turn": seq, "phase": phase or "", "index": action.index, "kind": action.kind,
+                           "text": describe(action, module), "note": action.note or "", "line": action.source.line,
+                           "violations": by_index.get(action.index, []), "changes": changes, **marks})  # fmt: skip
+    return {
+        "title": title,
+        "module": {"id": module.id, "name": module.name, "version": module.version, "illustrative": bool(module.metadata.get("illustrative"))},
+        "metadata": {k: v for k, v in metadata.items() if v},
+        "map": geometry,
+        "locations": locations,
+        "units": units,
+        "counters": _counter_pictures(module, state, units),
+        "sides": {side: SIDE_COLOURS[k % len(SIDE_COLOURS)] for k, side in enumerate(module.sides)},
+        "start": start,
+        "turns": turns,
+        "frames": frames,
+    }
+
+
+def _where(unit) -> list:
+    return [unit.at if unit.on_map else -1, unit.step, unit.box or ""]
+
+
+def _marks(action: act.Action, state: State) -> dict[str, Any]:
+    """Arrows and markers of an action, from where the counters stand before it."""
+    if action.kind == "move":
+        return {"arrows": [list(action.path)]}  # type: ignore[attr-defined]
+    if action.kind in ("attack", "overrun"):
+        combat: act.Combat = action  # type: ignore[assignment]
+        origins = sorted({state.units[u].at for u in combat.attackers if state.units[u].on_map})
+        return {
+            "attack": {"target": combat.target, "from": origins},
+            "arrows": [list(path) if path and path[0] == state.units[u].at else [state.units[u].at, *path]
+                       for u, path in combat.retreats.items() if state.units[u].on_map and path],
+            "advance": [[state.units[u].at, combat.target] for u in combat.advance if state.units[u].on_map],
+        }  # fmt: skip
+    if action.kind == "reinforce":
+        return {"place": action.at}  # type: ignore[attr-defined]
+    return {}
+
+
+def describe(action: act.Action, module: Module) -> str:
+    """One line a player reads: what the action did, with unit names and map labels."""
+    label = module.map.label
+
+    def names(ids) -> str:
+        return ", ".join(module.units[u].display() for u in ids)
+
+    kind = action.kind
+    if isinstance(action, act.Phase):
+        return f"{action.name.capitalize()} phase" + (f" ({action.side})" if action.side else "")
+    if isinstance(action, act.Move):
+        how = "" if action.by == "land" else f" by {action.by}"
+        return f"{names(action.units)} moves{how} {' → '.join(label(i) for i in action.path)}"
+    if isinstance(action, act.Combat):
+        parts = [f"{'Overrun' if kind == 'overrun' else 'Attack'} on {label(action.target)} by {names(action.attackers)}"]
+        if action.odds:
+            parts.append(f"odds {action.odds}" + (f", column {action.column}" if action.column else ""))
+        parts.append(f"roll {action.roll}: {action.result}")
+        if action.losses_attacker:
+            parts.append(f"attacker loses {names(action.losses_attacker)}")
+        if action.losses_defender:
+            parts.append(f"defender loses {names(action.losses_defender)}")
+        if action.eliminated:
+            parts.append(f"eliminated {names(action.eliminated)}")
+        for unit, path in action.retreats.items():
+            parts.append(f"{names([unit])} retreats to {' → '.join(label(i) for i in path)}")
+        if action.advance:
+            parts.append(f"{names(action.advance)} advance")
+        return "; ".join(parts)
+    if isinstance(action, act.Eliminate):
+        return f"{names(action.units)} eliminated" + (f" ({action.reason})" if action.reason else "")
+    if isinstance(action, act.Loss):
+        return f"{names([action.unit])} loses a step" + (f" ({action.reason})" if action.reason else "")
+    if isinstance(action, act.Reinforce):
+        return f"{names(action.units)} enter at {label(action.at)}"
+    if isinstance(action, act.Replace):
+        return f"{names([action.unit])} regains a step"
+    if isinstance(action, act.Roll):
+        values = "+".join(str(v) for v in action.values)
+        return f"Roll {action.dice} for {action.purpose}: {values}" + (f" → {action.result}" if action.result else "")
+    if isinstance(action, act.CardPlay):
+        return f"Card {action.card} played for {action.use}"
+    if isinstance(action, act.Comment):
+        return f"“{action.text}”"
+    return kind
+
+
+def _map_data(module: Module) -> tuple[list[list], dict[str, Any]]:
+    """Each location as [x, y, label, terrain colour, name or ""], and the map's lines and bounds."""
+    game_map = module.map
+    colours = dict(TERRAIN_FALLBACK)
+    try:
+        from pbem.art.style import load_style
+
+        colours.update(load_style(module.path).terrain)
+    except Exception:  # noqa: BLE001 - the art package is optional here; its absence only costs colours
+        pass
+    hexes = getattr(game_map, "hexes", None)
+    if hexes is not None:
+        flat = getattr(game_map.spec, "orientation", "flat") == "flat"  # type: ignore[attr-defined]
+        points = [_hex_pixel(h.q, h.r, flat) for h in hexes]
+    else:
+        raw = game_map.positions  # type: ignore[attr-defined]
+        points = [(p[0] * POINT_SCALE, p[1] * POINT_SCALE) if p else (0.0, 0.0) for p in raw]
+    xs = [p[0] for p in points] or [0.0]
+    ys = [p[1] for p in points] or [0.0]
+    pad = HEX_SIZE * 1.5
+    x0, y0 = min(xs) - pad, min(ys) - pad
+    locations = [
+        [round(x - x0, 1), round(y - y0, 1), game_map.labels[i], colours.get(game_map.terrain[i], "#e8e8e8"),
+         game_map.city[i] or game_map.names[i] or ""]
+        for i, (x, y) in enumerate(points)
+    ]  # fmt: skip
+    rivers = []
+    for (a, b), features in game_map.side_features.items():
+        if hexes is not None and features & {"river", "major_river", "minor_river", "strait"}:
+            rivers.append([a, b])
+    return locations, {
+        "kind": "hex" if hexes is not None else "point",
+        "flat": hexes is None or getattr(game_map.spec, "orientation", "flat") == "flat",  # type: ignore[attr-defined]
+        "size": HEX_SIZE,
+        "counter": COUNTER,
+        "width": round(max(xs) - min(xs) + 2 * pad, 1),
+        "height": round(max(ys) - min(ys) + 2 * pad, 1),
+        "rivers": rivers,
+        "roads": sorted([a, b] for a, b in game_map.roads),
+        "rails": sorted([a, b] for a, b in game_map.rails),
+        "links": sorted([a, b] for a in range(len(game_map)) for b in game_map.neighbours[a] if a < b) if hexes is None else [],
+        "illustrative": bool(game_map.illustrative),
+    }
+
+
+def _hex_pixel(q: int, r: int, flat: bool) -> tuple[float, float]:
+    if flat:
+        return HEX_SIZE * 1.5 * q, HEX_SIZE * math.sqrt(3) * (r + q / 2)
+    return HEX_SIZE * math.sqrt(3) * (q + r / 2), HEX_SIZE * 1.5 * r
+
+
+def _unit_info(module: Module, state: State, uid: str) -> dict[str, Any]:
+    definition = module.units[uid]
+    counter_type = definition.type
+    return {
+        "name": definition.display(),
+        "side": state.units[uid].side,
+        "type": counter_type.id,
+        "size": counter_type.size,
+        "arm": counter_type.arm,
+        "faces": [f"{s.attack}-{s.defence}-{s.move}" for s in counter_type.steps],
+    }
+
+
+def _counter_pictures(module: Module, state: State, units: dict[str, Any]) -> dict[str, list[str]]:
+    """Counter type id -> a data URI per face, drawn by ``pbem.art`` if it is installed (else empty)."""
+    try:
+        from pbem.art.counters import counter_svg
+        from pbem.art.style import load_style
+
+        style = load_style(module.path)
+    except Exception:  # noqa: BLE001 - without the art package the page draws its own counters
+        return {}
+    pictures: dict[str, list[str]] = {}
+    for info in units.values():
+        type_id = info["type"]
+        if type_id in pictures:
+            continue
+        counter_type = module.counter_types[type_id]
+        faces = []
+        for face in range(len(counter_type.steps)):
+            try:
+                svg = counter_svg(counter_type, face, style, COUNTER)
+            except Exception:  # noqa: BLE001 - one counter the art cannot draw falls back to the plain one
+                faces = []
+                break
+            faces.append("data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii"))
+        pictures[type_id] = faces
+    return pictures
+
+
+def write_viewer(game: PlayedGame, out: Path, *, title: str, metadata: dict[str, Any] | None = None) -> int:
+    """Write the page to ``out`` (whole or not at all); return its size in bytes."""
+    from pbem.model.files import write_atomic
+
+    text = render_html(game, title=title, metadata=metadata)
+    write_atomic(out, text)
+    return len(text.encode("utf-8"))
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>__TITLE__</title>
+<style>__CSS__</style>
+</head>
+<body>
+<header><h1 id="title">__TITLE__</h1><div id="subtitle"></div></header>
+<main>
+<section id="board"><svg id="map" xmlns="http://www.w3.org/2000/svg"></svg></section>
+<aside>
+ <div id="controls">
+  <button id="step-first" title="Start of the game (Home)">|◀</button>
+  <button id="step-prev" title="Back one action (←)">◀</button>
+  <button id="play" title="Play / pause (space)">▶ play</button>
+  <button id="step-next" title="Forward one action (→)">▶</button>
+  <button id="step-last" title="End of the game (End)">▶|</button>
+ </div>
+ <div id="jumps">
+  <label>turn <select id="turn-select"></select></label>
+  <label>phase <select id="phase-select"></select></label>
+  <label>speed <select id="speed"><option value="1500">slow</option><option value="700" selected>normal</option><option value="250">fast</option></select></label>
+ </div>
+ <input id="scrub" type="range" min="0" value="0" aria-label="position in the game">
+ <div id="position"></div>
+ <div id="current"><div id="action-text"></div><div id="action-note"></div><ul id="violations"></ul></div>
+ <ol id="actions"></ol>
+ <div id="legend"></div>
+</aside>
+</main>
+<script type="application/json" id="game">__DATA__</script>
+<script>__JS__</script>
+</body>
+</html>
+"""
+
+_CSS = """
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.35 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;background:#f4f1ea;height:100vh;display:flex;flex-direction:column}
+header{padding:6px 12px;background:#2d3a2e;color:#fff}
+header h1{font-size:17px;margin:0}
+#subtitle{font-size:12px;opacity:.85}
+main{flex:1;display:flex;min-height:0}
+#board{flex:1;overflow:auto;background:#cfd8dc}
+#map{display:block}
+aside{width:380px;display:flex;flex-direction:column;border-left:1px solid #bbb;background:#fbfaf6;min-height:0}
+#controls,#jumps{display:flex;gap:4px;padding:6px 8px;flex-wrap:wrap}
+#controls button{font-size:15px;padding:3px 9px;cursor:pointer}
+#play{min-width:80px}
+#scrub{margin:0 8px}
+#position{padding:2px 8px;font-weight:600}
+#current{padding:6px 8px;border-top:1px solid #ddd;border-bottom:1px solid #ddd;min-height:76px}
+#action-text{font-size:15px}
+#action-note{font-style:italic;color:#555}
+#violations{margin:4px 0 0;padding-left:18px}
+#violations li.illegal{color:#b00020}
+#violations li.mismatch{color:#9a6700}
+#violations li.warning{color:#246}
+#actions{flex:1;overflow:auto;margin:0;padding:4px 4px 4px 34px;font-size:13px}
+#actions li{cursor:pointer;padding:1px 3px;border-radius:3px}
+#actions li.done{color:#777}
+#actions li.now{background:#ffe9a8;color:#000}
+#actions li.bad::after{content:" ⚠";color:#b00020}
+#actions li.phase{font-weight:600}
+#legend{font-size:11px;color:#555;padding:4px 8px;border-top:1px solid #ddd}
+.hex{stroke:#8a8f7a;stroke-width:.6}
+.hexlabel{font-size:7px;fill:#555;text-anchor:middle;font-family:sans-serif}
+.city{font-size:8px;fill:#000;text-anchor:middle;font-weight:600;font-family:sans-serif}
+.river{stroke:#2f6fd0;stroke-width:3;stroke-linecap:round}
+.road{stroke:#8b5a2b;stroke-width:1.6;stroke-dasharray:4 2;fill:none}
+.rail{stroke:#333;stroke-width:1.4;fill:none}
+.link{stroke:#777;stroke-width:2}
+.unit text{font-family:sans-serif;pointer-events:none}
+.arrow{fill:none;stroke:#1b5e20;stroke-width:4;stroke-linejoin:round;stroke-linecap:round;opacity:.85}
+.arrow.retreat{stroke:#6a1b9a;stroke-dasharray:7 4}
+.arrow.advance{stroke:#0d47a1}
+.attack line{stroke:#d50000;stroke-width:3;stroke-dasharray:5 3}
+.attack circle{fill:none;stroke:#d50000;stroke-width:3}
+.badhex{fill:none;stroke:#b00020;stroke-width:4}
+"""
+
+_JS = r"""
+"use strict";
+const G = JSON.parse(document.getElementById("game").textContent);
+const NS = "http://www.w3.org/2000/svg";
+const L = G.locations, M = G.map, S = M.size, C = M.counter;
+const units = Object.keys(G.units);
+const el = (id) => document.getElementById(id);
+function svg(tag, attrs, parent) {
+  const e = document.createElementNS(NS, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+// Positions after every frame (frame 0 = the start), built once by adding up each action's changes.
+const positions = [Object.assign({}, G.start)];
+for (const f of G.frames) positions.push(Object.assign({}, positions[positions.length - 1], f.changes));
+const last = G.frames.length;
+let frame = 0, timer = null;
+
+// --- the map ---------------------------------------------------------------------------------------------
+const map = el("map");
+map.setAttribute("width", M.width); map.setAttribute("height", M.height);
+map.setAttribute("viewBox", `0 0 ${M.width} ${M.height}`);
+const defs = svg("defs", {}, map);
+for (const [id, colour] of [["head", "#1b5e20"], ["head-retreat", "#6a1b9a"], ["head-advance", "#0d47a1"]]) {
+  const m = svg("marker", {id, viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto"}, defs);
+  svg("path", {d: "M0,0 L10,5 L0,10 z", fill: colour}, m);
+}
+const terrain = svg("g", {id: "terrain"}, map);
+function corners(x, y) {
+  const pts = [];
+  for (let k = 0; k < 6; k++) {
+    const a = Math.PI / 180 * (M.flat ? 60 * k : 60 * k - 30);
+    pts.push((x + S * Math.cos(a)).toFixed(1) + "," + (y + S * Math.sin(a)).toFixed(1));
+  }
+  return pts.join(" ");
+}
+if (M.kind === "hex") {
+  L.forEach(([x, y, label, colour, name], i) => {
+    const g = svg("g", {"data-loc": label}, terrain);
+    svg("polygon", {points: corners(x, y), fill: colour, class: "hex"}, g);
+    svg("text", {x, y: y - S * 0.62, class: "hexlabel"}, g).textContent = label;
+    if (name) svg("text", {x, y: y + S * 0.78, class: "city"}, g).textContent = name;
+  });
+} else {
+  for (const [a, b] of M.links) svg("line", {x1: L[a][0], y1: L[a][1], x2: L[b][0], y2: L[b][1], class: "link"}, terrain);
+  L.forEach(([x, y, label, colour, name]) => {
+    svg("circle", {cx: x, cy: y, r: C * 0.8, fill: colour, stroke: "#555"}, terrain);
+    svg("text", {x, y: y + C, class: "city"}, terrain).textContent = name || label;
+  });
+}
+// A river runs along the side two hexes share: the segment through the two corners nearest both centres.
+for (const [a, b] of M.rivers) {
+  const [ax, ay] = L[a], [bx, by] = L[b];
+  const mx = (ax + bx) / 2, my = (ay + by) / 2, dx = bx - ax, dy = by - ay, n = Math.hypot(dx, dy) || 1;
+  const half = S / 2;
+  svg("line", {x1: mx - dy / n * half, y1: my + dx / n * half, x2: mx + dy / n * half, y2: my - dx / n * half, class: "river"}, terrain);
+}
+for (const [a, b] of M.roads) svg("line", {x1: L[a][0], y1: L[a][1], x2: L[b][0], y2: L[b][1], class: "road"}, terrain);
+for (const [a, b] of M.rails) svg("line", {x1: L[a][0], y1: L[a][1], x2: L[b][0], y2: L[b][1], class: "rail"}, terrain);
+const marks = svg("g", {id: "marks"}, map);
+const counters = svg("g", {id: "counters"}, map);
+const overlay = svg("g", {id: "overlay"}, map);
+
+// --- counters --------------------------------------------------------------------------------------------
+const unitNodes = {};
+for (const id of units) {
+  const u = G.units[id];
+  const g = svg("g", {class: "unit", "data-unit": id, "data-side": u.side}, counters);
+  const title = svg("title", {}, g);
+  title.textContent = u.name;
+  unitNodes[id] = g;
+}
+function drawCounter(id, step) {
+  const u = G.units[id], g = unitNodes[id];
+  if (g.dataset.step === String(step)) return;
+  g.dataset.step = String(step);
+  while (g.childNodes.length > 1) g.removeChild(g.lastChild);
+  const pics = G.counters[u.type];
+  if (pics && pics[step]) {
+    svg("image", {href: pics[step], width: C, height: C, x: -C / 2, y: -C / 2}, g);
+    svg("rect", {x: -C / 2, y: -C / 2, width: C, height: C, fill: "none", stroke: "#000", "stroke-width": 1}, g);
+    return;
+  }
+  const colour = G.sides[u.side] || "#ddd";
+  svg("rect", {x: -C / 2, y: -C / 2, width: C, height: C, rx: 2, fill: colour, stroke: "#000", "stroke-width": 1}, g);
+  if (step > 0) svg("rect", {x: -C / 2, y: -C / 2, width: C, height: 3, fill: "#fff"}, g);
+  const bw = C * 0.56, bh = C * 0.36, by = -C / 2 + C * 0.16;
+  svg("rect", {x: -bw / 2, y: by, width: bw, height: bh, fill: "#fff", stroke: "#000", "stroke-width": 0.8}, g);
+  if (/armou?r|tank|mech/i.test(u.arm)) svg("ellipse", {cx: 0, cy: by + bh / 2, rx: bw * 0.3, ry: bh * 0.3, fill: "none", stroke: "#000"}, g);
+  if (/inf|mot|mech|militia|border/i.test(u.arm) || !/armou?r|tank/i.test(u.arm)) {
+    svg("line", {x1: -bw / 2, y1: by, x2: bw / 2, y2: by + bh, stroke: "#000", "stroke-width": 0.8}, g);
+    svg("line", {x1: -bw / 2, y1: by + bh, x2: bw / 2, y2: by, stroke: "#000", "stroke-width": 0.8}, g);
+  }
+  svg("text", {x: 0, y: by - 1, "font-size": 6, "text-anchor": "middle"}, g).textContent = u.size || "";
+  svg("text", {x: 0, y: C / 2 - 3, "font-size": 8.5, "font-weight": "bold", "text-anchor": "middle"}, g).textContent = u.faces[Math.min(step, u.faces.length - 1)] || "";
+}
+
+// --- one moment ------------------------------------------------------------------------------------------
+function showUnits(pos) {
+  const stacks = {};
+  for (const id of units) {
+    const [at, step] = pos[id];
+    const g = unitNodes[id];
+    g.dataset.at = at >= 0 ? L[at][2] : (pos[id][2] || "off");
+    if (at < 0) { g.style.display = "none"; continue; }
+    g.style.display = "";
+    drawCounter(id, step);
+    const k = (stacks[at] = (stacks[at] || 0) + 1) - 1;
+    g.setAttribute("transform", `translate(${L[at][0] + k * 4},${L[at][1] - k * 4})`);
+  }
+}
+function centre(i) { return [L[i][0], L[i][1]]; }
+function arrow(path, cls, head) {
+  if (path.length < 2) return;
+  const pts = path.map(centre);
+  // Stop short of the last centre so the head sits beside, not under, the counter.
+  const [x1, y1] = pts[pts.length - 2], [x2, y2] = pts[pts.length - 1];
+  const d = Math.hypot(x2 - x1, y2 - y1) || 1, cut = Math.min(C * 0.45, d / 2);
+  pts[pts.length - 1] = [x2 - (x2 - x1) / d * cut, y2 - (y2 - y1) / d * cut];
+  svg("polyline", {points: pts.map((p) => p.join(",")).join(" "), class: "arrow " + cls, "marker-end": `url(#${head})`}, overlay);
+}
+function showMarks(f) {
+  overlay.textContent = ""; marks.textContent = "";
+  if (!f) return;
+  for (const p of f.arrows || []) arrow(p, f.kind === "move" ? "" : "retreat", f.kind === "move" ? "head" : "head-retreat");
+  for (const p of f.advance || []) arrow(p, "advance", "head-advance");
+  if (f.attack) {
+    const g = svg("g", {class: "attack", "data-target": L[f.attack.target][2]}, overlay);
+    const [tx, ty] = centre(f.attack.target);
+    for (const o of f.attack.from) { const [x, y] = centre(o); svg("line", {x1: x, y1: y, x2: tx, y2: ty}, g); }
+    svg("circle", {cx: tx, cy: ty, r: C * 0.7}, g);
+    svg("text", {x: tx, y: ty - C * 0.8, "font-size": 16, "text-anchor": "middle", fill: "#d50000"}, g).textContent = "✸";
+  }
+  if (f.place !== undefined) svg("circle", {cx: L[f.place][0], cy: L[f.place][1], r: C * 0.7, class: "badhex", stroke: "#0d47a1"}, overlay);
+  if (f.violations.length) {
+    const where = f.attack ? f.attack.target : (f.arrows && f.arrows.length ? f.arrows[0][f.arrows[0].length - 1] : null);
+    if (where !== null && where !== undefined) svg("polygon", {points: corners(L[where][0], L[where][1]), class: "badhex"}, marks);
+  }
+}
+const items = [];
+function turnLabel(t) { const T = G.turns[t]; return `Turn ${T.turn} · ${T.side} · ${T.name}`; }
+function show(n) {
+  frame = Math.max(0, Math.min(last, n));
+  const f = frame ? G.frames[frame - 1] : null;
+  showUnits(positions[frame]);
+  showMarks(f);
+  el("scrub").value = frame;
+  const violations = el("violations");
+  violations.textContent = "";
+  if (!f) {
+    el("position").textContent = `Start of the game (${last} actions in ${G.turns.length} turns)`;
+    el("action-text").textContent = "Set-up: step forward to play the first action.";
+    el("action-note").textContent = "";
+  } else {
+    const T = G.turns[f.turn];
+    el("position").textContent = `${turnLabel(f.turn)} · ${f.phase || "-"} · action ${f.index + 1}/${T.actions}`;
+    el("action-text").textContent = f.text;
+    el("action-note").textContent = f.note;
+    for (const v of f.violations) {
+      const li = document.createElement("li");
+      li.className = v.severity;
+      li.textContent = `rule ${v.rule} [${v.severity}] ${v.message}`;
+      violations.appendChild(li);
+    }
+  }
+  el("turn-select").value = f ? f.turn : 0;
+  fillPhases(f ? f.turn : 0, f ? f.phase : "");
+  fillActions(f ? f.turn : 0);
+  el("step-prev").disabled = frame === 0; el("step-first").disabled = frame === 0;
+  el("step-next").disabled = frame === last; el("step-last").disabled = frame === last;
+  document.body.dataset.frame = frame;
+  const now = document.querySelector("#actions li.now");
+  if (now) now.scrollIntoView({block: "nearest"});
+  if (frame === last && timer) pause();
+  follow(f);
+}
+// Keep the current action in view: scroll the board only when its marks are outside the visible part.
+function follow(f) {
+  if (!f) return;
+  const spots = [];
+  for (const p of f.arrows || []) spots.push(...p);
+  if (f.attack) spots.push(f.attack.target, ...f.attack.from);
+  if (f.place !== undefined) spots.push(f.place);
+  if (!spots.length) return;
+  const board = el("board"), scale = map.getBoundingClientRect().width / M.width || 1;
+  const xs = spots.map((i) => L[i][0] * scale), ys = spots.map((i) => L[i][1] * scale);
+  const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys), m = C * scale * 1.5;
+  const inside = x0 - m >= board.scrollLeft && x1 + m <= board.scrollLeft + board.clientWidth &&
+                 y0 - m >= board.scrollTop && y1 + m <= board.scrollTop + board.clientHeight;
+  if (!inside) board.scrollTo({left: (x0 + x1) / 2 - board.clientWidth / 2, top: (y0 + y1) / 2 - board.clientHeight / 2});
+}
+let listedTurn = -1;
+function fillActions(t) {
+  const list = el("actions");
+  if (listedTurn !== t) {
+    listedTurn = t; list.textContent = ""; items.length = 0;
+    G.frames.forEach((f, k) => {
+      if (f.turn !== t) return;
+      const li = document.createElement("li");
+      li.textContent = f.text + (f.violations.length ? "" : "");
+      li.value = f.index + 1;
+      li.dataset.frame = k + 1;
+      if (f.kind === "phase") li.classList.add("phase");
+      if (f.violations.some((v) => v.severity !== "warning")) li.classList.add("bad");
+      li.title = f.violations.map((v) => `rule ${v.rule}: ${v.message}`).join("\n");
+      li.addEventListener("click", () => { pause(); show(k + 1); });
+      list.appendChild(li); items.push(li);
+    });
+  }
+  for (const li of items) {
+    const k = Number(li.dataset.frame);
+    li.classList.toggle("now", k === frame);
+    li.classList.toggle("done", k < frame);
+  }
+}
+let phasesOf = -1;
+function fillPhases(t, current) {
+  const select = el("phase-select");
+  if (phasesOf !== t) {
+    phasesOf = t; select.textContent = "";
+    G.frames.forEach((f, k) => {
+      if (f.turn === t && f.kind === "phase") {
+        const o = document.createElement("option"); o.value = k + 1; o.textContent = f.phase; select.appendChild(o);
+      }
+    });
+    select.disabled = !select.options.length;
+  }
+  let chosen = null;
+  for (const o of select.options) if (Number(o.value) <= frame) chosen = o.value;
+  if (chosen !== null) select.value = chosen;
+}
+// --- controls --------------------------------------------------------------------------------------------
+function play() {
+  if (frame === last) show(0);
+  el("play").textContent = "⏸ pause"; el("play").dataset.playing = "1";
+  timer = setInterval(() => show(frame + 1), Number(el("speed").value));
+}
+function pause() {
+  clearInterval(timer); timer = null;
+  el("play").textContent = "▶ play"; el("play").dataset.playing = "";
+}
+el("play").addEventListener("click", () => (timer ? pause() : play()));
+el("speed").addEventListener("change", () => { if (timer) { pause(); play(); } });
+el("step-next").addEventListener("click", () => { pause(); show(frame + 1); });
+el("step-prev").addEventListener("click", () => { pause(); show(frame - 1); });
+el("step-first").addEventListener("click", () => { pause(); show(0); });
+el("step-last").addEventListener("click", () => { pause(); show(last); });
+el("scrub").max = last;
+el("scrub").addEventListener("input", (e) => { pause(); show(Number(e.target.value)); });
+G.turns.forEach((T, t) => {
+  const o = document.createElement("option"); o.value = t; o.textContent = turnLabel(t) + (T.ok ? "" : " ⚠");
+  el("turn-select").appendChild(o);
+});
+el("turn-select").addEventListener("change", (e) => { pause(); show(G.turns[Number(e.target.value)].first); });
+el("phase-select").addEventListener("change", (e) => { pause(); show(Number(e.target.value)); });
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT") return;
+  if (e.key === "ArrowRight") { pause(); show(frame + 1); }
+  else if (e.key === "ArrowLeft") { pause(); show(frame - 1); }
+  else if (e.key === "Home") { pause(); show(0); }
+  else if (e.key === "End") { pause(); show(last); }
+  else if (e.key === " ") { e.preventDefault(); timer ? pause() : play(); }
+  else return;
+});
+const md = G.metadata, players = md.players ? Object.entries(md.players).map(([s, n]) => `${n.join(", ")} (${s})`).join(" vs ") : "";
+el("subtitle").textContent = [`${G.module.name} ${G.module.version}`, md.scenario || "", players, md.result ? "result: " + md.result : "",
+  md.finished ? "finished " + md.finished : "", G.map.illustrative ? "illustrative map" : ""].filter(Boolean).join(" · ");
+el("legend").textContent = "← → step · space play/pause · Home/End · green arrow: move · red ring: attack · purple: retreat · blue: advance · red hex: violation";
+show(0);
+"""

@@ -1,0 +1,50 @@
+"""``pbem replay``: write one self-contained HTML page that steps through a game, action by action."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.cli import EXIT_OK
+from pbem.cli.archive import DB_HELP
+
+
+@click.command()
+@click.argument("game", nargs=-1, required=True)
+@click.option("--out", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path), help="The HTML file to write.")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help=DB_HELP)
+@click.option("--module", "module_name", help="Module id or folder (default: the game's).")
+@click.option("--title", help="Page title (default: the game's title, else its scenario).")
+def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str | None, title: str | None) -> int:
+    """Write OUT, a replay of GAME that works offline (from a mail attachment too).
+
+    GAME is an archived game's number (see ``pbem archive list``), or a game folder, zip or turn files.
+    """
+    from pbem.archive import games
+    from pbem.archive.gamefiles import read_game
+    from pbem.archive.play import play_game
+    from pbem.archive.viewer import write_viewer
+    from pbem.model.module import load_module
+
+    reference = game[0].lstrip("#")
+    if len(game) == 1 and reference.isdigit() and not Path(game[0]).exists():
+        from pbem.archive.store import open_archive
+
+        with open_archive(db, create=False) as archive:
+            stored = games.load_game(archive, reference)
+        module = load_module(module_name or stored.module)
+        played = play_game(module, stored.turns, stored.start_name, stored.start_data)
+        metadata = stored.metadata
+        default_title = f"Game #{stored.id}"
+    else:
+        found = read_game([Path(g) for g in game])
+        module = games.resolve_module(found, module_name)
+        played, _, _ = games.play_input(found, module)
+        metadata = dict(found.metadata)
+        metadata.setdefault("scenario", played.turns[0].turn.header.scenario)
+        default_title = Path(found.origin).name
+    name = title or metadata.get("title") or f"{module.name}: {metadata.get('scenario') or default_title}"
+    size = write_viewer(played, out, title=name, metadata=metadata)
+    click.echo(f"wrote {out} ({size // 1024} KiB): {len(played.turns)} turns, {played.actions} actions, {played.violations} violation(s)")
+    return EXIT_OK
