@@ -104,3 +104,18 @@ def test_polygon_contains_like_java():
     assert not polygon_contains(square, (10, 5))  # right and bottom edges are outside
     assert not polygon_contains(square, (5, 10))
     assert not polygon_contains([(0, 0), (1, 1)], (0, 0))
+
+
+@given(st.booleans(), st.booleans(), st.integers(0, 15), st.integers(0, 15))
+def test_oblique_hex_names_round_trip(slanted_right, sideways, column, row):
+    numbering = Numbering(sep="-", oblique=True, stagger=slanted_right)
+    grid = HexGrid(60.0, 70.0, 30, 35, sideways=sideways, numbering=numbering)
+    centre = grid.raw_center(column, row)
+    assert grid.point_of(grid.location_name(centre), None) == centre
+
+
+def test_oblique_rows_slant():
+    grid = HexGrid(60.0, 70.0, 30, 35, numbering=Numbering(sep="-", oblique=True, stagger=True))
+    # Column 2, raw row 0: slanted right, the row number grows by one every two columns.
+    assert grid.location_name(grid.raw_center(2, 0)) == "02-01"
+    assert grid.location_name(grid.raw_center(0, 0)) == "00-00"

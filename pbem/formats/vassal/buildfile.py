@@ -263,7 +263,8 @@ def _numbering(grid: etree._Element, hex_grid: bool) -> Numbering | None:
                 h_off=_int(get("hOff"), 0), v_off=_int(get("vOff"), 0),
                 h_descend=_bool(get("hDescend")), v_descend=_bool(get("vDescend")),
                 location_format=get("locationFormat") or "$gridLocation$",
-                stagger=_bool(get("stagger"), True) if hex_grid else False)
+                stagger=_bool(get("stagger"), True) if hex_grid else False,
+                oblique=_short(child.tag).endswith("ObliqueHexGridNumbering"))
     return None
 
 

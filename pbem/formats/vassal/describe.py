@@ -53,7 +53,7 @@ def numbering_info(numbering: Numbering | None) -> dict | None:
     return {"first": numbering.first, "sep": numbering.sep, "h_type": numbering.h_type,
             "v_type": numbering.v_type, "h_leading": numbering.h_leading, "v_leading": numbering.v_leading,
             "h_off": numbering.h_off, "v_off": numbering.v_off, "h_descend": numbering.h_descend,
-            "v_descend": numbering.v_descend, "stagger": numbering.stagger,
+            "v_descend": numbering.v_descend, "stagger": numbering.stagger, "oblique": numbering.oblique,
             "location_format": numbering.location_format}
 
 

@@ -70,7 +70,8 @@ class Numbering:
     h_descend: bool = False
     v_descend: bool = False
     location_format: str = "$gridLocation$"
-    stagger: bool = True  # hex only: odd columns numbered one higher
+    stagger: bool = True  # hex only: odd columns numbered one higher ("slanted right" when oblique)
+    oblique: bool = False  # ObliqueHexGridNumbering (3.8): rows run diagonally
 
     def grid_location(self, row: int, column: int) -> str:
         row_name = name_part(row + self.v_off, self.v_type, self.v_leading)
@@ -133,6 +134,17 @@ class Numbering:
         if not regex or not col_group or not row_group:
             return None, 0, 0
         return re.compile(regex), col_group, row_group
+
+
+def _java_div(a: int, b: int) -> int:
+    """Java's integer division, which truncates toward zero."""
+    quotient = abs(a) // abs(b)
+    return quotient if (a >= 0) == (b > 0) else -quotient
+
+
+def _slant(row: int, column: int, right: bool) -> int:
+    """``ObliqueHexGridNumbering.slantRow``."""
+    return _java_div(column, 2) + row if right else row - _java_div(column, 2) + 1
 
 
 @dataclass(slots=True)
@@ -214,6 +226,8 @@ class HexGrid:
             row = self._max_columns(size) - row
         if n.stagger and raw_column % 2 != 0:
             row += -1 if (n.h_descend if self.sideways else n.v_descend) else 1
+        if n.oblique:
+            row = _slant(row, column, n.stagger)
         return n.format(row, column)
 
     def point_of(self, name: str, size: Size = None) -> Point | None:
@@ -224,6 +238,9 @@ class HexGrid:
             return None
         n = self.numbering
         column, row = parsed[0] - n.h_off, parsed[1] - n.v_off
+        if n.oblique:
+            # VASSAL 3.8 does not undo the slant here (its getLocation is HexGridNumbering's); this does.
+            row = row - _java_div(column, 2) if n.stagger else row + _java_div(column, 2) - 1
         if n.stagger and column % 2 != 0:
             row += 1 if (n.h_descend if self.sideways else n.v_descend) else -1
         if self.sideways:

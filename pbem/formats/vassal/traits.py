@@ -46,6 +46,19 @@ class Piece:
         return piece_name(self.traits, self.basic_name)
 
     @property
+    def images(self) -> list[str]:
+        """Images drawn for the piece, bottom first: the BasicPiece's, then each active layer's level image."""
+        out = [self.image] if self.image else []
+        for trait in reversed(self.traits[:-1]):
+            if trait.kind == "emb2;":
+                level = _int(trait.state.split(";", 1)[0]) if trait.state else None
+                fields = trait.fields
+                images = split(fields[15], ",") if len(fields) > 15 else []
+                if level is not None and 0 < level <= len(images) and images[level - 1]:
+                    out.append(images[level - 1])
+        return out
+
+    @property
     def kinds(self) -> list[str]:
         return [trait.kind for trait in self.traits]
 
