@@ -1,0 +1,1023 @@
+"""The PBEM notation: a turn written as text in an email, read into the JSON turn shape and written back.
+
+A turn reads like this (``docs/notation.md`` has the whole notation)::
+
+    Game: china-war-1980
+    Scenario: border-war
+    Turn: 1
+    Side: soviet
+
+    == Movement ==
+    SOV-MR-XX-1-04: 3202-3203-3303-3403-3404      # along the Amur road
+    == Combat ==
+    SOV-TK-XX-1-01 + SOV-MR-XX-1-01 attack 3005 at 2:1 > 1:1, roll 4 = 1/1
+        attacker loses SOV-MR-XX-1-01
+        defender loses PLA-INF-XX-1-01
+
+Reading is forgiving like PGN readers: every line is parsed on its own by the lark grammar in
+``notation.lark`` (so one bad line never hides the next), every problem is collected with its line,
+column and a hint, and names are resolved against the module (ids, aliases, case-insensitive, unambiguous
+prefixes). :func:`read_notation` returns a :class:`NotationDocument`, which behaves like the
+:class:`~pbem.model.jsonsource.JsonDocument` of a JSON turn file, so ``pbem check`` treats both alike and
+points at the line the player wrote. :func:`write_notation` turns JSON turn data back into notation.
+"""
+
+from __future__ import annotations
+
+import difflib
+import email
+import email.policy
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator
+
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+
+from pbem.model.errors import PbemError, Source
+from pbem.model.files import read_text
+from pbem.model.jsonsource import JsonDocument, escape_pointer_token
+from pbem.model.module import Module, bundled_modules, load_module
+
+# --- cleaning an email -------------------------------------------------------------------------------
+
+# One character for one, so every column the player sees is the column we report.
+_TYPOGRAPHY = str.maketrans(
+    {
+        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+        "\u2192": ">", "\u21d2": ">", "\u2794": ">", "\u27a1": ">", "\u27f6": ">", "\u21e8": ">", "\u2b95": ">",
+        "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": " ", "\ufeff": " ", "\u3000": " ",
+    }
+)  # fmt: skip
+_QUOTE_PREFIX = re.compile(r"^[ \t]*>(?:[ \t]*>)*[ \t]?")
+_SIGNATURE = "--"
+MAX_LINE = 2000  # characters; a longer line is not something a player typed
+MAX_ERRORS = 50
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int  # from 1, in the file
+    text: str  # cleaned; a quote prefix is blanked, so columns match the file
+
+    @property
+    def indent(self) -> int:
+        return len(self.text) - len(self.text.lstrip())
+
+
+def clean_lines(text: str, first_line: int = 1) -> list[Line]:
+    """The lines of a turn as a mail client left them: quote marks, CRLF, typography and signature removed."""
+    lines: list[Line] = []
+    for n, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=first_line):
+        line = raw.translate(_TYPOGRAPHY)
+        quote = _QUOTE_PREFIX.match(line)
+        if quote:
+            line = " " * quote.end() + line[quote.end() :]
+        if line.strip() == _SIGNATURE:
+            break  # the signature: nothing after it is the turn
+        if line.strip():
+            lines.append(Line(n, line.rstrip()))
+    return lines
+
+
+def _email_body(text: str, file: str) -> tuple[str, int]:
+    """The plain-text body of a saved email (``.eml``) and the file line it starts on."""
+    head, separator, _ = text.replace("\r\n", "\n").partition("\n\n")
+    if not separator:
+        return text, 1
+    message = email.message_from_string(head + "\n\n", policy=email.policy.compat32)
+    encoding = (message.get("Content-Transfer-Encoding") or "7bit").strip().lower()
+    if message.is_multipart() or message.get_content_maintype() not in ("text", None) or encoding not in ("7bit", "8bit", "binary"):
+        raise PbemError.at(
+            file, "this email is encoded (multipart, quoted-printable or base64): save its text as a .pbem file", line=1
+        )
+    start = head.count("\n") + 3
+    return "\n".join(text.replace("\r\n", "\n").split("\n")[start - 1 :]), start
+
+
+# --- the grammar ---------------------------------------------------------------------------------------
+
+
+@cache
+def parser() -> Lark:
+    """The notation grammar (``notation.lark``), built once per process."""
+    grammar = resources.files("pbem.formats").joinpath("notation.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="earley", lexer="dynamic", start=["line", "continuation"])
+
+
+@cache
+def _terminal(name: str) -> re.Pattern[str]:
+    for terminal in parser().terminals:
+        if terminal.name == name:
+            return re.compile(terminal.pattern.to_regexp())
+    raise KeyError(name)
+
+
+_EXPECTED = {
+    "WORD": "a unit",
+    "LOCWORD": "a hex or space",
+    "PWORD": "a phase name",
+    "PURPOSE_WORD": "what the roll is for",
+    "CARD_WORD": "a card",
+    "STRING": '"quoted text"',
+    "VALUE": "a value",
+    "TEXT": "text",
+    "RATIO": "odds such as 3:1",
+    "RESULT_CODE": "a result such as 1/1",
+    "INT": "a number",
+    "SIGNED": "a shift such as +1 or -2",
+    "DICE": "dice such as 1d6",
+    "ARROW": "'-' or '>' between locations",
+    "USEP": "'+' or ',' between units",
+    "COLON": "':'",
+    "EQUAL": "'='",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "PLUS": "'+'",
+    "EQS": "'=='",
+    "MODE": "land, rail, air or sea",
+    "HEADER_KEY": None,
+    "TEXT_KEY": None,
+    "COMMENT": None,
+}
+
+
+def _describe_expected(names: set[str]) -> str:
+    words = []
+    for name in sorted(names):
+        text = _EXPECTED.get(name, name.lower().replace("_", " "))
+        if text and text not in words:
+            words.append(text)
+    if len(words) > 7:
+        words = words[:7] + ["…"]
+    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1] if words else "the end of the line"
+
+
+@dataclass
+class _Failure:
+    column: int  # from 1
+    message: str
+    expected: frozenset[str] = frozenset()
+
+
+def _failure(error: UnexpectedInput, text: str) -> _Failure:
+    if isinstance(error, UnexpectedEOF):
+        names = frozenset(error.expected or ())
+        return _Failure(len(text) + 1, f"the line ends too early: expected {_describe_expected(set(names))}{_hint(names)}", names)
+    if isinstance(error, UnexpectedCharacters):
+        column = error.column if isinstance(error.column, int) and error.column > 0 else 1
+        found = re.match(r"\S{1,20}", text[column - 1 :])
+        what = f"{found.group()!r}" if found else "this"
+        names = frozenset(error.allowed or ())
+        return _Failure(column, f"cannot read {what} here: expected {_describe_expected(set(names))}{_hint(names)}", names)
+    return _Failure(1, "cannot read this line")
+
+
+def _hint(expected: frozenset[str]) -> str:
+    if {"COLON", "MOVES"} <= expected:
+        return " (a move is written UNITS: HEX-HEX-…)"
+    if "ARROW" in expected and "LOCWORD" in expected:
+        return " (separate locations with '-' or '>')"
+    return ""
+
+
+# The words that start a clause of an attack: a line starting with one continues the attack above it.
+_CLAUSE_START = re.compile(
+    r"\s*(?:attacker|defender|losses|retreats?|advances?|eliminated|destroyed|rolls?|rolled|dr|die|vs|against|support"
+    r"|declares?|shifts?|col|column|odds|at|results?|res|=|\(|\d+\s*[:/-]\s*\d+)(?:\b|\s|$)",
+    re.IGNORECASE,
+)
+
+
+def _parse(text: str, start: str) -> Tree | _Failure:
+    try:
+        return parser().parse(text, start=start)
+    except UnexpectedInput as error:
+        return _failure(error, text)
+    except LarkError:  # anything else the parser refuses is still the player's line, not our crash
+        return _Failure(1, "cannot read this line")
+
+
+# --- reading ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class At:
+    """A value as written, and where: resolved (units, locations, sides) when the module is known."""
+
+    value: Any
+    line: int
+    column: int
+    kind: str = "text"  # text | unit | location | side
+
+
+@dataclass
+class Problem:
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
+
+class NotationError(PbemError):
+    """Every problem found in a notation file; the first one's place is the error's place."""
+
+    def __init__(self, file: str, problems: list[Problem]):
+        self.problems = sorted(problems, key=lambda p: (p.line, p.column))
+        first = self.problems[0]
+        if len(self.problems) == 1:
+            message = first.message
+        else:
+            rest = "; ".join(str(p) for p in self.problems[1:MAX_ERRORS])
+            more = f"; and {len(self.problems) - MAX_ERRORS} more" if len(self.problems) > MAX_ERRORS else ""
+            message = f"{first.message}; {len(self.problems) - 1} more: {rest}{more}"
+        super().__init__(message, Source(file, first.line, first.column))
+        self.file = file
+
+    def lines(self) -> list[str]:
+        """One ``file:line:col: message`` per problem, for a command that prints them one per line."""
+        return [f"{self.file}:{p}" for p in self.problems]
+
+
+@dataclass
+class NotationDocument(JsonDocument):
+    """A notation turn file with the interface of a JSON document: ``data``, ``source``, ``error``."""
+
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
+
+    def position(self, pointer: str) -> tuple[int, int] | None:
+        while pointer not in self.positions and pointer:
+            pointer = pointer.rsplit("/", 1)[0]
+        return self.positions.get(pointer)
+
+    def offsets(self) -> dict[str, int]:  # the JSON scanner has nothing to scan here
+        return {}
+
+
+HEADER_FIELDS = {
+    "game": "module", "module": "module", "version": "module_version", "scenario": "scenario", "turn": "turn",
+    "side": "side", "start": "start", "player": "player", "note": "note",
+}  # fmt: skip
+COMBAT_ORDER = ("defenders", "support", "declare", "odds", "shifts", "column", "roll", "result", "losses", "eliminated", "retreats", "advance")
+
+
+class _Reader:
+    """Turns the lines of one file into JSON turn data, collecting every problem on the way."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.problems: list[Problem] = []
+        self.header: dict[str, At] = {}
+        self.actions: list[dict[str, Any]] = []
+        self.action_at: list[tuple[int, int]] = []
+        self.combat: tuple[dict[str, Any], int] | None = None  # the attack that continuation lines extend
+        self.first_line: tuple[int, int] = (1, 1)
+
+    def problem(self, line: int, column: int, message: str) -> None:
+        self.problems.append(Problem(line, column, message))
+
+    # --- lines ----------------------------------------------------------------------------------------
+    def read(self, lines: list[Line]) -> None:
+        if lines:
+            self.first_line = (lines[0].number, lines[0].indent + 1)
+        for line in lines:
+            if len(line.text) > MAX_LINE:
+                self.problem(line.number, MAX_LINE, f"line longer than {MAX_LINE} characters")
+                continue
+            if len(self.problems) >= MAX_ERRORS:
+                break
+            self.read_line(line)
+
+    def read_line(self, line: Line) -> None:
+        clause_like = bool(_CLAUSE_START.match(line.text))
+        continuation = self.combat is not None and (line.indent > self.combat[1] or clause_like)
+        order = ("continuation", "line") if continuation else ("line", "continuation")
+        failures: dict[str, _Failure] = {}
+        for start in order:
+            tree = _parse(line.text, start)
+            if isinstance(tree, _Failure):
+                failures[start] = tree
+            elif start == "line":
+                self.line(tree, line)
+                return
+            elif self.combat is not None:
+                self.extend_combat(tree, line)
+                return
+            else:
+                failures[start] = _Failure(
+                    line.indent + 1, "this reads like part of an attack, but no attack comes before it"
+                )
+        # Report what the player most likely meant: a clause of the attack above, or a line of its own.
+        best = failures["continuation"] if clause_like or continuation else failures["line"]
+        self.problem(line.number, best.column, best.message)
+
+    def line(self, tree: Tree, line: Line) -> None:
+        children = tree.children
+        comment = _note(children[-1]) if children and _is(children[-1], "COMMENT") else None
+        body = children[0] if children and isinstance(children[0], Tree) else None
+        if body is None:
+            if comment is not None:  # a comment line
+                if self.combat is not None and line.indent > self.combat[1]:
+                    action = self.combat[0]
+                    action["note"] = f"{action['note']} {comment}" if "note" in action else comment
+                else:
+                    self.add({"comment": comment}, line, line.indent + 1, keep_combat=True)
+            return
+        if body.data in ("header", "text_header"):
+            self.read_header(body, line)
+            return
+        action = getattr(self, "a_" + body.data)(body, line)
+        if action is None:
+            return
+        if comment:
+            action["note"] = comment
+        self.add(action, line, line.indent + 1)
+        if body.data in ("attack", "overrun"):
+            self.combat = (action, line.indent)
+
+    def add(self, action: dict[str, Any], line: Line, column: int, keep_combat: bool = False) -> None:
+        self.actions.append(action)
+        self.action_at.append((line.number, column))
+        if not keep_combat:
+            self.combat = None
+
+    def read_header(self, tree: Tree, line: Line) -> None:
+        key_token = tree.children[0]
+        key = HEADER_FIELDS[str(key_token).strip().lower()]
+        values = [c for c in tree.children[1:] if isinstance(c, Token) and c.type in ("STRING", "VALUE", "TEXT")]
+        if not values:
+            self.problem(line.number, key_token.end_column or 1, f"{str(key_token).strip()}: needs a value")
+            return
+        token = values[0]
+        text = self.string(token, line) if token.type == "STRING" else str(token).strip()
+        if text is None:
+            return
+        if key in self.header:
+            first = self.header[key]
+            self.problem(line.number, key_token.column, f"a second {str(key_token).strip()}: line (the first is on line {first.line})")
+            return
+        self.header[key] = At(text, line.number, token.column)
+
+    # --- actions --------------------------------------------------------------------------------------
+    def a_phase(self, tree: Tree, line: Line) -> dict[str, Any]:
+        name = _child(tree, "phase_name")
+        action: dict[str, Any] = {"phase": self.words(name, line).lower()}
+        side = _child(tree, "side_tag")
+        if side is not None:
+            token = side.children[0]
+            action["side"] = At(str(token), line.number, token.column, "side")
+        return action
+
+    def a_move(self, tree: Tree, line: Line) -> dict[str, Any] | None:
+        units = self.units(_child(tree, "units"), line)
+        action: dict[str, Any] = {"move": units[0] if len(units) == 1 else units, "path": self.path(_child(tree, "path"), line)}
+        modes = [m for m in tree.children if isinstance(m, Tree) and m.data == "mode"]
+        if len(modes) > 1:
+            self.problem(line.number, _column(modes[1]), "the move says 'by …' twice")
+        if modes:
+            action["by"] = str(_tokens(modes[0], "MODE")[0]).lower()
+        return action
+
+    def a_attack(self, tree: Tree, line: Line, kind: str = "attack") -> dict[str, Any]:
+        units = self.units(_child(tree, "units"), line)
+        action: dict[str, Any] = {kind: units, "target": self.location(_child(tree, "loc"), line)}
+        self.clauses(action, _child(tree, "clauses"), line)
+        return action
+
+    def a_overrun(self, tree: Tree, line: Line) -> dict[str, Any]:
+        return self.a_attack(tree, line, "overrun")
+
+    def a_eliminate(self, tree: Tree, line: Line) -> dict[str, Any]:
+        units = self.units(_child(tree, "units"), line)
+        action: dict[str, Any] = {"eliminate": units[0] if len(units) == 1 else units}
+        return self.reason(action, tree, line)
+
+    def a_loss(self, tree: Tree, line: Line) -> dict[str, Any]:
+        return self.reason({"loss": self.unit(_child(tree, "unit"), line)}, tree, line)
+
+    def reason(self, action: dict[str, Any], tree: Tree, line: Line) -> dict[str, Any]:
+        reason = _child(tree, "reason")
+        if reason is not None:
+            text = self.text_value(reason.children[-1], line)
+            if text is not None:
+                action["reason"] = text
+        return action
+
+    def a_reinforce(self, tree: Tree, line: Line) -> dict[str, Any]:
+        units = self.units(_child(tree, "units"), line)
+        return {"reinforce": units[0] if len(units) == 1 else units, "at": self.location(_child(tree, "loc"), line)}
+
+    def a_replace(self, tree: Tree, line: Line) -> dict[str, Any]:
+        return {"replace": self.unit(_child(tree, "unit"), line)}
+
+    def a_roll(self, tree: Tree, line: Line) -> dict[str, Any]:
+        roll: dict[str, Any] = {"purpose": self.words(_child(tree, "purpose"), line)}
+        dice = _tokens(tree, "DICE")
+        if dice:
+            roll["dice"] = str(dice[0]).lower()
+        side = _tokens(tree, "WORD")
+        if side:
+            roll["side"] = At(str(side[0]), line.number, side[0].column, "side")
+        values = [int(t) for t in _tokens(_child(tree, "roll_values"), "INT")]
+        roll["value"] = values[0] if len(values) == 1 else values
+        modifiers = _child(tree, "modifiers")
+        if modifiers is not None:
+            roll["modifiers"] = self.signed_map(modifiers, line, "modifier")
+        results = [c for c in tree.children if isinstance(c, Token) and c.type in ("STRING", "VALUE")]
+        if results:
+            text = self.text_value(results[-1], line)
+            if text is not None:
+                roll["result"] = text
+        return {"roll": roll}
+
+    def a_card(self, tree: Tree, line: Line) -> dict[str, Any]:
+        name = self.words(_child(tree, "card_name"), line)
+        use = self.text_value([c for c in tree.children if isinstance(c, Token) and c.type in ("STRING", "VALUE")][-1], line)
+        return {"card": name, "use": use or ""}
+
+    # --- combat clauses -------------------------------------------------------------------------------
+    def extend_combat(self, tree: Tree, line: Line) -> None:
+        assert self.combat is not None
+        action = self.combat[0]
+        self.clauses(action, tree.children[0], line)
+        if len(tree.children) > 1:
+            comment = _note(tree.children[1])
+            if comment:
+                action["note"] = f"{action['note']} {comment}" if "note" in action else comment
+
+    def clauses(self, action: dict[str, Any], tree: Tree, line: Line) -> None:
+        for clause in tree.children:
+            if not isinstance(clause, Tree):
+                continue
+            getattr(self, "c_" + clause.data)(action, clause, line)
+
+    def once(self, action: dict[str, Any], key: str, value: Any, clause: Tree, line: Line) -> None:
+        if key in action:
+            self.problem(line.number, _column(clause), f"this attack already has its {key.replace('_', ' ')}")
+        else:
+            action[key] = value
+
+    def c_odds(self, action, clause, line):
+        self.once(action, "odds", self.ratio(clause, line), clause, line)
+
+    def c_column(self, action, clause, line):
+        self.once(action, "column", self.ratio(clause, line), clause, line)
+
+    def c_shifts(self, action, clause, line):
+        self.once(action, "shifts", self.signed_map(_child(clause, "shift_list"), line, "shift"), clause, line)
+
+    def c_no_shifts(self, action, clause, line):
+        self.once(action, "shifts", {}, clause, line)
+
+    def c_die(self, action, clause, line):
+        token = _tokens(clause, "INT")[0]
+        self.once(action, "roll", At(int(token), line.number, token.column), clause, line)
+
+    def c_result(self, action, clause, line):
+        token = clause.children[-1]
+        text = self.string(token, line) if token.type == "STRING" else str(token)
+        if text is not None:
+            self.once(action, "result", At(text, line.number, token.column), clause, line)
+
+    def c_defenders(self, action, clause, line):
+        self.once(action, "defenders", self.units(_child(clause, "units"), line), clause, line)
+
+    def c_support(self, action, clause, line):
+        support = action.setdefault("support", {})
+        for amount in clause.children:
+            if isinstance(amount, Tree):
+                name = self.name_or_string(amount.children[0], line)
+                if name in support:
+                    self.problem(line.number, _column(amount), f"support {name!r} is given twice")
+                support[name] = int(amount.children[1])
+
+    def c_declare(self, action, clause, line):
+        declared = action.setdefault("declare", [])
+        for item in clause.children:
+            if isinstance(item, Tree):
+                declared.append(self.name_or_string(item, line))
+
+    def c_attacker_losses(self, action, clause, line):
+        self.losses(action, "attacker", clause, line)
+
+    def c_defender_losses(self, action, clause, line):
+        self.losses(action, "defender", clause, line)
+
+    def losses(self, action, side, clause, line):
+        losses = action.setdefault("losses", {})
+        losses.setdefault(side, []).extend(self.units_or_none(_child(clause, "units_or_none"), line))
+
+    def c_no_losses(self, action, clause, line):
+        action.setdefault("losses", {})
+
+    def c_eliminated(self, action, clause, line):
+        action.setdefault("eliminated", []).extend(self.units_or_none(_child(clause, "units_or_none"), line))
+
+    def c_advance(self, action, clause, line):
+        action.setdefault("advance", []).extend(self.units_or_none(_child(clause, "units_or_none"), line))
+
+    def c_retreat(self, action, clause, line):
+        unit = self.unit(_child(clause, "unit"), line)
+        path = self.path(_child(clause, "rpath"), line)
+        retreats = action.setdefault("retreats", [])
+        retreats.append((unit, path))
+
+    def c_no_retreats(self, action, clause, line):
+        action.setdefault("retreats", [])
+
+    # --- values ---------------------------------------------------------------------------------------
+    def string(self, token: Token, line: Line) -> str | None:
+        try:
+            value = json.loads(str(token))
+        except ValueError:
+            self.problem(line.number, token.column, "this quoted text has a bad escape")
+            return None
+        return value if isinstance(value, str) else None
+
+    def text_value(self, token: Token, line: Line) -> str | None:
+        return self.string(token, line) if token.type == "STRING" else str(token).strip()
+
+    def words(self, tree: Tree, line: Line) -> str:
+        tokens = [t for t in tree.children if isinstance(t, Token)]
+        if len(tokens) == 1 and tokens[0].type == "STRING":
+            return self.string(tokens[0], line) or ""
+        return " ".join(str(t) for t in tokens)
+
+    def name_or_string(self, tree: Tree | Token, line: Line) -> str:
+        token = tree.children[0] if isinstance(tree, Tree) else tree
+        return (self.string(token, line) or "") if token.type == "STRING" else str(token)
+
+    def unit(self, tree: Tree, line: Line) -> At:
+        return At(self.words(tree, line), line.number, _column(tree), "unit")
+
+    def units(self, tree: Tree, line: Line) -> list[At]:
+        return [self.unit(child, line) for child in tree.children if isinstance(child, Tree)]
+
+    def units_or_none(self, tree: Tree, line: Line) -> list[At]:
+        inner = _child(tree, "units")
+        return [] if inner is None else self.units(inner, line)
+
+    def location(self, tree: Tree, line: Line) -> At:
+        return At(self.words(tree, line), line.number, _column(tree), "location")
+
+    def path(self, tree: Tree, line: Line) -> list[At]:
+        return [self.location(child, line) for child in tree.children if isinstance(child, Tree)]
+
+    def ratio(self, clause: Tree, line: Line) -> At:
+        token = _tokens(clause, "RATIO")[0]
+        numbers = re.findall(r"\d+", str(token))
+        return At(f"{int(numbers[0])}/{int(numbers[1])}", line.number, token.column)
+
+    def signed_map(self, tree: Tree, line: Line, rule: str) -> dict[str, int]:
+        result: dict[str, int] = {}
+        for item in tree.children:
+            if isinstance(item, Tree) and item.data == rule:
+                name = self.name_or_string(item.children[0], line)
+                if name in result:
+                    self.problem(line.number, _column(item), f"{name!r} is given twice")
+                result[name] = int(item.children[1])
+        return result
+
+
+def _is(node: Any, kind: str) -> bool:
+    return isinstance(node, Token) and node.type == kind
+
+
+def _note(token: Token) -> str | None:
+    return str(token)[1:].strip()
+
+
+def _child(tree: Tree, name: str) -> Tree | None:
+    for child in tree.children:
+        if isinstance(child, Tree) and child.data == name:
+            return child
+    return None
+
+
+def _tokens(tree: Tree | None, kind: str) -> list[Token]:
+    return [] if tree is None else [c for c in tree.children if isinstance(c, Token) and c.type == kind]
+
+
+def _column(tree: Tree | Token) -> int:
+    for token in _leaves(tree):
+        if token.column is not None:
+            return token.column
+    return 1
+
+
+def _leaves(node: Tree | Token) -> Iterator[Token]:
+    if isinstance(node, Token):
+        yield node
+    else:
+        for child in node.children:
+            yield from _leaves(child)
+
+
+# --- names ---------------------------------------------------------------------------------------------
+
+
+class Names:
+    """Units, locations and sides of a module, found by id, alias, case-insensitive spelling or prefix."""
+
+    def __init__(self, module: Module):
+        self.module = module
+        self.unit_keys: dict[str, set[str]] = {}
+        for unit in module.units.values():
+            for key in (unit.id, *unit.aliases):
+                self.unit_keys.setdefault(_fold(key), set()).add(unit.id)
+        game_map = module.map
+        self.location_names: dict[str, set[int]] = {}
+        for index, label in enumerate(game_map.labels):
+            self.location_names.setdefault(_fold(label), set()).add(index)
+            name = game_map.names[index]
+            if name:
+                self.location_names.setdefault(_fold(name), set()).add(index)
+
+    def unit(self, written: str) -> tuple[str | None, str]:
+        found = _lookup(self.unit_keys, written)
+        if len(found) == 1:
+            return next(iter(found)), ""
+        return None, self._refusal("unit", written, found, self.unit_keys)
+
+    def location(self, written: str) -> tuple[str | None, str]:
+        game_map = self.module.map
+        index = game_map.find(written)
+        if index is None:
+            found = _lookup(self.location_names, written)
+            if len(found) == 1:
+                index = next(iter(found))
+            else:
+                kind = "hex" if game_map.kind == "hex" else "space"
+                labels = {game_map.label(i) for i in found}
+                refusal = self._refusal(kind, written, labels, self.location_names)
+                if not found and " " in written.strip():
+                    refusal += " (separate locations with '-' or '>')"
+                return None, refusal
+        return game_map.label(index), ""
+
+    def side(self, written: str) -> tuple[str | None, str]:
+        keys = {_fold(s): {s} for s in self.module.sides}
+        found = _lookup(keys, written)
+        if len(found) == 1:
+            return next(iter(found)), ""
+        return None, self._refusal("side", written, found, keys)
+
+    def _refusal(self, kind: str, written: str, found: set, keys: dict[str, set]) -> str:
+        if found:
+            listed = sorted(map(str, found))
+            shown = ", ".join(listed[:8]) + (f" and {len(listed) - 8} more" if len(listed) > 8 else "")
+            return f"{kind} {written!r} is ambiguous: it could be {shown}"
+        close = difflib.get_close_matches(_fold(written), list(keys), n=4, cutoff=0.6)
+        names = sorted({name for key in close for name in map(str, keys[key])})
+        if kind in ("hex", "space"):
+            names = sorted({self.module.map.label(i) for key in close for i in keys[key]})
+        return f"unknown {kind} {written!r}" + (f" (did you mean {', '.join(names)}?)" if names else "")
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _lookup(keys: dict[str, set], written: str) -> set:
+    folded = _fold(written)
+    if not folded:
+        return set()
+    if folded in keys:
+        return set(keys[folded])
+    found: set = set()
+    for key, values in keys.items():
+        if key.startswith(folded):
+            found |= values
+    return found
+
+
+def _find_module(written: At, file: str) -> tuple[Module | None, str, str]:
+    """The module a header names: (module, what goes in the data, refusal)."""
+    name = str(written.value).strip()
+    if "/" in name or "\\" in name or name.startswith("."):
+        try:
+            return load_module(Path(file).parent / name), name, ""
+        except PbemError as error:
+            return None, name, error.message
+    try:
+        module = load_module(name)
+        return module, module.id, ""
+    except PbemError as error:
+        refusal = error.message
+    slug = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
+    known = [p.name for p in bundled_modules()]
+    found = [k for k in known if k == slug] or [k for k in known if k.startswith(slug)] if slug else []
+    if len(found) == 1:
+        module = load_module(found[0])
+        return module, module.id, ""
+    if len(found) > 1:
+        refusal = f"game {name!r} is ambiguous: it could be {', '.join(found)}"
+    return None, name, refusal
+
+
+# --- putting it together -----------------------------------------------------------------------------
+
+
+class _Finisher:
+    """Resolves every name against the module and records the place of every JSON pointer."""
+
+    def __init__(self, reader: _Reader, names: Names | None):
+        self.reader = reader
+        self.names = names
+        self.positions: dict[str, tuple[int, int]] = {}
+
+    def value(self, value: Any, pointer: str) -> Any:
+        if isinstance(value, At):
+            self.positions[pointer] = (value.line, value.column)
+            return self.resolve(value)
+        if isinstance(value, dict):
+            return {key: self.value(item, f"{pointer}/{escape_pointer_token(key)}") for key, item in value.items()}
+        if isinstance(value, list):
+            return [self.value(item, f"{pointer}/{n}") for n, item in enumerate(value)]
+        return value
+
+    def resolve(self, at: At) -> Any:
+        if at.kind == "text" or self.names is None:
+            return at.value
+        found, refusal = getattr(self.names, at.kind)(at.value)
+        if found is None:
+            self.reader.problem(at.line, at.column, refusal)
+            return at.value
+        return found
+
+    def action(self, action: dict[str, Any], pointer: str) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, item in action.items():
+            if key == "retreats":
+                retreats: dict[str, list[str]] = {}
+                for unit, path in item:
+                    name = self.resolve(unit)
+                    if name in retreats:
+                        self.reader.problem(unit.line, unit.column, f"{name} already has a retreat in this attack")
+                        continue
+                    where = f"{pointer}/retreats/{escape_pointer_token(name)}"
+                    self.positions[where] = (unit.line, unit.column)
+                    self.positions.setdefault(f"{pointer}/retreats", (unit.line, unit.column))
+                    retreats[name] = [self.value(step, f"{where}/{k}") for k, step in enumerate(path)]
+                result[key] = retreats
+            else:
+                result[key] = self.value(item, f"{pointer}/{key}")
+        if any(k in result for k in ("attack", "overrun")):
+            kind = "attack" if "attack" in result else "overrun"
+            ordered = {kind: result[kind], "target": result["target"]}
+            ordered.update({k: result[k] for k in COMBAT_ORDER if k in result})
+            ordered.update({k: v for k, v in result.items() if k not in ordered})
+            result = ordered
+        return result
+
+
+def parse_notation(text: str, file: str | Path, first_line: int = 1) -> NotationDocument:
+    """Read a turn written in the notation; every problem is reported in one :class:`NotationError`."""
+    file = str(file)
+    reader = _Reader(file)
+    reader.read(clean_lines(text, first_line))
+    header = reader.header
+    data: dict[str, Any] = {}
+    positions: dict[str, tuple[int, int]] = {"": reader.first_line}
+    names: Names | None = None
+    if "module" in header:
+        module, reference, refusal = _find_module(header["module"], file)
+        if refusal:
+            reader.problem(header["module"].line, header["module"].column, refusal)
+        data["module"] = reference
+        names = Names(module) if module is not None else None
+    finisher = _Finisher(reader, names)
+    for key in ("module_version", "scenario", "player", "note"):
+        if key in header:
+            data[key] = finisher.value(header[key], f"/{key}")
+    if "turn" in header:
+        at = header["turn"]
+        if re.fullmatch(r"\d{1,9}", at.value):
+            data["turn"] = finisher.value(At(int(at.value), at.line, at.column), "/turn")
+        else:
+            reader.problem(at.line, at.column, f"the turn is a number, not {at.value!r}")
+    if "side" in header:
+        data["side"] = finisher.value(At(header["side"].value, header["side"].line, header["side"].column, "side"), "/side")
+    if "start" in header:
+        data["start"] = finisher.value(_start(header["start"]), "/start")
+        positions["/start"] = (header["start"].line, header["start"].column)
+    elif "scenario" in header:
+        data["start"] = {"scenario": data["scenario"]}
+        positions["/start"] = (header["scenario"].line, header["scenario"].column)
+    missing = [f"{label}:" for key, label in (("module", "Game"), ("turn", "Turn"), ("side", "Side")) if key not in header]
+    if "start" not in data:
+        missing.append("Start: (or Scenario:)")
+    if missing:
+        line, column = reader.first_line
+        reader.problem(line, column, f"the header lacks {', '.join(missing)}")
+    actions = []
+    for n, (action, place) in enumerate(zip(reader.actions, reader.action_at)):
+        pointer = f"/actions/{n}"
+        finisher.positions[pointer] = place
+        actions.append(finisher.action(action, pointer))
+    data["actions"] = actions
+    positions.setdefault("/actions", reader.action_at[0] if reader.action_at else reader.first_line)
+    positions.update(finisher.positions)
+    if reader.problems:
+        raise NotationError(file, reader.problems)
+    return NotationDocument(file, data, text, positions=positions)
+
+
+def _start(at: At) -> dict[str, At]:
+    text = str(at.value).strip()
+    word, _, rest = text.partition(" ")
+    if word.lower() in ("scenario", "state") and rest.strip():
+        offset = len(text) - len(rest.lstrip())
+        return {word.lower(): At(rest.strip(), at.line, at.column + offset)}
+    kind = "state" if text.lower().endswith(".json") or "/" in text else "scenario"
+    return {kind: At(text, at.line, at.column)}
+
+
+def read_notation(path: str | Path) -> NotationDocument:
+    """Read a ``.pbem``/``.txt`` turn file, or the plain-text body of a saved email (``.eml``)."""
+    text = read_text(path)
+    first_line = 1
+    if Path(path).suffix.lower() == ".eml":
+        text, first_line = _email_body(text, str(path))
+    return parse_notation(text, path, first_line)
+
+
+# --- writing ---------------------------------------------------------------------------------------------
+
+
+def _fits(text: str, terminal: str) -> bool:
+    words = text.split(" ")
+    return bool(text) and all(w and _terminal(terminal).fullmatch(w) for w in words)
+
+
+def _quoted(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _name(text: str, terminal: str = "WORD") -> str:
+    return text if _fits(text, terminal) else _quoted(text)
+
+
+def _units(units: str | list[str]) -> str:
+    return " + ".join(_name(u) for u in ([units] if isinstance(units, str) else units))
+
+
+def _units_or_none(units: list[str]) -> str:
+    return _units(units) if units else "none"
+
+
+def _path(path: list[str]) -> str:
+    parts = [_name(p, "LOCWORD") for p in path]
+    return ("-" if all(" " not in p for p in path) else " - ").join(parts)
+
+
+def _value(text: str) -> str:
+    """A free text up to the end of its clause: bare when it reads back the same, else quoted."""
+    if text and text == text.strip() and _terminal("VALUE").fullmatch(text) and "\n" not in text:
+        return text
+    return _quoted(text)
+
+
+def _comment(note: str | None) -> str:
+    return f"  # {' '.join(note.split())}" if note else ""
+
+
+def _signed(items: dict[str, int]) -> str:
+    return ", ".join(f"{_name(k)} {v:+d}" for k, v in items.items())
+
+
+def write_notation(data: dict[str, Any]) -> str:
+    """The notation for JSON turn data (as read from a JSON turn file); reading it back gives the same data."""
+    out: list[str] = [f"Game: {_header_value(data['module'])}"]
+    if "module_version" in data:
+        out.append(f"Version: {_header_value(data['module_version'])}")
+    start = data.get("start", {})
+    scenario = data.get("scenario")
+    if scenario is not None:
+        out.append(f"Scenario: {_header_value(scenario)}")
+    if not (scenario is not None and start == {"scenario": scenario}):
+        for kind, value in start.items():
+            out.append(f"Start: {kind} {_header_value(value)}")
+    out.append(f"Turn: {data['turn']}")
+    out.append(f"Side: {_header_value(data['side'])}")
+    for key, label in (("player", "Player"), ("note", "Note")):
+        if key in data:
+            text = data[key]
+            plain = text and text == text.strip() and "\n" not in text and not text.startswith('"')
+            out.append(f"{label}: {text if plain else _quoted(text)}")
+    for action in data.get("actions", []):
+        out.extend(_action_lines(action))
+    return "\n".join(out) + "\n"
+
+
+def _header_value(text: str) -> str:
+    return _value(text)
+
+
+def _action_lines(action: dict[str, Any]) -> list[str]:
+    note = _comment(action.get("note"))
+    if "phase" in action:
+        side = f" ({action['side']})" if "side" in action else ""
+        name = action["phase"]
+        shown = name[:1].upper() + name[1:] if _fits(name, "PWORD") and name == name.lower() else _quoted(name)
+        return ["", f"== {shown}{side} =={note}"]
+    if "move" in action:
+        by = f" by {action['by']}" if "by" in action else ""
+        return [f"{_units(action['move'])}: {_path(action['path'])}{by}{note}"]
+    if "attack" in action or "overrun" in action:
+        return _combat_lines(action, note)
+    if "eliminate" in action:
+        reason = f": {_value(action['reason'])}" if "reason" in action else ""
+        return [f"Eliminate {_units(action['eliminate'])}{reason}{note}"]
+    if "loss" in action:
+        reason = f": {_value(action['reason'])}" if "reason" in action else ""
+        return [f"Loss {_units(action['loss'])}{reason}{note}"]
+    if "reinforce" in action:
+        return [f"Reinforce {_units(action['reinforce'])} at {_name(action['at'], 'LOCWORD')}{note}"]
+    if "replace" in action:
+        return [f"Replace {_units(action['replace'])}{note}"]
+    if "roll" in action and isinstance(action["roll"], dict):
+        roll = action["roll"]
+        purpose = roll["purpose"] if _fits(roll["purpose"], "PURPOSE_WORD") else _quoted(roll["purpose"])
+        text = f"Roll {purpose}"
+        if "dice" in roll:
+            text += f" {roll['dice']}"
+        if "side" in roll:
+            text += f" by {_name(roll['side'])}"
+        value = roll["value"]
+        text += " = " + ("+".join(map(str, value)) if isinstance(value, list) else str(value))
+        if "modifiers" in roll:
+            text += f" ({_signed(roll['modifiers'])})" if roll["modifiers"] else ""
+        if "result" in roll:
+            text += f" -> {_value(roll['result'])}"
+        return [text + note]
+    if "card" in action:
+        name = action["card"] if _fits(action["card"], "CARD_WORD") else _quoted(action["card"])
+        return [f"Card {name} as {_value(action['use'])}{note}"]
+    if "comment" in action:
+        return [f"# {' '.join(str(action['comment']).split())}".rstrip()]
+    raise PbemError(f"cannot write an action with keys {', '.join(sorted(action))} in the notation")
+
+
+def _ratio(text: str) -> str:
+    numbers = re.findall(r"\d+", text)
+    return f"{int(numbers[0])}:{int(numbers[1])}" if len(numbers) == 2 else text
+
+
+def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
+    kind = "attack" if "attack" in action else "overrun"
+    parts = [f"{_units(action[kind])} {kind} {_name(action['target'], 'LOCWORD')}"]
+    if "defenders" in action:
+        parts[0] += f" vs {_units_or_none(action['defenders'])}" if action["defenders"] else ""
+    clauses: list[str] = []
+    if "support" in action and action["support"]:
+        clauses.append("support " + ", ".join(f"{_name(k)} {v}" for k, v in action["support"].items()))
+    if action.get("declare"):
+        clauses.append("declare " + ", ".join(_name(d) for d in action["declare"]))
+    odds = ""
+    if "odds" in action:
+        odds = f"at {_ratio(action['odds'])}"
+    if "shifts" in action:
+        odds += (" " if odds else "") + (f"({_signed(action['shifts'])})" if action["shifts"] else "shifts none")
+    if "column" in action:
+        column = _ratio(action["column"])
+        odds += f" > {column}" if "odds" in action else (" " if odds else "") + f"col {column}"
+    if odds:
+        clauses.append(odds)
+    if "roll" in action or "result" in action:
+        roll = f"roll {action['roll']}" if "roll" in action else ""
+        result = action.get("result")
+        if result is not None:
+            code = result if _terminal("RESULT_CODE").fullmatch(result) else _quoted(result)
+            roll += (" " if roll else "") + f"= {code}"
+        clauses.append(roll)
+    if odds and clauses and clauses[0] == odds:  # "attack 3005 at 2:1 > 1:1, roll 4 = 1/1"
+        parts[0] += f" {clauses.pop(0)}"
+    first = parts[0] + (", " + ", ".join(clauses) if clauses else "") + note
+    lines = [first]
+    indent = "    "
+    losses = action.get("losses")
+    if losses is not None:
+        if not losses:
+            lines.append(f"{indent}losses none")
+        for side in ("attacker", "defender"):
+            if side in losses:
+                lines.append(f"{indent}{side} loses {_units_or_none(losses[side])}")
+    if "eliminated" in action:
+        lines.append(f"{indent}eliminated {_units_or_none(action['eliminated'])}")
+    if "retreats" in action:
+        if not action["retreats"]:
+            lines.append(f"{indent}retreats none")
+        for unit, path in action["retreats"].items():
+            lines.append(f"{indent}retreat {_name(unit)} to {_path(path)}")
+    if "advance" in action:
+        lines.append(f"{indent}advance {_units_or_none(action['advance'])}")
+    return lines
