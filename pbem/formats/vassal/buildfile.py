@@ -7,6 +7,7 @@ components are recognised by the end of their class name; folders (3.6+) are loo
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,10 +138,10 @@ def _bool(value: str | None, default: bool = False) -> bool:
     return default if value in (None, "") else value == "true"
 
 
-ImageSizer = "Callable[[str], tuple[int, int] | None]"
+ImageSizer = Callable[[str], "tuple[int, int] | None"]
 
 
-def read_module(root: etree._Element, image_size=None) -> Module:
+def read_module(root: etree._Element, image_size: ImageSizer | None = None) -> Module:
     """The module described by a parsed buildFile; ``image_size(name)`` measures board images if it can."""
     module = Module(
         name=root.get("name", ""), version=root.get("version", ""),
@@ -354,7 +355,7 @@ def expand_prototypes(type_text: str, state_text: str, prototypes: dict[str, str
     return out_types, out_states
 
 
-def image_sizer(read_image) -> "Callable[[str], tuple[int, int] | None]":
+def image_sizer(read_image: Callable[[str], "bytes | None"]) -> ImageSizer:
     """Measure ``images/<name>`` with Pillow (header only); ``read_image(name)`` returns bytes or ``None``."""
     from PIL import Image
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from pbem.formats.vassal.sequence import ESC, TAB, join, split
 
-CommandTree = "str | list[CommandTree]"
 MAX_DEPTH = 200  # VASSAL nests a few levels; thousands only come from a hostile file
 
 
