@@ -99,3 +99,20 @@ def test_piece_images_follow_the_active_layer():
 
     piece = decode_piece("1", LAYER + "\tpiece;;;hq.png;HQ", "2\tMain;5;5")
     assert piece.images == ["hq.png", "b.png"] and piece.name == "HQ reduced"
+
+
+def test_prototypes_expand_with_parameters():
+    from pbem.formats.vassal.buildfile import expand_prototypes
+    from pbem.formats.vassal.sequence import join, join_chain
+
+    def definition(types, states):
+        return "+/null/" + join([join_chain(types), join_chain(states)], "/")
+
+    prototypes = {
+        "Unit": definition(["mark;Side", "prototype;Base", "piece;;;;"], ["$side$", "", "null;0;0;;0"]),
+        "Base": definition(["cmt;note", "delete;Delete;68,130", "piece;;;;"], ["", "", "null;0;0;;0"]),
+    }
+    types, states = expand_prototypes(join_chain(["prototype;Unit;side=Red", "piece;;;a.png;A"]),
+                                      join_chain(["", "null;0;0;1;0"]), prototypes)
+    assert types == ["mark;Side", "delete;Delete;68,130", "piece;;;a.png;A"]
+    assert states == ["Red", "", "null;0;0;1;0"]

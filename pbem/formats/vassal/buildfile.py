@@ -17,7 +17,7 @@ from pbem.formats.vassal.commands import AddPiece, parse_command
 from pbem.formats.vassal.grids import (Grid, HexGrid, Numbering, Region, RegionGrid, SquareGrid, Zone,
                                        ZonedGrid)
 from pbem.formats.vassal.sequence import TAB, split, split_chain
-from pbem.formats.vassal.traits import Piece, Trait, piece_from_traits, trait_kind
+from pbem.formats.vassal.traits import Piece, Trait, piece_from_traits, substitute, trait_kind
 from pbem.formats.vassal.xmlsafe import text_of
 
 
@@ -326,8 +326,8 @@ def expand_prototypes(type_text: str, state_text: str, prototypes: dict[str, str
     """The type and state links of a piece with every ``prototype;Name`` replaced by that prototype's traits.
 
     As ``UsePrototype`` does: the prototype's own placeholder BasicPiece is dropped, its traits bring their
-    own states, prototypes inside prototypes are expanded too, and comments (``cmt;``) go.  Parameters
-    (``prototype;Name;k=v``) are not substituted.
+    own states, prototypes inside prototypes are expanded too, parameters (``prototype;Name;k=v``) are
+    substituted into the definition, and comments (``cmt;``) go.
     """
     types = split_chain(type_text, TAB)
     states = split_chain(state_text, TAB) if state_text else [""]
@@ -337,10 +337,18 @@ def expand_prototypes(type_text: str, state_text: str, prototypes: dict[str, str
     for index, (link, state) in enumerate(zip(types, states)):
         last = index == len(types) - 1
         if not last and link.startswith("prototype;") and depth < 50:
-            name = split(link, ";")[1] if len(split(link, ";")) > 1 else ""
-            definition = prototypes.get(name)
+            fields = split(link, ";")
+            definition = prototypes.get(fields[1] if len(fields) > 1 else "")
             if definition is None:
                 continue
+            if len(fields) > 2:
+                # Parameters ``k=v,…`` fill ``$k$`` in the definition, as a FormattedString would.
+                params = {}
+                for pair in split(fields[2], ","):
+                    key_value = split(pair, "=")
+                    if len(key_value) > 1:
+                        params[key_value[0]] = key_value[1]
+                definition = substitute(definition, params)
             command = parse_command(definition)
             if not isinstance(command, AddPiece):
                 continue

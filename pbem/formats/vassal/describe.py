@@ -137,9 +137,12 @@ def describe_game(game: SavedGame) -> dict:
                   "boards": [{"name": name, "reversed": rev, "column": col, "row": row}
                              for name, rev, col, row in (layouts[map_id].boards if map_id in layouts else ())],
                   "pieces": per_map.get(map_id, 0)} for map_id in map_ids],
-        "pieces": len(pieces), "stacks": len(stacks),
+        "pieces": len(pieces), "stacks": sum(1 for s in stacks.values() if s.kind == "stack"),
+        "decks": sum(1 for s in stacks.values() if s.kind == "deck"),
         "players": [{"name": player.name, "side": player.side} for player in game.players()],
     }
+    if not game.vassal_version and game.savedata is None and game.obfuscation.hex_case == "upper":
+        info["vassal_version_note"] = "2.9 or older (upper-case hex, no savedata)"
     if game.kind == "log":
         info["steps"] = len(game.steps)
     return info

@@ -34,6 +34,8 @@ def info_lines(report: dict) -> list[Line]:
     lines.append(("bold", title))
     if report.get("vassal_version"):
         lines.append(("", f"  VASSAL version: {report['vassal_version']}"))
+    elif report.get("vassal_version_note"):
+        lines.append(("", f"  VASSAL version: {report['vassal_version_note']}"))
     if module.get("name") or module.get("version"):
         lines.append(("", f"  module: {module.get('name') or '?'} {module.get('version') or ''}".rstrip()))
     if report.get("encoding"):
@@ -48,6 +50,7 @@ def info_lines(report: dict) -> list[Line]:
         lines.append(("", f"  steps: {report['steps']}"))
     if "pieces" in report:
         extra = f", {report['stacks']} stacks" if "stacks" in report else ""
+        extra += f", {report['decks']} decks" if report.get("decks") else ""
         noun = "piece slots" if report["kind"] in ("module", "extension") else "pieces"
         lines.append(("", f"  {noun}: {report['pieces']}{extra}"))
     if report.get("prototypes"):
