@@ -280,6 +280,7 @@ class _Reader:
         self.action_at: list[tuple[int, int]] = []
         self.combat: tuple[dict[str, Any], int] | None = None  # the attack that continuation lines extend
         self.first_line: tuple[int, int] = (1, 1)
+        self.failed_indent: int | None = None  # indentation of the last line that could not be read
 
     def problem(self, line: int, column: int, message: str) -> None:
         self.problems.append(Problem(line, column, message))
@@ -301,23 +302,30 @@ class _Reader:
         continuation = self.combat is not None and (line.indent > self.combat[1] or clause_like)
         order = ("continuation", "line") if continuation else ("line", "continuation")
         failures: dict[str, _Failure] = {}
+        orphan = False
         for start in order:
             tree = _parse(line.text, start)
             if isinstance(tree, _Failure):
                 failures[start] = tree
             elif start == "line":
+                self.failed_indent = None
                 self.line(tree, line)
                 return
             elif self.combat is not None:
+                self.failed_indent = None
                 self.extend_combat(tree, line)
                 return
             else:
-                failures[start] = _Failure(
-                    line.indent + 1, "this reads like part of an attack, but no attack comes before it"
-                )
+                orphan = True
+                failures[start] = _Failure(line.indent + 1, "this reads like part of an attack, but no attack comes before it")
+        if orphan and self.failed_indent is not None and line.indent > self.failed_indent:
+            return  # a continuation of a line already reported as unreadable: one report is enough
         # Report what the player most likely meant: a clause of the attack above, or a line of its own.
         best = failures["continuation"] if clause_like or continuation else failures["line"]
         self.problem(line.number, best.column, best.message)
+        if not continuation:  # an unreadable action: what follows can no longer extend the attack before it
+            self.failed_indent = line.indent
+            self.combat = None
 
     def line(self, tree: Tree, line: Line) -> None:
         children = tree.children
