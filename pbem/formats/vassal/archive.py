@@ -49,7 +49,7 @@ class MemberLayout:
     external_attr: int
     sizes_in_local_header: bool
     descriptor_signature: bool
-    compressed: bytes = field(repr=False)  # the original stream: only to find the deflate level again
+    compressed: bytes | memoryview = field(repr=False)  # the original stream: to find the deflate level again
     _level: int | None = field(default=None, repr=False)
 
     @property
@@ -63,16 +63,35 @@ class MemberLayout:
         return self._level
 
 
-@dataclass(slots=True)
 class ZipArchive:
-    """A zip's members (name → bytes, in file order) and its layout."""
+    """A checked zip: its members (name → bytes, in file order, read when first asked for) and its layout."""
 
-    members: dict[str, bytes]
-    layout: list[MemberLayout]
-    comment: bytes = b""
+    def __init__(self, archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], layout: list[MemberLayout],
+                 source: str | Path, limits: ZipLimits, comment: bytes = b""):
+        self._archive = archive
+        self._infos = {info.filename: info for info in infos}
+        self._cache: dict[str, bytes] = {}
+        self.layout = layout
+        self.source = source
+        self.limits = limits
+        self.comment = comment
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._infos)
 
     def get(self, name: str) -> bytes | None:
-        return self.members.get(name)
+        """One member's bytes, or ``None`` if there is no such member."""
+        if name not in self._infos:
+            return None
+        if name not in self._cache:
+            self._cache[name] = _read_member(self._archive, self._infos[name], self.source, self.limits)
+        return self._cache[name]
+
+    @property
+    def members(self) -> dict[str, bytes]:
+        """Every member, read now if not yet."""
+        return {name: self.get(name) for name in self._infos}
 
 
 def _bad_name(name: str) -> bool:
@@ -89,7 +108,7 @@ def is_zip(data: bytes) -> bool:
 
 
 def read_zip(data: bytes, source: str | Path, limits: ZipLimits = DEFAULT_LIMITS) -> ZipArchive:
-    """All members of the zip in ``data``, checked against ``limits``; any problem is a :class:`PbemError`."""
+    """The zip in ``data``, every member checked against ``limits``; any problem is a :class:`PbemError`."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
@@ -121,12 +140,9 @@ def read_zip(data: bytes, source: str | Path, limits: ZipLimits = DEFAULT_LIMITS
             raise PbemError.at(
                 source, f"zip member {name!r} inflates {info.file_size // max(info.compress_size, 1)}:1, "
                 f"more than {limits.max_ratio:.0f}:1 (zip bomb?)")
-    members: dict[str, bytes] = {}
-    layout: list[MemberLayout] = []
-    for info in infos:
-        members[info.filename] = _read_member(archive, info, source, limits)
-        layout.append(_layout(data, info, source))
-    return ZipArchive(members, layout, archive.comment)
+    view = memoryview(data)  # slices of the original streams without copying them
+    layout = [_layout(data, view, info, source) for info in infos]
+    return ZipArchive(archive, infos, layout, source, limits, archive.comment)
 
 
 def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, source: str | Path, limits: ZipLimits) -> bytes:
@@ -145,7 +161,7 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, source: str | 
     return content
 
 
-def _layout(data: bytes, info: zipfile.ZipInfo, source: str | Path) -> MemberLayout:
+def _layout(data: bytes, view: memoryview, info: zipfile.ZipInfo, source: str | Path) -> MemberLayout:
     offset = info.header_offset
     try:
         (signature, version, flags, method, dos_time, dos_date, crc, csize, usize, name_len, extra_len
@@ -155,7 +171,7 @@ def _layout(data: bytes, info: zipfile.ZipInfo, source: str | Path) -> MemberLay
     if signature != 0x04034B50:
         raise PbemError.at(source, f"zip member {info.filename!r} has a damaged header")
     start = offset + 30 + name_len + extra_len
-    compressed = data[start:start + info.compress_size]
+    compressed = view[start:start + info.compress_size]
     after = start + info.compress_size
     return MemberLayout(
         name=info.filename,
@@ -222,7 +238,7 @@ def write_zip(members: dict[str, bytes], layout: list[MemberLayout] | None = Non
         crc = zlib.crc32(content)
         if entry.method == zipfile.ZIP_DEFLATED:
             source = (originals or {}).get(name, content)
-            level = entry.deflate_level(source) if entry.compressed else 9
+            level = entry.deflate_level(source) if len(entry.compressed) else 9
             engine = zlib.compressobj(level, zlib.DEFLATED, -15, 8)
             stream = engine.compress(content) + engine.flush()
         else:

@@ -10,7 +10,7 @@ from pbem.formats.vassal.archive import is_zip, read_zip
 from pbem.formats.vassal.buildfile import Module
 from pbem.formats.vassal.grids import HexGrid, Numbering, RegionGrid, SquareGrid, ZonedGrid
 from pbem.formats.vassal.metadata import Metadata, read_metadata
-from pbem.formats.vassal.modulefile import ModuleFile, module_from_archive, module_from_build_file
+from pbem.formats.vassal.modulefile import MAX_FILE_BYTES, ModuleFile, module_from_archive, module_from_build_file
 from pbem.formats.vassal.savefile import SAVE_ENTRY, SavedGame, read_saved_game
 from pbem.formats.vassal.obfuscation import HEADER
 from pbem.formats.vassal.xmlsafe import parse_xml
@@ -21,7 +21,7 @@ from pbem.model.files import read_bytes
 def open_vassal_file(path: str | Path) -> SavedGame | ModuleFile | Metadata:
     """Whatever VASSAL file ``path`` is: a save or log, a module (zip or buildFile), or a metadata file."""
     path = Path(path)
-    data = read_bytes(path)
+    data = read_bytes(path, MAX_FILE_BYTES)
     if is_zip(data):
         archive = read_zip(data, path)
         if archive.get(SAVE_ENTRY) is not None:

@@ -13,6 +13,7 @@ from pbem.model.errors import PbemError
 from pbem.model.files import read_bytes
 
 BUILD_FILES = ("buildFile.xml", "buildFile")  # 3.5+ name first, as a robust reader should
+MAX_FILE_BYTES = 1024 * 1024 * 1024  # modules full of images can be hundreds of MiB; members are read lazily
 
 
 @dataclass(slots=True)
@@ -32,10 +33,10 @@ def module_from_archive(archive: ZipArchive, source: str | Path) -> ModuleFile:
     name = next((candidate for candidate in BUILD_FILES if archive.get(candidate) is not None), None)
     if name is None:
         raise PbemError.at(source, "zip has neither savedGame nor buildFile: not a VASSAL file")
-    root = parse_xml(archive.members[name], f"{source}!{name}")
+    root = parse_xml(archive.get(name), f"{source}!{name}")
     sizer = image_sizer(lambda image: archive.get(f"images/{image}"))
     meta_name = "moduledata" if archive.get("moduledata") is not None else "extensiondata"
-    metadata = (read_metadata(archive.members[meta_name], f"{source}!{meta_name}")
+    metadata = (read_metadata(archive.get(meta_name), f"{source}!{meta_name}")
                 if archive.get(meta_name) is not None else None)
     return ModuleFile(str(source), read_module(root, sizer), metadata, archive, name,
                       is_extension=meta_name == "extensiondata" or (metadata is not None and metadata.root != "data"))
@@ -60,7 +61,7 @@ def open_module(path: str | Path) -> ModuleFile:
         if candidate is None:
             raise PbemError.at(path, "folder has no buildFile.xml or buildFile")
         path = candidate
-    data = read_bytes(path)
+    data = read_bytes(path, MAX_FILE_BYTES)
     if is_zip(data):
         return module_from_archive(read_zip(data, path), path)
     return module_from_build_file(data, path)

@@ -8,7 +8,7 @@ included, as long as nothing was changed; change ``tree`` and the rest is encode
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.formats.vassal.archive import ZipArchive, is_zip, read_zip, write_zip
@@ -33,7 +33,6 @@ class SavedGame:
     archive: ZipArchive | None = None
     savedata: Metadata | None = None
     moduledata: Metadata | None = None
-    _plain_original: bytes | None = field(default=None, repr=False)
 
     @property
     def tokens(self) -> list:
@@ -145,13 +144,13 @@ def read_saved_game(data: bytes, source: str | Path) -> SavedGame:
         if raw is None:
             raise PbemError.at(source, "zip has no savedGame entry: not a VASSAL save or log")
         if archive.get("savedata") is not None:
-            savedata = read_metadata(archive.members["savedata"], f"{source}!savedata")
+            savedata = read_metadata(archive.get("savedata"), f"{source}!savedata")
         if archive.get("moduledata") is not None:
-            moduledata = read_metadata(archive.members["moduledata"], f"{source}!moduledata")
+            moduledata = read_metadata(archive.get("moduledata"), f"{source}!moduledata")
     else:
         raw = data
     tree, how = decode_saved_game(raw, source)
-    game = SavedGame(str(source), "save", tree, how, archive, savedata, moduledata, _plain_original=None)
+    game = SavedGame(str(source), "save", tree, how, archive, savedata, moduledata)
     if any(_is_step(token) for token in game.tokens):
         game.kind = "log"
     return game
