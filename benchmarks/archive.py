@@ -135,6 +135,45 @@ def generate_game(folder: Path, *, turns: int = 10, actions: int = 50, seed: int
     return paths
 
 
+FIRST_TURN = {
+    "module": MODULE, "scenario": SCENARIO, "turn": 1, "side": "soviet", "player": "Alice", "start": {"scenario": SCENARIO},
+    "actions": [
+        {"phase": "movement"},
+        {"move": "SOV-MR-XX-1-04", "path": ["3202", "3203", "3303", "3403", "3404"]},
+        {"move": "SOV-TK-XX-1-02", "path": ["2604", "2605", "2606"], "note": "into the Khingan"},
+        {"phase": "reaction"},
+        {"phase": "combat"},
+        {"attack": ["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "target": "3005", "odds": "2/1", "column": "1/1", "roll": 4,
+         "result": "1/1", "losses": {"attacker": ["SOV-MR-XX-1-01"], "defender": ["PLA-INF-XX-1-01"]}},
+    ],
+}  # fmt: skip
+
+
+def sample_game(folder: Path, *, seed: int = 7, actions: int = 6) -> list[Path]:
+    """A short game for tests: a Soviet turn with moves and an attack on the ``border-war`` scenario, a
+    Chinese reply of one-hex moves, and a Soviet turn whose last move breaks rule 6.22."""
+    from pbem.engine.replay import replay
+    from pbem.formats.turnfile import load_start_state, load_turn
+    from pbem.model.module import load_module
+
+    module = load_module(MODULE)
+    folder.mkdir(parents=True, exist_ok=True)
+    first = folder / "t1-soviet.json"
+    first.write_text(json.dumps(FIRST_TURN, indent=1) + "\n")
+    turn, _ = load_turn(first, module)
+    state = load_start_state(turn, module)
+    replay(module, state, turn)
+    rng = random.Random(seed)
+    paths = [first]
+    for k, (side, player, bad) in enumerate((("chinese", "Bob", False), ("soviet", "Alice", True)), start=2):
+        data = generate_turn(module, state, k // 2 + 1, side, actions, rng, illegal=bad, player=player,
+                             start={"state": f"after-{k - 1}.json"})  # fmt: skip
+        path = folder / f"t{k}-{side}.json"
+        path.write_text(json.dumps(data, indent=1) + "\n")
+        paths.append(path)
+    return paths
+
+
 # --- the benchmark ------------------------------------------------------------------------------------------
 def _timed(function, repeat: int = 21) -> float:
     """Median milliseconds of ``function()``."""

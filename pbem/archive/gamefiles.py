@@ -210,6 +210,10 @@ def _apply_manifest(game: GameInput, document: JsonDocument, files: dict[str, by
     for key in ("title", "result"):
         if key in data:
             game.metadata[key] = data[key].strip()
+    if "head" in data:
+        if not (isinstance(data["head"], str) and re.fullmatch(r"[0-9a-f]{64}", data["head"])):
+            raise document.error("/head", "head must be the 64-hex-digit SHA-256 link an export wrote")
+        game.metadata["head"] = data["head"]
     if "players" in data:
         players = data["players"]
         if not isinstance(players, dict):

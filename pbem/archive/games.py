@@ -84,6 +84,11 @@ def add_game(archive: Archive, game: GameInput, module: Module, overrides: dict[
     finished = metadata.get("finished") or metadata.get("started") or now.date().isoformat()
     turns = [(t.name, t.data) for t in game.turns]
     links = chain.chain(start_scenario, start_data, turns)
+    if metadata.get("head") and metadata["head"] != links[-1]:
+        raise PbemError.at(
+            f"{game.origin}/game.json", "the turn files do not give the head recorded at export: a turn or the start "
+            "state was edited, dropped or reordered since (remove \"head\" to add the game as it is now)", pointer="/head",
+        )
     with archive.transaction() as db:
         cursor = db.execute(
             "INSERT INTO games (module, module_version, scenario, title, started, finished, result, added, start_scenario,"

@@ -1,0 +1,80 @@
+"""pbem archive revalidate: every stored game replayed again, changed verdicts reported and stored."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_:
+        main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return exit_.value.code, out, err
+
+
+@pytest.fixture
+def archived(capsys, tmp_path) -> Path:
+    spec = importlib.util.spec_from_file_location("pbem_archive_bench", ROOT / "benchmarks" / "archive.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    paths = bench.sample_game(tmp_path / "game")
+    db = tmp_path / "archive.sqlite"
+    assert run(capsys, "archive", "--db", db, "add", *paths)[0] == 0
+    assert run(capsys, "archive", "--db", db, "add", paths[0])[0] == 0
+    return db
+
+
+def test_nothing_changed(capsys, archived):
+    code, out, _ = run(capsys, "archive", "--db", archived, "revalidate", "--jobs", "1")
+    assert code == 0
+    assert "2 game(s), 24 actions re-checked" in out and "no verdict changed" in out
+
+
+def forget_verdicts(db_path: Path) -> None:
+    """What an archive looks like after a module correction: the stored verdicts no longer match."""
+    db = sqlite3.connect(db_path)
+    db.execute("DELETE FROM violations")
+    db.execute("UPDATE games SET ok = 1, violations = 0")
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_changed_verdicts_are_reported_and_stored(capsys, archived, jobs):
+    forget_verdicts(archived)
+    code, out, _ = run(capsys, "archive", "--db", archived, "revalidate", "--jobs", jobs, "--format", "json")
+    assert code == 1
+    report = json.loads(out)
+    assert report["games"] == 2 and report["jobs"] == int(jobs)
+    [change] = report["changed"]
+    assert change["game"] == 1 and change["was_ok"] and not change["now_ok"]
+    assert [v[2] for v in change["added"]] == ["6.22"] and change["removed"] == []
+    code, out, _ = run(capsys, "archive", "--db", archived, "search", "--rule", "6.22", "--format", "json")
+    assert [row["id"] for row in json.loads(out)] == [1]
+    assert run(capsys, "archive", "--db", archived, "revalidate")[0] == 0
+
+
+def test_dry_run_stores_nothing(capsys, archived):
+    forget_verdicts(archived)
+    code, out, _ = run(capsys, "archive", "--db", archived, "revalidate", "--dry-run", "--jobs", "1")
+    assert code == 1 and "game #1: legal -> violations" in out and "+ turn 3" in out and "rule 6.22" in out
+    assert run(capsys, "archive", "--db", archived, "revalidate", "--dry-run", "--jobs", "1")[0] == 1
+
+
+def test_against_a_module_folder(capsys, archived, tmp_path):
+    copy = tmp_path / "china-war-1980"
+    shutil.copytree(ROOT / "modules" / "china-war-1980", copy)
+    code, out, _ = run(capsys, "archive", "--db", archived, "revalidate", "--module", copy, "--jobs", "1")
+    assert code == 0 and "2 game(s)" in out
+    code, out, _ = run(capsys, "archive", "--db", archived, "revalidate", "--module", "nonesuch")
+    assert code == 2
