@@ -194,7 +194,7 @@ def _rail(draw: ImageDraw.ImageDraw, a: Point, b: Point, *, double: bool, unit: 
     ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
     nx, ny = -uy, ux
     width = max(1, round(unit / 30))
-    gap = unit * 0.05
+    gap = unit * 0.07
     if double:
         for side in (-1, 1):
             draw.line([(a[0] + nx * gap * side, a[1] + ny * gap * side), (b[0] + nx * gap * side, b[1] + ny * gap * side)], fill=RAIL, width=width)

@@ -1,0 +1,125 @@
+"""Counter sheets: pages of counters to print and cut, fronts and backs mirrored for duplex printing.
+
+A page holds a grid of counters with cut lines between them and crop marks in the margin. The backs page
+mirrors the columns (a sheet turned over its long edge), so that each back lands behind its front when
+the two pages are printed duplex, or glued back to back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from PIL import Image, ImageDraw
+
+from pbem.art.fonts import font
+from pbem.model.errors import PbemError
+
+PAGES_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
+CUT = (120, 120, 120)
+MAX_COUNTERS = 10_000
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """Page size, resolution, counter size and margins, in millimetres and dots per inch."""
+
+    page: str = "letter"
+    dpi: int = 300
+    counter_mm: float = 12.7  # SPI's half inch
+    margin_mm: float = 12.0
+
+    def px(self, mm: float) -> int:
+        return round(mm / 25.4 * self.dpi)
+
+    def grid(self) -> tuple[int, int]:
+        """Columns and rows of counters a page holds."""
+        width, height = PAGES_MM[self.page]
+        columns = int((width - 2 * self.margin_mm) // self.counter_mm)
+        rows = int((height - 2 * self.margin_mm - 8) // self.counter_mm)
+        return columns, rows
+
+
+def check_spec(spec: SheetSpec) -> SheetSpec:
+    if spec.page not in PAGES_MM:
+        raise PbemError(f"page must be one of {', '.join(PAGES_MM)}, not {spec.page!r}")
+    if not 72 <= spec.dpi <= 1200:
+        raise PbemError(f"dpi must be 72 to 1200, not {spec.dpi}")
+    if not 5 <= spec.counter_mm <= 50:
+        raise PbemError(f"counter size must be 5 to 50 mm, not {spec.counter_mm}")
+    columns, rows = spec.grid()
+    if columns < 1 or rows < 1:
+        raise PbemError("no counter fits on the page with these margins")
+    return spec
+
+
+def sheet_pages(
+    count: int,
+    draw_face: Callable[[int, int, int], Image.Image],
+    spec: SheetSpec = SheetSpec(),
+    title: str = "",
+    progress: Callable[[int], None] | None = None,
+) -> list[Image.Image]:
+    """Pages for ``count`` counters: front page, back page, front page… ``draw_face(n, face, px)`` draws
+    counter ``n``'s face 0 or 1 at ``px`` pixels. ``progress(n)`` is called after each counter."""
+    check_spec(spec)
+    if not 0 < count <= MAX_COUNTERS:
+        raise PbemError(f"a sheet holds 1 to {MAX_COUNTERS} counters, not {count}")
+    columns, rows = spec.grid()
+    per_page = columns * rows
+    width_mm, height_mm = PAGES_MM[spec.page]
+    page_px = (spec.px(width_mm), spec.px(height_mm))
+    cell = spec.px(spec.counter_mm)
+    left = (page_px[0] - columns * cell) // 2
+    top = spec.px(spec.margin_mm) + spec.px(8)
+    pages: list[Image.Image] = []
+    for first in range(0, count, per_page):
+        numbers = list(range(first, min(count, first + per_page)))
+        used_rows = (len(numbers) + columns - 1) // columns
+        for face in (0, 1):
+            page = Image.new("RGB", page_px, "white")
+            draw = ImageDraw.Draw(page)
+            for k, n in enumerate(numbers):
+                row, column = divmod(k, columns)
+                if face == 1:
+                    column = columns - 1 - column  # mirrored: the back of column 0 prints in the last column
+                page.paste(draw_face(n, face, cell), (left + column * cell, top + row * cell))
+                if face == 1 and progress is not None:
+                    progress(n)
+            _cut_lines(draw, left, top, cell, columns, used_rows, spec)
+            page_number = len(pages) + 1
+            caption = f"{title}  page {page_number} - {'fronts' if face == 0 else 'backs (mirrored for duplex)'}"
+            draw.text((left, spec.px(spec.margin_mm)), caption.strip(), font=font(spec.px(3.2)), fill=(60, 60, 60))
+            pages.append(page)
+    return pages
+
+
+def _cut_lines(draw: ImageDraw.ImageDraw, left: int, top: int, cell: int, columns: int, rows: int, spec: SheetSpec) -> None:
+    """Hairlines on every counter edge and crop marks running into the margin."""
+    width = max(1, spec.dpi // 150)
+    right, bottom = left + columns * cell, top + rows * cell
+    mark = spec.px(4)
+    for c in range(columns + 1):
+        x = left + c * cell
+        draw.line([(x, top), (x, bottom)], fill=CUT, width=width)
+        draw.line([(x, top - mark - 2), (x, top - 2)], fill=(0, 0, 0), width=width)
+        draw.line([(x, bottom + 2), (x, bottom + mark + 2)], fill=(0, 0, 0), width=width)
+    for r in range(rows + 1):
+        y = top + r * cell
+        draw.line([(left, y), (right, y)], fill=CUT, width=width)
+        draw.line([(left - mark - 2, y), (left - 2, y)], fill=(0, 0, 0), width=width)
+        draw.line([(right + 2, y), (right + mark + 2, y)], fill=(0, 0, 0), width=width)
+
+
+def pages_png(pages: Sequence[Image.Image], gap: int = 20) -> Image.Image:
+    """All pages side by side in pairs (fronts left, backs right), pairs stacked: one PNG to look at."""
+    width = pages[0].width * 2 + gap * 3
+    pairs = (len(pages) + 1) // 2
+    height = pages[0].height * pairs + gap * (pairs + 1)
+    from pbem.art.images import check_canvas
+
+    out = Image.new("RGB", check_canvas(width, height, "sheet"), (200, 200, 200))
+    for k, page in enumerate(pages):
+        pair, side = divmod(k, 2)
+        out.paste(page, (gap + side * (page.width + gap), gap + pair * (page.height + gap)))
+    return out
