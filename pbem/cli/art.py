@@ -141,7 +141,9 @@ def map_command(module_name: str, state_path: Path | None, out: Path, hex_size: 
     image = picture.image
     if state_path is not None:
         document = load_json(state_path)
-        schemas.check(document, "scenario" if "units" in document.data and "id" in document.data and "turn" not in document.data else "state")
+        # A scenario (it has an id and a title) and a saved state both give the units and where they stand.
+        is_scenario = isinstance(document.data, dict) and "id" in document.data and "title" in document.data
+        schemas.check(document, "scenario" if is_scenario else "state")
         image = overlay(picture, State.from_json(module, document), [], style)
     save(image, out)
     click.echo(f"map {module.map.id} ({len(module.map)} locations) written to {out}")
