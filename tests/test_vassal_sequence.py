@@ -34,7 +34,7 @@ def test_split_then_join_is_stable(items):
     assert join(split(encoded, ";"), ";") == join(split(join(split(encoded, ";"), ";"), ";"), ";")
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(st.lists(TEXT, min_size=1, max_size=8))
 def test_chain_fast_path_agrees_with_literal_reading(links):
     encoded = join_chain(links)
@@ -50,7 +50,7 @@ TREES = st.recursive(TEXT.filter(lambda t: ESC not in t), lambda children: st.li
                      max_leaves=12)
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(TREES)
 def test_tree_reading_agrees_with_literal_reading(tree):
     text = encode_tree(tree)

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 ESC = "\x1b"
 TAB = "\t"
 BACKSLASH = "\\"
+MAX_LINKS = 1_000  # real trait chains reach ~150 links; thousands only come from a hostile file
 
 
 def unquote(token: str) -> str:
@@ -74,7 +75,7 @@ def first_and_rest(text: str, delim: str) -> tuple[str, str | None]:
     return tokens[0], (tokens[1] if len(tokens) > 1 else None)
 
 
-def split_chain(text: str, delim: str = TAB, max_links: int = 10_000) -> list[str]:
+def split_chain(text: str, delim: str = TAB, max_links: int = MAX_LINKS) -> list[str]:
     """The links of a nested chain ``join([a, join([b, join([c, ...])])])``, outermost first.
 
     This is how VASSAL reads a trait chain: take the first token, then read the second token the same

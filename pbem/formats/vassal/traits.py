@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.formats.vassal.sequence import TAB, split, split_chain
+from pbem.formats.vassal.sequence import MAX_LINKS, TAB, split, split_chain
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,10 +28,11 @@ class Trait:
 
 @dataclass(slots=True)
 class Piece:
-    """A decoded piece: its traits (outermost first, BasicPiece last) and what they say."""
+    """A piece: where it is at once, its traits (outermost first, BasicPiece last) decoded when first needed."""
 
     id: str | None
-    traits: list[Trait]
+    type_text: str = ""
+    state_text: str = ""
     basic_name: str = ""
     image: str = ""
     map_id: str | None = None
@@ -39,6 +40,13 @@ class Piece:
     y: int | None = None
     gpid: str | None = None
     properties: dict[str, str] = field(default_factory=dict)
+    _traits: list[Trait] | None = field(default=None, repr=False)
+
+    @property
+    def traits(self) -> list[Trait]:
+        if self._traits is None:
+            self._traits = decode_chain(self.type_text, self.state_text)
+        return self._traits
 
     @property
     def name(self) -> str:
@@ -111,18 +119,49 @@ def decode_piece(piece_id: str | None, type_text: str, state_text: str) -> Piece
         return _decode_stack(piece_id, state_text)
     if type_text.startswith("deck;"):
         return _decode_deck(piece_id, state_text)
-    return piece_from_traits(piece_id, decode_chain(type_text, state_text))
+    basic = _basic_links(type_text, state_text)
+    if basic is None:
+        return piece_from_traits(piece_id, decode_chain(type_text, state_text), type_text, state_text)
+    piece = Piece(piece_id, type_text, state_text)
+    _apply_basic_type(piece, basic[0])
+    apply_basic_state(piece, basic[1])
+    return piece
 
 
-def piece_from_traits(piece_id: str | None, traits: list[Trait]) -> Piece:
+def _basic_links(type_text: str, state_text: str) -> tuple[str, str] | None:
+    """The BasicPiece's type and state without decoding the whole (long) type chain, when that is safe.
+
+    The type chain ends in ``piece;…``; the backslashes before its TAB say how many links come before it,
+    which picks the BasicPiece's link out of the (short) state chain.
+    """
+    if type_text.startswith("piece;") and TAB not in type_text:
+        return type_text, split_chain(state_text, TAB)[0] if state_text else ""
+    at = type_text.rfind(TAB + "piece;")
+    if at < 0 or TAB in type_text[at + 1:]:
+        return None
+    before = type_text[max(0, at - MAX_LINKS - 1):at]
+    links = len(before) - len(before.rstrip("\\")) + 2
+    if links > MAX_LINKS:
+        raise PieceError(f"a chain of more than {MAX_LINKS} links")
+    try:
+        states = split_chain(state_text, TAB) if state_text else [""]
+    except ValueError as error:
+        raise PieceError(str(error)) from None
+    return type_text[at + 1:], states[links - 1] if len(states) >= links else ""
+
+
+def _apply_basic_type(piece: Piece, basic_type: str) -> None:
+    fields = split(basic_type, ";")
+    if fields and fields[0] == "piece":
+        piece.image = fields[3] if len(fields) > 3 else ""
+        piece.basic_name = fields[4] if len(fields) > 4 else ""
+
+
+def piece_from_traits(piece_id: str | None, traits: list[Trait], type_text: str = "", state_text: str = "") -> Piece:
     """A piece from its decoded traits: name and image from the BasicPiece type, place from its state."""
-    piece = Piece(piece_id, traits)
-    basic = traits[-1]
-    type_fields = split(basic.type, ";")
-    if type_fields and type_fields[0] == "piece":
-        piece.image = type_fields[3] if len(type_fields) > 3 else ""
-        piece.basic_name = type_fields[4] if len(type_fields) > 4 else ""
-    apply_basic_state(piece, basic.state)
+    piece = Piece(piece_id, type_text, state_text, _traits=traits)
+    _apply_basic_type(piece, traits[-1].type)
+    apply_basic_state(piece, traits[-1].state)
     return piece
 
 
