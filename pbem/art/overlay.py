@@ -106,6 +106,12 @@ def overlay(
             draw.rectangle([left + 2, top + 2, left + counter_px + 1, top + counter_px + 1], fill=(0, 0, 0, 90))
             image.paste(counter, (left, top))
             draw.rectangle([left, top, left + counter_px - 1, top + counter_px - 1], outline=(0, 0, 0, 255))
+        if len(stack) > 1:
+            # A stack shows its top counter; the badge says how many lie under it.
+            bx, by = round(x + counter_px / 2 + (len(stack) - 1) * step), round(y - counter_px / 2 - (len(stack) - 1) * step)
+            r = max(6, counter_px // 6)
+            draw.ellipse([bx - r, by - r, bx + r, by + r], fill=(255, 255, 255, 255), outline=(0, 0, 0, 255), width=1)
+            draw.text((bx, by), str(len(stack)), font=font(round(r * 1.5)), fill=(0, 0, 0, 255), anchor="mm")
     layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
     ldraw = ImageDraw.Draw(layer)
     width = max(3, round(unit / 10))
@@ -132,7 +138,7 @@ def overlay(
             x, y = centers[mark.location]
             r = unit * 0.6
             ldraw.ellipse([x - r, y - r, x + r, y + r], outline=VIOLATION + (255,), width=max(3, width))
-            _label(ldraw, (x + r * 0.7, y - r * 0.9), f"{mark.number}: {mark.rule}", label_font, fill=VIOLATION, background=(255, 255, 255, 235))
+            _label(ldraw, (x - r * 0.8, y - r * 0.95), f"{mark.number}: {mark.rule}", label_font, fill=VIOLATION, background=(255, 255, 255, 235))
     image = Image.alpha_composite(image, layer).convert("RGB")
     if crop:
         points = [centers[i] for i in state.stacks]
