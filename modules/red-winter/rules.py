@@ -1,0 +1,4 @@
+from pbem.rules.ruleset import Ruleset
+
+def build_ruleset(module):
+    return Ruleset(module)
