@@ -135,3 +135,25 @@ def test_vasl_dice_reports(capsys):
     rolls = [e for s in json.loads(out)["steps"] for e in s["events"] if e["type"] == "roll"]
     assert [(r["button"], r["values"]) for r in rolls][:3] == [("IFT DR", [6, 6]), ("RS dr", [2]), ("3d6", [3, 4, 1])]
     assert rolls[2]["total"] == 8
+
+
+def test_module_info_lists_maps_boards_and_grids(capsys):
+    code, out, _ = run(capsys, "vassal", "info", str(SAMPLES / "tld-buildFile.xml"), "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["kind"] == "module" and report["module"] == {"name": "The Longest Day", "version": "0.0"}
+    normandy = report["maps"][0]
+    assert normandy["id"] == "Normandy"
+    grid = normandy["boards"][0]["grid"]
+    assert grid["kind"] == "zoned"
+    assert grid["background"]["kind"] == "hex" and grid["background"]["numbering"]["v_off"] == 1
+    assert any(zone["grid"] and zone["grid"]["kind"] == "square" for zone in grid["zones"])
+    assert report["pieces"] == 2070
+
+
+def test_module_zip_reads_like_its_build_file(capsys):
+    _, from_zip, _ = run(capsys, "vassal", "info", str(SAMPLES / "kassala-repacked-noimages.vmod"), "--format", "json")
+    _, from_xml, _ = run(capsys, "vassal", "info", str(SAMPLES / "kassala-buildFile.xml"), "--format", "json")
+    zipped, unpacked = json.loads(from_zip), json.loads(from_xml)
+    assert zipped["maps"] == unpacked["maps"] and zipped["pieces"] == unpacked["pieces"] == 36
+    assert zipped["dice"][0]["report_format"].startswith("** $name$ = $result$ ***")
