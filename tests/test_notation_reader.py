@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -200,3 +201,11 @@ def test_convert_lists_every_problem_and_writes_nothing(pbem, tmp_path):
     assert [line.split(": ", 1)[1].split(":")[1:3] for line in result.err.splitlines()] == [["5", "1"], ["6", "22"]]
     result = pbem("check", bad)
     assert result.code == 2 and result.err.count("\n") == 1 and "bad.pbem:5:1:" in result.err
+
+
+def test_the_documented_china_war_turn_reads():
+    docs = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
+    example = docs.read_text(encoding="utf-8").split("## A China War turn", 1)[1].split("```")[1]
+    data = parse_notation(example, "docs.pbem").data
+    assert [a.get("phase") for a in data["actions"] if "phase" in a] == ["movement", "reaction", "combat"]
+    assert data["actions"][-1]["shifts"]["river"] == -2
