@@ -55,6 +55,11 @@ def attack(attackers, target: str, roll: int, result: str, **fields) -> Combat:
     return Combat(index=0, source=SRC, attackers=attackers, target=H(target), roll=roll, result=result, **fields)
 
 
+def to_combat() -> list[Phase]:
+    """The phases before a combat phase, in order: movement, the opponent's reaction, combat."""
+    return [phase("movement"), phase("reaction"), phase("combat")]
+
+
 def cost(unit_class: str, a: str, b: str) -> int:
     return RULES.entry[unit_class][H(a)][H(b)]
 
@@ -122,7 +127,7 @@ def test_6_21_only_the_phasing_side_moves():
 
 
 def test_4_2_no_movement_in_the_combat_phase():
-    assert run("soviet", [phase("combat"), move("SOV-MR-XX-1-02", "3104", "3204")]) == [("4.2", "illegal")]
+    assert run("soviet", [*to_combat(), move("SOV-MR-XX-1-02", "3104", "3204")]) == [("4.2", "illegal")]
 
 
 def test_10_24_militia_blocks_entry_into_empty_enemy_city():
@@ -233,91 +238,85 @@ GOOD_ATTACK = dict(odds="2/1", column="1/1", losses_attacker=("SOV-MR-XX-1-01",)
 
 def test_9_11_attacks_only_in_combat_and_adjacent():
     legal = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", **GOOD_ATTACK)
-    assert run("soviet", [phase("combat"), legal]) == []
+    assert run("soviet", [*to_combat(), legal]) == []
     early = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", **GOOD_ATTACK)
     assert run("soviet", [phase("movement"), early]) == [("9.11", "illegal")]
     far = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-2-04"], "3005", 4, "1/1", odds="2/1", column="1/1",
                  losses_attacker=("SOV-MR-XX-2-04",), losses_defender=("PLA-INF-XX-1-01",))  # fmt: skip
-    assert run("soviet", [phase("combat"), far]) == [("9.11", "illegal")]
+    assert run("soviet", [*to_combat(), far]) == [("9.11", "illegal")]
 
 
 def test_9_14_each_unit_attacks_and_is_attacked_once():
     first = attack("SOV-TK-XX-1-01", "3005", 6, "1/1", losses_attacker=("SOV-TK-XX-1-01",), losses_defender=("PLA-INF-XX-1-01",))
     again = attack("SOV-MR-XX-1-01", "3005", 5, "1/1", losses_attacker=("SOV-MR-XX-1-01",), losses_defender=("PLA-INF-XX-1-01",))
-    assert run("soviet", [phase("combat"), first, again]) == [("9.14", "illegal")]
+    assert run("soviet", [*to_combat(), first, again]) == [("9.14", "illegal")]
     other = attack("SOV-MR-XX-1-02", "3105", 6, "1/1", losses_attacker=("SOV-MR-XX-1-02",), losses_defender=("PLA-INF-XXX-2-01",))
-    assert run("soviet", [phase("combat"), first, other]) == []
-
-
-def test_9_14_counts_per_combat_phase():
-    first = attack("SOV-TK-XX-1-01", "3005", 6, "1/1", losses_attacker=("SOV-TK-XX-1-01",), losses_defender=("PLA-INF-XX-1-01",))
-    again = attack("SOV-MR-XX-1-01", "3005", 6, "-/1", losses_defender=("PLA-INF-XX-1-01",))
-    assert run("soviet", [phase("combat"), first, phase("combat"), again]) == []
+    assert run("soviet", [*to_combat(), first, other]) == []
 
 
 def test_9_21_all_units_in_the_hex_defend_together():
     state = scenario_state()
     state.place("PLA-INF-XX-1-02", H("3005"))
     partial = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "-/-", defenders=("PLA-INF-XX-1-01",))
-    found = run("soviet", [phase("combat"), partial], state)
+    found = run("soviet", [*to_combat(), partial], state)
     assert ("9.21", "illegal") in found
 
 
 def test_9_0_wrong_odds_is_a_mismatch():
     wrong = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", **{**GOOD_ATTACK, "odds": "3/1"})
-    assert run("soviet", [phase("combat"), wrong]) == [("9.0", "mismatch")]
+    assert run("soviet", [*to_combat(), wrong]) == [("9.0", "mismatch")]
 
 
 def test_9_6_wrong_result_and_impossible_roll_are_mismatches():
     wrong = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "-/1", odds="2/1", losses_defender=("PLA-INF-XX-1-01",))
-    assert run("soviet", [phase("combat"), wrong]) == [("9.6", "mismatch")]
+    assert run("soviet", [*to_combat(), wrong]) == [("9.6", "mismatch")]
     seven = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 7, "1/1", **GOOD_ATTACK)
-    assert run("soviet", [phase("combat"), seven]) == [("9.6", "mismatch")]
+    assert run("soviet", [*to_combat(), seven]) == [("9.6", "mismatch")]
 
 
 def test_9_74_to_9_77_losses_follow_the_result():
     no_attacker_loss = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", odds="2/1", losses_defender=("PLA-INF-XX-1-01",))
-    assert run("soviet", [phase("combat"), no_attacker_loss]) == [("9.75", "illegal")]
+    assert run("soviet", [*to_combat(), no_attacker_loss]) == [("9.75", "illegal")]
     no_defender_loss = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", odds="2/1", losses_attacker=("SOV-MR-XX-1-01",))
-    assert run("soviet", [phase("combat"), no_defender_loss]) == [("9.76", "illegal")]
+    assert run("soviet", [*to_combat(), no_defender_loss]) == [("9.76", "illegal")]
     retreat_instead = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", odds="2/1", losses_attacker=("SOV-MR-XX-1-01",), retreats={"PLA-INF-XX-1-01": ["3006"]})
-    assert run("soviet", [phase("combat"), retreat_instead]) == []
+    assert run("soviet", [*to_combat(), retreat_instead]) == []
     wrong_unit = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", odds="2/1", losses_attacker=("SOV-MR-XX-1-02",), losses_defender=("PLA-INF-XX-1-01",))
-    assert ("9.75", "illegal") in run("soviet", [phase("combat"), wrong_unit])
+    assert ("9.75", "illegal") in run("soviet", [*to_combat(), wrong_unit])
 
 
 def test_9_74_e_result_eliminates_everyone():
     state = scenario_state()
     state.units["PLA-INF-XX-1-01"].step = 1  # a reduced 1-2-2 in clear: 11 to 2 = 5/1, net -1 = 4/1
     combat = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 6, "-/E", odds="5/1", eliminated=("PLA-INF-XX-1-01",), advance=("SOV-TK-XX-1-01",))
-    assert run("soviet", [phase("combat"), combat], state) == []
+    assert run("soviet", [*to_combat(), combat], state) == []
     state = scenario_state()
     state.units["PLA-INF-XX-1-01"].step = 1
     kept = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 6, "-/E", odds="5/1")
-    assert run("soviet", [phase("combat"), kept], state) == [("9.74", "illegal")]
+    assert run("soviet", [*to_combat(), kept], state) == [("9.74", "illegal")]
 
 
 def test_9_8_units_that_may_not_retreat():
     base = dict(odds="2/1", support={"nuclear": 10})
     loss = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01", "SOV-MR-XX-1-02"], "3105", 4, "-/1", losses_defender=("PLA-INF-XXX-2-01",), **base)
-    assert run("soviet", [phase("combat"), loss]) == []
+    assert run("soviet", [*to_combat(), loss]) == []
     retreat = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01", "SOV-MR-XX-1-02"], "3105", 4, "-/1", retreats={"PLA-INF-XXX-2-01": ["3205"]}, **base)
-    assert run("soviet", [phase("combat"), retreat]) == [("9.8", "illegal")]
+    assert run("soviet", [*to_combat(), retreat]) == [("9.8", "illegal")]
 
 
 def test_9_81_no_retreat_into_enemy_units():
     bad = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", odds="2/1", losses_attacker=("SOV-MR-XX-1-01",), retreats={"PLA-INF-XX-1-01": ["3004"]})
-    assert ("9.81", "illegal") in run("soviet", [phase("combat"), bad])
+    assert ("9.81", "illegal") in run("soviet", [*to_combat(), bad])
 
 
 def test_9_91_advance_only_into_a_vacated_hex_and_9_92_no_second_attack():
     stays = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", **GOOD_ATTACK, advance=("SOV-TK-XX-1-01",))
-    assert run("soviet", [phase("combat"), stays]) == [("9.91", "illegal")]
+    assert run("soviet", [*to_combat(), stays]) == [("9.91", "illegal")]
     vacated = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", odds="2/1", losses_attacker=("SOV-MR-XX-1-01",),
                      retreats={"PLA-INF-XX-1-01": ["3006"]}, advance=("SOV-TK-XX-1-01",))  # fmt: skip
-    assert run("soviet", [phase("combat"), vacated]) == []
+    assert run("soviet", [*to_combat(), vacated]) == []
     again = attack("SOV-TK-XX-1-01", "3105", 6, "-/1", losses_defender=("PLA-INF-XXX-2-01",))
-    assert ("9.92", "illegal") in run("soviet", [phase("combat"), vacated, again])
+    assert ("9.92", "illegal") in run("soviet", [*to_combat(), vacated, again])
 
 
 def test_9_54_mass_attack_is_for_pla_units_only():
@@ -332,11 +331,11 @@ def test_5_13_units_of_an_ambiguous_nation_are_not_attacked():
     state = scenario_state()
     state.place("SOV-MR-XX-2-04", H("4415"))
     combat = attack("SOV-MR-XX-2-04", "4416", 1, "E/-", eliminated=("SOV-MR-XX-2-04",))
-    assert ("5.13", "illegal") in run("soviet", [phase("combat"), combat], state)
+    assert ("5.13", "illegal") in run("soviet", [*to_combat(), combat], state)
 
 
 def test_unchecked_actions_are_reported_not_passed():
     from pbem.model.actions import Roll
 
-    roll = Roll(index=0, source=SRC, purpose="political", dice="1d6", values=(4,))
-    assert run("soviet", [phase("political"), roll]) == [("-", "warning")]
+    roll = Roll(index=0, source=SRC, purpose="weather", dice="1d6", values=(4,))
+    assert run("soviet", [phase("movement"), roll]) == [("-", "warning")]

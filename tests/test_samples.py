@@ -45,9 +45,10 @@ def test_written_state_starts_the_next_turn(pbem, tmp_path):
     Draft202012Validator(validator("state").schema).validate(state)
     assert state == json.loads((SAMPLES / "state-after-legal-01.json").read_text())
     units = {u["id"]: u for u in state["units"]}
-    assert units["SOV-TK-XX-1-03"]["at"] == "3305"  # advanced after combat
-    assert units["PLA-INF-XX-1-03"]["at"] == "3205"  # retreated
+    assert units["PLA-INF-XX-1-03"]["at"] == "3305" and units["PLA-INF-XX-1-03"]["step"] == 1  # flanked: no retreat
     assert units["PLA-INF-XX-1-01"]["step"] == 1  # took a step loss
+    assert units["SOV-TK-XX-1-02"]["at"] == "2606"
+    assert (state["turn"], state["phase"], state["side"], state["first_side"]) == (1, "combat", "soviet", "soviet")
     # The chain works from a copy in any folder.
     shutil.copy(SAMPLES / "legal-02-chinese-reply.json", tmp_path / "turn2.json")
     shutil.copy(written, tmp_path / "state-after-legal-01.json")

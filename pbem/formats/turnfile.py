@@ -17,7 +17,7 @@ from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module, load_module
 from pbem.model.state import suggest
 
-ACTION_KINDS = ("phase", "move", "attack", "overrun", "eliminate", "loss", "reinforce", "replace", "roll", "card", "comment")
+ACTION_KINDS = ("phase", "move", "attack", "overrun", "eliminate", "remove", "loss", "reinforce", "replace", "roll", "card", "comment")
 
 _RATIO = re.compile(r"^\s*(\d+)\s*[/:-]\s*(\d+)\s*$")
 
@@ -107,6 +107,7 @@ class _ActionBuilder:
             "attack": self._combat,
             "overrun": self._combat,
             "eliminate": lambda e, p: {"units": self._units(e["eliminate"], f"{p}/eliminate"), "reason": e.get("reason", "")},
+            "remove": self._remove,
             "loss": lambda e, p: {"unit": self._unit(e["loss"], f"{p}/loss"), "reason": e.get("reason", "")},
             "reinforce": lambda e, p: {"units": self._units(e["reinforce"], f"{p}/reinforce"), "at": self._location(e["at"], f"{p}/at")},
             "replace": lambda e, p: {"unit": self._unit(e["replace"], f"{p}/replace")},
@@ -116,7 +117,7 @@ class _ActionBuilder:
         }
         self.classes: dict[str, type[act.Action]] = {
             "phase": act.Phase, "move": act.Move, "attack": act.Combat, "overrun": act.Overrun,
-            "eliminate": act.Eliminate, "loss": act.Loss, "reinforce": act.Reinforce, "replace": act.Replace,
+            "eliminate": act.Eliminate, "remove": act.Remove, "loss": act.Loss, "reinforce": act.Reinforce, "replace": act.Replace,
             "roll": act.Roll, "card": act.CardPlay, "comment": act.Comment,
         }  # fmt: skip
 
@@ -185,6 +186,11 @@ class _ActionBuilder:
         if "defenders" in entry:
             fields["defenders"] = self._units(entry["defenders"], f"{pointer}/defenders")
         return fields
+
+    def _remove(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        if entry["to"] not in self.module.boxes:
+            raise self.document.error(f"{pointer}/to", f"{entry['to']!r} is not a box of {self.module.id} ({', '.join(self.module.boxes)})")
+        return {"units": self._units(entry["remove"], f"{pointer}/remove"), "to": entry["to"]}
 
     def _steps(self, names: list[str], pointer: str) -> tuple[str, ...]:
         # A unit may appear more than once: one entry per step lost.

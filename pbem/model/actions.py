@@ -76,6 +76,15 @@ class Eliminate(Action):
 
 
 @dataclass(slots=True, kw_only=True)
+class Remove(Action):
+    """Units taken off the map into one of the module's boxes (e.g. a garrison), not eliminated."""
+
+    units: tuple[str, ...]
+    to: str
+    kind = "remove"
+
+
+@dataclass(slots=True, kw_only=True)
 class Loss(Action):
     """One step lost by a unit outside a combat result (pacification, attrition…)."""
 

@@ -51,7 +51,12 @@ class Module:
         if self.rules_file is None:
             return Ruleset(self)
         name = "pbem_module_" + re.sub(r"\W", "_", self.id)
-        spec = importlib.util.spec_from_file_location(name, self.rules_file)
+        if self.rules_file.is_dir():  # a package: rules/__init__.py and its sibling files
+            spec = importlib.util.spec_from_file_location(
+                name, self.rules_file / "__init__.py", submodule_search_locations=[str(self.rules_file)]
+            )
+        else:
+            spec = importlib.util.spec_from_file_location(name, self.rules_file)
         if spec is None or spec.loader is None:
             raise PbemError.at(self.rules_file, "cannot load the module's rules code")
         code = importlib.util.module_from_spec(spec)
@@ -126,8 +131,8 @@ def _load(path: Path) -> Module:
     for scenario_id, relative in data.get("scenarios", {}).items():
         scenarios[scenario_id] = (path / relative).resolve()
     rules_file = (path / data["rules"]).resolve() if "rules" in data else None
-    if rules_file is not None and not rules_file.is_file():
-        raise manifest.error("/rules", f"rules file {data['rules']!r} does not exist")
+    if rules_file is not None and not (rules_file.is_file() or (rules_file / "__init__.py").is_file()):
+        raise manifest.error("/rules", f"rules {data['rules']!r}: no such file or package")
     return Module(
         id=data["id"],
         name=data["name"],

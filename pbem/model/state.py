@@ -54,6 +54,7 @@ class State:
         self.turn = turn
         self.side = side
         self.phase = phase
+        self.first_side: str | None = None  # who moves first in each game-turn
         self.units: dict[str, UnitState] = {}
         self.stacks: dict[int, list[str]] = {}
         self.control: dict[str, str] = {}  # nationality -> side that controls its units
@@ -108,6 +109,9 @@ class State:
         elif kind == "eliminate":
             for unit_id in action.units:  # type: ignore[attr-defined]
                 self.remove(unit_id)
+        elif kind == "remove":
+            for unit_id in action.units:  # type: ignore[attr-defined]
+                self.remove(unit_id, action.to)  # type: ignore[attr-defined]
         elif kind == "loss":
             if self.units[action.unit].on_map:  # type: ignore[attr-defined]
                 self.lose_step(action.unit)  # type: ignore[attr-defined]
@@ -157,6 +161,8 @@ class State:
             "scenario": self.scenario,
             "turn": self.turn,
         }
+        if self.first_side is not None:
+            out["first_side"] = self.first_side
         if self.side is not None:
             out["side"] = self.side
         if self.phase is not None:
@@ -179,6 +185,7 @@ class State:
             side=data.get("side"),
             phase=data.get("phase"),
         )
+        state.first_side = data.get("first_side")
         state.control = dict(data.get("control", {}))
         state.status = copy.deepcopy(data.get("status", {}))
         seen: dict[str, int] = {}

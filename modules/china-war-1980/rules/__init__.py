@@ -1,0 +1,36 @@
+"""The China War (SPI 1979): the game's rules on pbem's kernel, one file per rule area.
+
+Rule numbers in violations are the rulebook's "cases". What the source lacks (supply lines 11.x,
+reinforcement schedules 12.0/17.3, air and nuclear limits 13.x, reorganisation 14.0) is reported, never guessed.
+"""
+
+from __future__ import annotations
+
+from pbem.model.violation import Violation
+
+from .base import ChinaWarBase
+from .combat import Assessment, CombatRules
+from .movement import MovementRules
+from .overrun import OverrunRules
+from .politics import PoliticsRules
+from .sequence import SequenceRules
+
+
+class ChinaWarRules(SequenceRules, MovementRules, OverrunRules, PoliticsRules, ChinaWarBase):
+    def check(self, action, state, ctx) -> list[Violation]:
+        found = self.check_any(action, state, ctx)
+        if action.kind in ("move", "overrun"):
+            starts = ctx.extra.setdefault("phase_start", {})
+            together = ctx.extra.setdefault("moved_with", {})
+            for unit_id in action.units if action.kind == "move" else action.attackers:  # type: ignore[attr-defined]
+                starts.setdefault(unit_id, state.units[unit_id].at)
+                if action.kind == "move":
+                    together[unit_id] = together.get(unit_id, ()) + (action.index,)
+        return found + super().check(action, state, ctx)
+
+
+def build_ruleset(module) -> ChinaWarRules:
+    return ChinaWarRules(module)
+
+
+__all__ = ["Assessment", "ChinaWarRules", "build_ruleset"]

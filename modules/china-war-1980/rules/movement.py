@@ -1,0 +1,284 @@
+"""Movement: on land (6.1, 6.2, 10.x), in reaction (2.0, 6.43), by rail (6.3) and by air (6.4); pacification
+(10.25) and the Trans-Siberian garrison (10.8)."""
+
+from __future__ import annotations
+
+from pbem.model.actions import Loss, Move, Reinforce, Remove
+from pbem.model.state import State, UnitState
+from pbem.model.violation import Violation
+from pbem.rules.movement import walk
+from pbem.rules.ruleset import TurnContext, illegal, warning
+
+from .base import CHINESE, MINOR_POWERS, MOVEMENT, REACTION, REINFORCEMENT, SOVIET, ChinaWarBase
+
+
+class MovementRules(ChinaWarBase):
+    def check_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        if ctx.phase not in (MOVEMENT, REACTION):
+            return [illegal("4.2", f"units move only in a movement or reaction phase, not in the {ctx.phase or 'no'} phase", action)]
+        check = {"land": self._check_land, "rail": self._check_rail, "air": self._check_air}.get(action.by)
+        if check is None:
+            return [illegal("6.0", f"there is no movement by {action.by} in this game", action)]
+        found: list[Violation] = []
+        for unit_id in action.units:
+            unit = state.units[unit_id]
+            if not unit.on_map:
+                found.append(illegal("6.1", f"{self.name(unit_id)} is not on the map ({unit.box})", action))
+            elif ctx.phase == REACTION and unit.side == ctx.active_side:
+                found.extend(self._check_follow_up(unit, action, state, ctx))
+            elif unit.side != ctx.phase_side:
+                rule = "5.13" if unit.side == "neutral" else "6.21"
+                found.append(illegal(rule, f"{self.name(unit_id)} is a {unit.side} unit and may not move in the {self.side_name(ctx.phase_side or '')} {ctx.phase} phase", action))
+            else:
+                found.extend(check(unit, action, state, ctx))
+        return found
+
+    # --- on land --------------------------------------------------------------------------------------
+    def _check_land(self, unit: UnitState, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        found: list[Violation] = []
+        unit_id, name = unit.id, self.name(unit.id)
+        if unit_id in ctx.extra["railed"] or unit_id in ctx.extra["flown"]:
+            how = "rail" if unit_id in ctx.extra["railed"] else "air"
+            return [illegal("6.32" if how == "rail" else "6.41", f"{name} moved by {how} this phase and may not move again", action)]
+        stopped = ctx.extra["stopped"].get(unit_id)
+        if stopped:
+            return [illegal(stopped[0], f"{name} {stopped[1]} and may not move again this phase", action)]
+        path = action.path
+        if path[0] != unit.at:
+            found.append(illegal("6.1", f"{name} is in {self.where(unit.at)}, but its path starts in {self.where(path[0])}", action))
+        mechanized = unit.unit.type.mechanized
+        table = self.entry["mechanized" if mechanized else "non_mechanized"]
+        result = walk(self.map, path, lambda a, b: table[a][b])
+        if result.broken_at is not None:
+            k = result.broken_at
+            return found + [illegal("6.0", f"{name} jumps from {self.where(path[k - 1])} to {self.where(path[k])}, which are not adjacent", action)]
+        for hex_ in path[1:]:
+            problem = self._entry_problem(unit, hex_, state, ctx)
+            if problem:
+                return found + [illegal(problem[0], problem[1], action)]
+        allowance, limit_rule, reason = self._allowance(unit, ctx)
+        if isinstance(allowance, Violation):
+            return found + [allowance]
+        spent = ctx.mp_spent.get(unit_id, 0)
+        total = spent + result.total
+        minimum_move = spent == 0 and len(path) == 2 and (ctx.phase == MOVEMENT or self.options.get("reaction_minimum_move"))
+        if total > allowance and not minimum_move:
+            steps = ", ".join(f"{self.describe(path[k], path[k + 1])} {c}" for k, c in enumerate(result.costs))
+            earlier = f" after {spent} MP earlier this phase" if spent else ""
+            found.append(illegal(limit_rule, f"{name} spends {result.total} MP ({steps}){earlier} but has {reason}", action))
+        ctx.mp_spent[unit_id] = total
+        return found
+
+    def _allowance(self, unit: UnitState, ctx: TurnContext):
+        """(MP allowed this phase, rule that limits it, how to say it) — or a Violation if it may not move."""
+        face = unit.face
+        allowance, rule, reason = face.move, "6.12", f"an MPA of {face.move}"
+        if not unit.supplied:  # supply as it stood at the start of the phase (2.0, 6.23)
+            allowance //= 2
+            rule, reason = "6.23", f"{allowance} MP (half of {face.move}: out of supply)"
+        if ctx.phase == REACTION:
+            kind = unit.unit.type
+            if kind.arm == "airborne":
+                return illegal("6.43", f"{self.name(unit.id)} is airborne and may not move in a reaction phase"), "", ""
+            if not (kind.mechanized or kind.quality == 1):
+                return illegal("2.0", f"{self.name(unit.id)} may not react: only mechanized and 1st-line non-mechanized units move in a reaction phase"), "", ""
+            cap = 2 if kind.mechanized else 1
+            if cap < allowance:
+                allowance, rule, reason = cap, "2.0", f"{cap} MP in a reaction phase"
+        return allowance, rule, reason
+
+    def _entry_problem(self, unit: UnitState, location: int, state: State, ctx: TurnContext) -> tuple[str, str] | None:
+        """Why ``unit`` may not enter ``location`` by movement, if it may not."""
+        name = self.name(unit.id)
+        holder = state.side_at(location)
+        if holder is not None and holder != unit.side:
+            return "6.22", f"{name} enters {self.where(location)}, occupied by {holder} units"
+        if self.militia_active(location, unit.side, state, ctx):
+            kind = self.pop[location].replace("pop", "pop-")  # type: ignore[union-attr]
+            return "10.24", f"{name} enters {self.where(location)}, an enemy {kind} hex with active militia: only an overrun or an advance after combat may enter it"
+        country = self.map.country[location]
+        if country in MINOR_POWERS and unit.unit.type.nationality != country:
+            stance = self.stance(state, country)
+            if stance == "ambiguous":
+                return "5.13", f"{name} enters {self.where(location)} in {country}, which has not yet declared itself"
+            if stance == "neutral":
+                return "5.14", f"{name} enters {self.where(location)} in {country}, which has declared its neutrality"
+        return None
+
+    # --- reaction follow-up (2.0) -----------------------------------------------------------------------
+    def _check_follow_up(self, unit: UnitState, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        """After the reaction moves, the phasing player may move units into hexes the reaction vacated."""
+        vacated = ctx.extra.get("vacated", set())
+        path = action.path
+        name = self.name(unit.id)
+        if len(path) != 2 or path[0] != unit.at or not self.map.is_adjacent(path[0], path[1]):
+            return [illegal("2.0", f"{name} may only step into an adjacent hex vacated by the reaction, not move freely in the reaction phase", action)]
+        if path[1] not in vacated or state.units_at(path[1]):
+            return [illegal("2.0", f"{name} moves into {self.where(path[1])}, which no reacting unit vacated", action)]
+        ctx.extra["follow_up"].add(unit.id)
+        return []
+
+    # --- rail (6.3) ------------------------------------------------------------------------------------------
+    def _friendly_rail(self, location: int, side: str, state: State, ctx: TurnContext) -> bool:
+        """6.35: Chinese rail for the PLA, Soviet rail for the Soviets; North Korean rail too if allied with China."""
+        country = self.map.country[location]
+        holder = state.side_at(location)
+        if holder is not None and holder != side:
+            return False
+        if self.map.label(location) in ctx.extra["pacified"]:
+            return False
+        own = {SOVIET: {"USSR"}, CHINESE: {"China"}}.get(side, set())
+        if side == CHINESE and self.stance(state, "North Korea") == "allied_prc":
+            own = own | {"North Korea"}
+        return country in own
+
+    def _check_rail(self, unit: UnitState, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        name, path = self.name(unit.id), action.path
+        if ctx.phase == REACTION:
+            return [illegal("6.33", f"{name} may not move by rail in a reaction phase", action)]
+        if ctx.mp_spent.get(unit.id) or unit.id in ctx.extra["railed"]:
+            return [illegal("6.32", f"{name} already moved this phase and may not also move by rail", action)]
+        if path[0] != unit.at:
+            return [illegal("6.1", f"{name} is in {self.where(unit.at)}, but its rail path starts in {self.where(path[0])}", action)]
+        single = False
+        for a, b in zip(path, path[1:]):
+            track = self.map.rail(a, b)
+            if track is None:
+                return [illegal("6.31", f"{name} leaves the railway between {self.where(a)} and {self.where(b)}", action)]
+            single = single or track == "single"
+        for location in path:
+            if not self._friendly_rail(location, unit.side, state, ctx):
+                return [illegal("6.35", f"{name} uses {self.where(location)}, which is not friendly rail for the {self.side_name(unit.side)} player", action)]
+        found: list[Violation] = []
+        distance = len(path) - 1
+        limit = self.options.get("rail_single_track_limit", 20)
+        if single and distance > limit:
+            found.append(illegal("6.36", f"{name} rails {distance} hexes over a route with single track (limit {limit})", action))
+        use = state.status.setdefault("rail_use", {"turn": state.turn, "hexes": {}})
+        if use["turn"] != state.turn:
+            use.update(turn=state.turn, hexes={})
+        weight = self.weight(unit) if self.options.get("rail_corps_counts", 3) == 3 else 1
+        counted = path if self.options.get("rail_capacity_counts", "all") == "all" else path[1:]
+        for location in counted:
+            label = self.where(location)
+            tracks = [self.map.rail(location, j) for j in self.map.neighbours[location] if self.map.rail(location, j)]
+            capacity = 2 if tracks and all(t == "double" for t in tracks) else 1
+            used = use["hexes"].get(label, 0) + weight
+            use["hexes"][label] = used
+            if used > capacity and not found:
+                found.append(illegal("6.36", f"{label} carries {used} divisions by rail this game-turn; a {'double' if capacity == 2 else 'single'}-track hex takes {capacity}", action))
+        ctx.extra["railed"].add(unit.id)
+        return found
+
+    # --- air (6.4) ----------------------------------------------------------------------------------------------
+    def _check_air(self, unit: UnitState, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        name, path, kind = self.name(unit.id), action.path, unit.unit.type
+        if kind.arm != "airborne":
+            return [illegal("6.4", f"{name} is not an airborne division and cannot be flown", action)]
+        if ctx.phase != MOVEMENT:
+            return [illegal("6.43", f"{name} may not be flown in a {ctx.phase} phase", action)]
+        if len(path) != 2 or path[0] != unit.at:
+            return [illegal("6.4", f"an air move goes from where {name} stands ({self.where(unit.at)}) straight to its landing hex", action)]
+        if ctx.mp_spent.get(unit.id) or unit.id in ctx.extra["flown"]:
+            return [illegal("6.41", f"{name} already moved this phase", action)]
+        start, landing = path
+        holder = state.side_at(landing)
+        if kind.nationality == "PLA":  # 6.41
+            if not (self.map.city[start] and self.map.country[start] == "China"):
+                return [illegal("6.41", f"{name} must start in a Chinese city to fly; {self.where(start)} is not one", action)]
+            if not (self.map.city[landing] and self.map.country[landing] == "China"):
+                return [illegal("6.41", f"{name} may only land in another Chinese city; {self.where(landing)} is not one", action)]
+            if (holder is not None and holder != unit.side) or self.where(landing) in ctx.extra["pacified"]:
+                return [illegal("6.41", f"{self.where(landing)} is enemy-occupied or pacified", action)]
+        else:  # 6.42
+            if "airfield" not in self.map.features[start]:
+                return [illegal("6.42", f"{name} must start on an airfield to be flown; {self.where(start)} has none", action)]
+            if self.map.terrain[landing] not in ("clear", "desert"):
+                return [illegal("6.42", f"{name} may land only in clear or desert; {self.where(landing)} is {self.map.terrain[landing]}", action)]
+            distance = self.map.distance(start, landing)
+            if distance > 6:
+                return [illegal("6.42", f"{self.where(landing)} is {distance} hexes from the airfield; the limit is 6", action)]
+            if any(u.unit.type.nationality != "USSR" for u in state.units_at(landing)):
+                return [illegal("6.42", f"{self.where(landing)} is occupied by non-Soviet units", action)]
+            flown = state.status.setdefault("airlift", {"turn": state.turn, "units": []})
+            if flown["turn"] != state.turn:
+                flown.update(turn=state.turn, units=[])
+            flown["units"].append(unit.id)
+            if len(flown["units"]) > 2:
+                return [illegal("6.42", f"{name} is the {len(flown['units'])}rd airborne division flown this turn; the limit is 2", action)]
+            if state.status.get("air_supply_turn") == state.turn:
+                return [illegal("6.44", "no airlift in a turn when air supply was used", action)]
+        ctx.extra["flown"].add(unit.id)
+        return []
+
+    def after_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        destination = action.path[-1]
+        ctx.touched.add(destination)
+        ctx.last_entry[destination] = action
+        ctx.moved.update(action.units)
+        if ctx.phase == REACTION and action.path[0] != destination and not state.units_at(action.path[0]):
+            ctx.extra.setdefault("vacated", set()).add(action.path[0])
+        if action.by == "air" and state.units[action.units[0]].unit.type.nationality == "USSR":
+            for unit_id in action.units:
+                state.units[unit_id].supplied = True  # 6.42: always supplied on the drop turn
+        return []
+
+    # --- pacification (10.25) and the Trans-Siberian garrison (10.8) ----------------------------------------------
+    def check_loss(self, action: Loss, state: State, ctx: TurnContext) -> list[Violation]:
+        unit = state.units[action.unit]
+        name = self.name(action.unit)
+        if action.reason != "pacification":
+            return [warning("-", f"a step loss for {action.reason or 'no stated reason'} is not checked by this module", action)]
+        if ctx.phase != MOVEMENT or unit.side != ctx.active_side:
+            return [illegal("10.25", f"pacification is done by the phasing player in his movement phase", action)]
+        if not unit.on_map or self.militia_owner(unit.at) in (None, unit.side):
+            return [illegal("10.25", f"{name} is not in an enemy pop-100 or pop-200 hex", action)]
+        if self.where(unit.at) in ctx.extra["pacified"]:
+            return [illegal("10.25", f"{self.where(unit.at)} is already pacified", action)]
+        ctx.extra["pacify_at"] = self.where(unit.at)
+        return []
+
+    def after_loss(self, action: Loss, state: State, ctx: TurnContext) -> list[Violation]:
+        label = ctx.extra.pop("pacify_at", None)  # where the unit stood, even if the step eliminated it
+        if label:
+            ctx.extra["pacified"].add(label)
+        return []
+
+    def check_remove(self, action: Remove, state: State, ctx: TurnContext) -> list[Violation]:
+        if action.to != "garrison":
+            return [warning("-", f"removal to {action.to!r} is not checked by this module", action)]
+        found = []
+        for unit_id in action.units:
+            unit, name = state.units[unit_id], self.name(unit_id)
+            if unit.side != SOVIET or ctx.phase != MOVEMENT or ctx.active_side != SOVIET:
+                found.append(illegal("10.8", f"only the Soviet player garrisons the Trans-Siberian, in his movement phase", action))
+            elif not unit.unit.type.mechanized:
+                found.append(illegal("10.8", f"{name} is not mechanized: only mechanized units garrison the railway", action))
+            elif not unit.on_map or unit.at not in self.trans_siberian:
+                found.append(illegal("10.8", f"{name} is not on the Trans-Siberian railway (hexes {min(map(self.where, self.trans_siberian), default='?')}-{max(map(self.where, self.trans_siberian), default='?')})", action))
+        return found
+
+    def check_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
+        found = []
+        for unit_id in action.units:
+            unit, name = state.units[unit_id], self.name(unit_id)
+            if unit.on_map:
+                found.append(illegal("12.0", f"{name} is already on the map", action))
+            elif unit.side != ctx.active_side or ctx.phase not in (REINFORCEMENT, MOVEMENT):
+                found.append(illegal("4.2", f"{name} may enter only in its own reinforcement (or movement) phase", action))
+            elif unit.box == "garrison":
+                if action.at not in self.trans_siberian:
+                    found.append(illegal("10.8", f"a garrison unit comes back onto a Trans-Siberian hex, not {self.where(action.at)}", action))
+                else:
+                    ctx.extra["stopped"][unit_id] = ("10.8", "came back from garrison duty")
+            elif unit.box == "eliminated":
+                found.append(illegal("12.0", f"{name} was eliminated and cannot return as a reinforcement", action))
+            elif "reinforcements" not in ctx.unchecked:
+                ctx.unchecked.add("reinforcements")
+                found.append(warning("12.0", "arrival schedules and entry hexes (12.0, 17.3) are missing from the source and not checked", action))
+        return found
+
+    def after_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
+        ctx.touched.add(action.at)
+        ctx.last_entry[action.at] = action
+        return []
