@@ -54,6 +54,7 @@ Attack 3005 with SOV-TK-XX-1-01, SOV-MR-XX-1-01: odds 2:1, col 1:1, rolled 4, re
   retreats none
   advance none
 Eliminate SOV-MR-XX-1-03, SOV-MR-XX-1-04: out of supply
+Remove SOV-MR-XX-2-04 to Garrison
 Loss SOV-MR-XX-1-05: attrition
 Reinforce SOV-AB-XX-1-01 at Chita
 Replace SOV-MR-XX-1-01
@@ -75,6 +76,7 @@ Play Mass Attack for ops
          "shifts": {"river": -1, "soviet_first_line": 1}, "column": "1/1", "roll": 4, "result": "1/1", "losses": {},
          "eliminated": [], "retreats": {}, "advance": []},
         {"eliminate": ["SOV-MR-XX-1-03", "SOV-MR-XX-1-04"], "reason": "out of supply"},
+        {"remove": "SOV-MR-XX-2-04", "to": "garrison"},
         {"loss": "SOV-MR-XX-1-05", "reason": "attrition"},
         {"reinforce": "SOV-AB-XX-1-01", "at": "2601"},
         {"replace": "SOV-MR-XX-1-01"},

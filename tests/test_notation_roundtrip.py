@@ -12,7 +12,7 @@ from pbem.formats.notation import parse_notation, write_notation
 from pbem.model.jsonsource import JsonDocument
 from pbem.model.module import load_module
 from pbem.model.resources import data_dir
-from pbem.model.schemas import check
+from pbem.model.schemas import check, validator
 
 SAMPLES = data_dir("samples") / "china-war-1980"
 MODULE = load_module("china-war-1980")
@@ -64,6 +64,7 @@ action = st.one_of(
     st.builds(lambda u, p, b, n: _with_note({"move": _one_or_many(u), "path": p} | ({"by": b} if b else {}), n), units, st.lists(hexes, min_size=2, max_size=5), st.sampled_from([None, "land", "rail", "air", "sea"]), notes),
     combat(),
     st.builds(lambda u, r, n: _with_note({"eliminate": _one_or_many(u)} | ({"reason": r} if r else {}), n), units, notes, notes),
+    *([st.builds(lambda u, b, n: _with_note({"remove": _one_or_many(u), "to": b}, n), units, st.sampled_from(MODULE.boxes), notes)] if "remove" in validator("turn").schema["$defs"] else []),
     st.builds(lambda u, r, n: _with_note({"loss": u} | ({"reason": r} if r else {}), n), unit, notes, notes),
     st.builds(lambda u, h, n: _with_note({"reinforce": _one_or_many(u), "at": h}, n), units, hexes, notes),
     st.builds(lambda u, n: _with_note({"replace": u}, n), unit, notes),

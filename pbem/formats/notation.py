@@ -214,7 +214,7 @@ class At:
     value: Any
     line: int
     column: int
-    kind: str = "text"  # text | unit | location | side
+    kind: str = "text"  # text | unit | location | side | box
 
 
 @dataclass
@@ -407,6 +407,11 @@ class _Reader:
         units = self.units(_child(tree, "units"), line)
         action: dict[str, Any] = {"eliminate": units[0] if len(units) == 1 else units}
         return self.reason(action, tree, line)
+
+    def a_remove(self, tree: Tree, line: Line) -> dict[str, Any]:
+        units = self.units(_child(tree, "units"), line)
+        box = _child(tree, "name_or_string")
+        return {"remove": units[0] if len(units) == 1 else units, "to": At(self.name_or_string(box, line), line.number, _column(box), "box")}
 
     def a_loss(self, tree: Tree, line: Line) -> dict[str, Any]:
         return self.reason({"loss": self.unit(_child(tree, "unit"), line)}, tree, line)
@@ -670,6 +675,13 @@ class Names:
                     refusal += " (separate locations with '-' or '>')"
                 return None, refusal
         return game_map.label(index), ""
+
+    def box(self, written: str) -> tuple[str | None, str]:
+        keys = {_fold(b): {b} for b in self.module.boxes}
+        found = _lookup(keys, written)
+        if len(found) == 1:
+            return next(iter(found)), ""
+        return None, self._refusal("box", written, found, keys)
 
     def side(self, written: str) -> tuple[str | None, str]:
         keys = {_fold(s): {s} for s in self.module.sides}
@@ -945,6 +957,8 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
     if "eliminate" in action:
         reason = f": {_value(action['reason'])}" if "reason" in action else ""
         return [f"Eliminate {_units(action['eliminate'])}{reason}{note}"]
+    if "remove" in action:
+        return [f"Remove {_units(action['remove'])} to {_name(action['to'])}{note}"]
     if "loss" in action:
         reason = f": {_value(action['reason'])}" if "reason" in action else ""
         return [f"Loss {_units(action['loss'])}{reason}{note}"]
