@@ -1,0 +1,42 @@
+"""Every Red Winter sample gets its expected verdict from ``pbem check --format json``."""
+
+import json
+
+import pytest
+
+from pbem.model.resources import data_dir
+from pbem.model.schemas import validator
+
+SAMPLES = data_dir("samples") / "red-winter"
+EXPECTED = json.loads((SAMPLES / "expected.json").read_text())
+
+
+def test_enough_samples_of_each_kind():
+    verdicts = [v["ok"] for v in EXPECTED.values()]
+    assert verdicts.count(True) >= 3 and verdicts.count(False) >= 15
+    states = {p.name for p in SAMPLES.glob("state-*.json")}
+    assert set(EXPECTED) == {p.name for p in SAMPLES.glob("*.json")} - {"expected.json"} - states
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_sample_verdict(pbem, name):
+    result = pbem("check", SAMPLES / name, "--format", "json")
+    report = json.loads(result.out)
+    validator("report").validate(report)
+    rules = sorted({v["rule"] for v in report["violations"] if v["severity"] != "warning"})
+    assert {"ok": report["ok"], "rules": rules} == EXPECTED[name], report["violations"]
+    assert result.code == (0 if EXPECTED[name]["ok"] else 1)
+    assert not [v for v in report["violations"] if v["severity"] == "warning"], "every action kind used is checked"
+
+
+@pytest.mark.parametrize("name", sorted(n for n, v in EXPECTED.items() if not v["ok"]))
+def test_illegal_samples_break_exactly_the_rule_in_their_name(name):
+    parts = name.split("-")
+    assert EXPECTED[name]["rules"] == [f"{parts[1]}-{parts[2]}"]
+
+
+@pytest.mark.parametrize("legal, state", [("legal-01-soviet-advance.json", "state-after-legal-01.json"), ("legal-02-finnish-reply.json", "state-after-legal-02.json")])
+def test_committed_states_are_what_pbem_writes(pbem, tmp_path, legal, state):
+    written = tmp_path / "after.json"
+    assert pbem("check", SAMPLES / legal, "--write-state", written).code == 0
+    assert json.loads(written.read_text()) == json.loads((SAMPLES / state).read_text())
