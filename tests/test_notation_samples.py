@@ -8,6 +8,7 @@ import re
 import pytest
 
 from pbem.formats.notation import read_notation
+from pbem.formats.turnfile import action_kinds
 from pbem.model.resources import data_dir
 
 SAMPLES = data_dir("samples") / "china-war-1980"
@@ -51,7 +52,9 @@ def test_twin_gets_the_same_verdict_on_its_own_lines(pbem, name):
         assert source["line"] == document.source(f"/actions/{violation['index']}").line
         written = lines[source["line"] - 1]
         action = document.data["actions"][violation["index"]]
-        kind = next(k for k in ("move", "attack", "phase") if k in action)
+        kind = action_kinds(action)[0]
+        if kind == "roll":
+            continue  # a roll line names dice, not a unit
         first = action[kind] if isinstance(action[kind], str) else action[kind][0]
         assert first.lower() in written.lower(), (written, action)
 
