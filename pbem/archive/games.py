@@ -75,6 +75,19 @@ def play_input(game: GameInput, module: Module, *, players: bool = False) -> tup
 def add_game(archive: Archive, game: GameInput, module: Module, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Replay ``game`` and store it in one transaction (all turns or none). Returns a summary."""
     played, start_name, start_data = play_input(game, module, players=True)
+    return store_game(archive, game, module, played, start_name, start_data, overrides)
+
+
+def store_game(
+    archive: Archive,
+    game: GameInput,
+    module: Module,
+    played: PlayedGame,
+    start_name: str | None,
+    start_data: bytes | None,
+    overrides: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Store ``game`` as ``played`` (its replay by :func:`play_input`) in one transaction."""
     metadata = {**game.metadata, **{k: v for k, v in (overrides or {}).items() if v}}
     players = _players(played, metadata.get("players", {}))
     first = played.turns[0].turn.header

@@ -98,11 +98,12 @@ def revalidate(
     archive: Archive,
     *,
     module: str | None = None,
+    games: list[int] | None = None,
     jobs: int | None = None,
     store: bool = True,
     progress: bool = False,
 ) -> Report:
-    """Replay every game (of ``module``, if given) and store and report what changed."""
+    """Replay every game (of ``module``, or the ``games`` listed, if given) and store and report what changed."""
     from pbem.model.module import load_module
 
     jobs = jobs or os.cpu_count() or 1
@@ -120,6 +121,9 @@ def revalidate(
             except PbemError as error:
                 paths[module_id] = ""
                 report.errors.append((0, f"module {module_id}: {error}"))
+    if games is not None:
+        wanted = set(games)
+        ids = [gid for gid in ids if gid in wanted]
     version = {mid: load_module(path).version for mid, path in paths.items() if path}
     start = time.perf_counter()
     with _progress(progress, len(ids)) as advance:
@@ -233,7 +237,10 @@ class _progress:
             return lambda: None
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        self.bar = Progress(TextColumn("re-checking games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True)
+        from rich.console import Console
+
+        self.bar = Progress(TextColumn("re-checking games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                            console=Console(stderr=True), transient=True)  # fmt: skip
         self.bar.start()
         task = self.bar.add_task("games", total=self.total)
         return lambda: self.bar.advance(task)

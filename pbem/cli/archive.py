@@ -204,19 +204,27 @@ def verify(ctx, game) -> int:
 
 
 @archive.command()
+@click.argument("game", nargs=-1)
 @click.option("--module", "module_name", help="Only games of this module (id or folder: re-check against that folder).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
 @click.option("--dry-run", is_flag=True, help="Report changes without storing the new verdicts.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_context
-def revalidate(ctx, module_name, jobs, dry_run, output) -> int:
-    """Replay every stored game against the current module; report which verdicts changed (exit 1 if any)."""
+def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
+    """Replay every stored game (or each GAME) against the current module; report which verdicts changed.
+
+    Exit 1 if any verdict changed (or a game could not be replayed), else 0.
+    """
+    from pbem.archive.games import game_id
+
     from rich.console import Console
 
     from pbem.archive.revalidate import revalidate as run
 
     console = Console(stderr=True)
-    report = run(_open(ctx), module=module_name, jobs=jobs, store=not dry_run, progress=console.is_terminal)
+    archive_ = _open(ctx)
+    chosen = [game_id(archive_, g) for g in game] or None
+    report = run(archive_, module=module_name, games=chosen, jobs=jobs, store=not dry_run, progress=console.is_terminal)
     if output == "json":
         click.echo(json.dumps(report.as_json(), indent=1, ensure_ascii=False))
     else:
