@@ -339,3 +339,89 @@ def test_unchecked_actions_are_reported_not_passed():
 
     roll = Roll(index=0, source=SRC, purpose="weather", dice="1d6", values=(4,))
     assert run("soviet", [phase("movement"), roll]) == [("-", "warning")]
+
+
+# --- issue 3: sequence, politics, retreat details -----------------------------------------------------------------
+def test_4_2_one_file_may_run_into_the_next_game_turn():
+    from pbem.model.actions import Roll
+
+    soviet = [phase("movement"), phase("reaction"), phase("combat")]
+    chinese = [Phase(index=0, source=SRC, name="movement", side="chinese"), phase("reaction"), phase("combat")]
+    roll = Roll(index=0, source=SRC, purpose="political", dice="2d6", values=(6, 6))
+    state = scenario_state()
+    assert run("soviet", soviet + chinese + [phase("political"), roll, phase("movement")], state) == []
+    assert state.turn == 2
+    # ... but not in the middle of one.
+    assert run("soviet", soviet + [phase("political")]) == [("4.2", "illegal")]
+
+
+def test_5_2_the_rulebooks_political_example():
+    from pbem.model.actions import Roll
+
+    state = scenario_state()
+    roll = Roll(index=0, source=SRC, purpose="political", dice="2d6", values=(1, 4), modifiers={"soviet": 0, "chinese": 1}, result="G")
+    assert run("soviet", [phase("political"), roll], state) == []
+    assert state.status["political"]["NATO"] == "neutral" and state.status["nato_neutral_turn"] == 1
+    assert RULES.tac_points(state) == 15  # 30 a turn only from turn 3 (5.11)
+    state.turn = 3
+    assert RULES.tac_points(state) == 30
+
+
+def test_5_15_an_ally_takes_control_at_the_next_player_turn():
+    from pbem.model.actions import Roll
+
+    state = scenario_state()
+    joins = Roll(index=0, source=SRC, purpose="political", dice="2d6", values=(5, 4), result="J")  # 5 against 4+1: North Korea joins the USSR
+    soviet = [phase("political"), joins, *to_combat()]
+    assert run("soviet", soviet, state) == []
+    assert state.units["NK-INF-XXX-01"].side == "neutral" and state.status["pending_control"] == {"North Korea": "soviet"}
+    assert run("chinese", [phase("movement")], state) == []
+    assert state.units["NK-INF-XXX-01"].side == "soviet" and state.control == {"North Korea": "soviet"}
+
+
+def test_5_14_a_neutral_nation_leaves_the_map():
+    from pbem.model.actions import Roll
+
+    state = scenario_state()
+    neutral = Roll(index=0, source=SRC, purpose="political", dice="2d6", values=(5, 5), result="E")  # 5 against 5+1: North Korea declares neutrality
+    assert run("soviet", [phase("political"), neutral], state) == []
+    assert state.units["NK-INF-XXX-01"].box == "removed"
+    assert run("soviet", [phase("movement"), move("SOV-MR-XX-2-05", "4512", "4513")], state) == [("5.14", "illegal")]
+
+
+def test_9_85_a_unit_that_retreated_into_an_attacked_hex_is_eliminated():
+    def situation() -> State:
+        state = scenario_state()
+        state.place("PLA-INF-XX-2-01", H("3006"))  # a 2nd-line division already holds the wood behind
+        state.place("SOV-MR-XX-1-02", H("3007"))  # and a Soviet division has worked round to its south
+        return state
+
+    first = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 6, "-/1", retreats={"PLA-INF-XX-1-01": ["3006"]}, advance=("SOV-TK-XX-1-01",))
+    survived = attack("SOV-MR-XX-1-02", "3006", 6, "-/1", losses_defender=("PLA-INF-XX-2-01",))
+    found = [rule for rule, severity in run("soviet", [*to_combat(), first, survived], situation()) if severity == "illegal"]
+    assert found == ["9.85"]
+    eliminated = attack("SOV-MR-XX-1-02", "3006", 6, "-/1", losses_defender=("PLA-INF-XX-2-01",), eliminated=("PLA-INF-XX-1-01",))
+    assert [r for r, s in run("soviet", [*to_combat(), first, eliminated], situation()) if s == "illegal"] == []
+
+
+def test_9_8_a_retreat_goes_away_from_the_attackers():
+    toward = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 6, "-/1", retreats={"PLA-INF-XX-1-01": ["2905"]})
+    assert ("9.8", "illegal") in run("soviet", [*to_combat(), toward])
+    away = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 6, "-/1", retreats={"PLA-INF-XX-1-01": ["3006"]})
+    assert run("soviet", [*to_combat(), away]) == []
+
+
+def test_one_step_unit_eliminated_by_a_loss_is_written_readably(tmp_path):
+    from pbem.model.jsonsource import parse_json
+
+    state = scenario_state()
+    state.lose_step("PLA-BDR-XX-3-01")
+    data = state.to_json()
+    again = State.from_json(MODULE, parse_json(__import__("json").dumps(data), "s.json"))
+    assert again.units["PLA-BDR-XX-3-01"].box == "eliminated"
+
+
+def test_10_8_garrison_defends_the_railway():
+    state = scenario_state()
+    state.remove("SOV-MR-XX-2-04", "garrison")
+    assert RULES.garrison_strength(H("2701"), state) == 1 and RULES.garrison_strength(H("3004"), state) == 0

@@ -51,7 +51,11 @@ def read_turn_document(path: str | Path) -> JsonDocument:
             raise document.error(
                 f"/actions/{n}", f"an action needs exactly one of {', '.join(ACTION_KINDS)} (found {found})"
             )
-    schemas.check(document, "turn")
+    # The same verdict as the whole turn schema, but each action meets only its own kind's definition.
+    schemas.check_value(document, schemas.shallow_validator("turn", "actions"), document.data, "")
+    for n, action in enumerate(document.data["actions"]):
+        kind = action_kinds(action)[0]
+        schemas.check_value(document, schemas.fragment_validator("turn", f"/$defs/{kind}"), action, f"/actions/{n}")
     return document
 
 

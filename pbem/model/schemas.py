@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from functools import cache
 
@@ -32,6 +33,25 @@ def validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(schema, registry=registry())
 
 
+@cache
+def fragment_validator(name: str, fragment: str) -> Draft202012Validator:
+    """The validator for one part of a schema, e.g. ``turn`` ``/$defs/move``."""
+    return Draft202012Validator({"$ref": f"{SCHEMA_BASE}{name}.schema.json#{fragment}"}, registry=registry())
+
+
+@cache
+def shallow_validator(name: str, array: str) -> Draft202012Validator:
+    """Schema ``name`` with the items of its top-level ``array`` only required to be objects.
+
+    Large arrays of tagged items (a turn's actions) are then checked item by item against the one
+    definition each item's tag selects, which is what the full schema's if/then chain would pick anyway.
+    """
+    schema = copy.deepcopy(registry().contents(f"{SCHEMA_BASE}{name}.schema.json"))
+    schema["$id"] = f"{SCHEMA_BASE}{name}-shallow.schema.json"
+    schema["properties"][array] = {"type": "array", "items": {"type": "object"}}
+    return Draft202012Validator(schema, registry=registry())
+
+
 def error_pointer(error: ValidationError) -> str:
     return "".join(f"/{escape_pointer_token(str(part))}" for part in error.absolute_path)
 
@@ -59,6 +79,13 @@ def _short(value: object) -> str:
 
 def check(document: JsonDocument, name: str) -> None:
     """Raise a :class:`PbemError` at the most relevant place if ``document`` breaks schema ``name``."""
-    error = best_match(validator(name).iter_errors(document.data))
+    check_value(document, validator(name), document.data, "")
+
+
+def check_value(document: JsonDocument, checker: Draft202012Validator, value: object, base: str) -> None:
+    """Check ``value`` (found at pointer ``base`` of ``document``); the error names its place."""
+    if checker.is_valid(value):
+        return
+    error = best_match(checker.iter_errors(value))
     if error is not None:
-        raise document.error(error_pointer(error), describe(error))
+        raise document.error(base + error_pointer(error), describe(error))

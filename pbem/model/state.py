@@ -84,8 +84,10 @@ class State:
 
     def lose_step(self, unit_id: str) -> None:
         unit = self.units[unit_id]
+        steps = len(unit.unit.type.steps)
         unit.step += 1
-        if unit.step >= len(unit.unit.type.steps):
+        if unit.step >= steps:
+            unit.step = steps - 1  # the counter leaves play on its last face
             self.remove(unit_id)
 
     def _lift(self, unit: UnitState) -> None:

@@ -55,7 +55,15 @@ class SequenceRules(ChinaWarBase):
         steps, position = ctx.extra["steps"], ctx.extra["position"]
         if action.name not in PHASES:
             return found + [illegal("4.2", f"there is no {action.name!r} phase (phases: {', '.join(PHASES)})", action)]
-        later = [k for k in range(position + 1, len(steps)) if steps[k][0] == action.name and action.side in (None, steps[k][1], steps[k][2])]
+        later = self._later(steps, position, action)
+        last_reaction = max(k for k, step in enumerate(steps) if step[0] == REACTION)
+        if not later and position > last_reaction:
+            # The game-turn is over: the file goes on into the next one.
+            found.extend(self._end_of_phase(state, ctx))
+            self._leave(position, state, ctx, action, found)
+            state.turn += 1
+            position = ctx.extra["position"] = -1
+            later = self._later(steps, position, action)
         if not later:
             where = f"the {self.describe_step(steps[position])}" if position >= 0 else "the start"
             found.append(illegal("4.2", f"a {action.name} phase cannot follow {where}: phases go in order and are not repeated", action))
@@ -78,13 +86,19 @@ class SequenceRules(ChinaWarBase):
             ctx.extra["political_rolled"] = False
         return found
 
+    @staticmethod
+    def _later(steps: list[tuple[str, str, str]], position: int, action: Phase) -> list[int]:
+        """Positions after ``position`` that ``action`` (a phase marker) can name."""
+        return [k for k in range(position + 1, len(steps)) if steps[k][0] == action.name and action.side in (None, steps[k][1], steps[k][2])]
+
     def describe_step(self, step: tuple[str, str, str]) -> str:
         name, actor, owner = step
         return f"{self.side_name(owner if actor == 'both' else actor)} {name} phase"
 
     def _leave(self, position: int, state: State, ctx: TurnContext, action, found: list[Violation]) -> None:
         """Checks due when a phase ends."""
-        if position >= 0 and ctx.extra["steps"][position][0] == POLITICAL and not ctx.extra.get("political_rolled"):
+        rolled = ctx.extra.get("political_rolled") or state.status.get("political_roll_turn") == state.turn
+        if position >= 0 and ctx.extra["steps"][position][0] == POLITICAL and not rolled:
             found.append(illegal("5.0", "the political events phase ended without the political roll", action))
 
     def start_player_turn(self, side: str, state: State, ctx: TurnContext) -> None:
