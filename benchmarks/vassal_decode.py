@@ -1,4 +1,4 @@
-"""Timing the decoder against the floor: ``python -m pbem.formats.vassal.bench [SAVE] [--runs N]``.
+"""Timing the decoder against the floor: ``python benchmarks/vassal_decode.py [SAVE] [--runs N]``.
 
 The floor is what no reader can avoid: unzip, hex decode, XOR, split on ESC.  The measured work is a full
 read: zip checks, deobfuscation, the command tree, every command parsed and every piece decoded.
@@ -16,7 +16,7 @@ from pathlib import Path
 from pbem.formats.vassal.commands import leaves, parse_command
 from pbem.formats.vassal.savefile import collect_pieces, read_saved_game
 
-DEFAULT = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "paths-of-glory" / "vassal" / "Classic10-8.vsav"
+DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "paths-of-glory" / "vassal" / "Classic10-8.vsav"
 
 
 def floor(data: bytes) -> int:
