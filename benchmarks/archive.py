@@ -59,7 +59,8 @@ def crowded_start(seed: int = 0) -> dict[str, Any]:
 
 def generate_turn(module, state, turn_number: int, side: str, actions: int, rng: random.Random, *, illegal: bool = False,
                   player: str | None = None, start: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
-    """A turn file (as JSON data) of ``actions`` legal one-hex moves by ``side``, applied to ``state``.
+    """A player-turn (as turn-file JSON) of ``actions`` actions by ``side``, applied to ``state``: a movement
+    phase of legal one-hex moves, then the (empty) reaction and combat phases.
 
     Candidate moves are judged by the module's own ruleset, so they are legal by construction; with
     ``illegal`` the last move is one the ruleset refuses (an enemy-occupied hex, rule 6.22 in China War).
@@ -76,7 +77,7 @@ def generate_turn(module, state, turn_number: int, side: str, actions: int, rng:
     game_map = module.map
     mine = [u for u in state.units.values() if u.side == side and u.on_map]
     tries = 0
-    while len(out) < actions - int(illegal) and tries < actions * 200:
+    while len(out) < actions - 2 - int(illegal) and tries < actions * 200:
         tries += 1
         unit = rng.choice(mine)
         target = rng.choice(game_map.neighbours[unit.at])
@@ -98,6 +99,14 @@ def generate_turn(module, state, turn_number: int, side: str, actions: int, rng:
                 out.append({"move": unit.id, "path": [game_map.label(unit.at), game_map.label(enemy[0])], "note": "a deliberate mistake"})
                 state.place(unit.id, enemy[0])
                 break
+    # The opponent's (empty) reaction phase and one's own (empty) combat phase close the player-turn (4.1).
+    for name in ("reaction", "combat"):
+        marker = act.Phase(index=len(out), source=_action_source(len(out)), name=name)
+        rules.check(marker, state, ctx)
+        state.apply(marker)
+        rules.after(marker, state, ctx)
+        out.append({"phase": name})
+    rules.finish(state, ctx)
     data: dict[str, Any] = {"module": module.id, "scenario": SCENARIO, "turn": turn_number, "side": side,
                             "start": start or {"state": f"state-before-{turn_number}-{side}.json"}}  # fmt: skip
     if player:
@@ -166,7 +175,7 @@ def sample_game(folder: Path, *, seed: int = 7, actions: int = 6) -> list[Path]:
     rng = random.Random(seed)
     paths = [first]
     for k, (side, player, bad) in enumerate((("chinese", "Bob", False), ("soviet", "Alice", True)), start=2):
-        data = generate_turn(module, state, k // 2 + 1, side, actions, rng, illegal=bad, player=player,
+        data = generate_turn(module, state, (k - 1) // 2 + 1, side, actions, rng, illegal=bad, player=player,
                              start={"state": f"after-{k - 1}.json"})  # fmt: skip
         path = folder / f"t{k}-{side}.json"
         path.write_text(json.dumps(data, indent=1) + "\n")
