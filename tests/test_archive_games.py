@@ -176,3 +176,24 @@ def test_bad_game_inputs_are_one_line_errors(capsys, tmp_path, db):
     (folder / "game.json").write_text('{"turns": ["t1.json"], "colour": "red"}')
     code, _, err = run(capsys, "archive", "--db", db, "add", folder)
     assert code == 2 and "unknown key 'colour'" in err and "game.json:1:" in err
+
+
+@pytest.mark.parametrize("suffix", [".json", ".pbem"])
+def test_the_china_war_sample_game_end_to_end(capsys, db, tmp_path, suffix):
+    samples = ROOT / "samples" / "china-war-1980"
+    turns = [samples / f"legal-01-amur-crossing{suffix}", samples / f"legal-02-chinese-reply{suffix}"]
+    if not all(p.exists() for p in turns):
+        pytest.skip("the China War sample turns are not in this checkout")
+    code, out, _ = run(capsys, "archive", "--db", db, "add", *turns, "--player", "soviet=Alice", "--player", "chinese=Bob")
+    assert code == 0 and "2 turns" in out and "all legal" in out
+    assert [r["id"] for r in json.loads(run(capsys, "archive", "--db", db, "search", "--player", "bob", "--format", "json")[1])] == [1]
+    assert run(capsys, "archive", "--db", db, "revalidate", "--jobs", "1")[0] == 0
+    run(capsys, "archive", "--db", db, "export", "1", tmp_path / "out")
+    for path in turns:
+        assert (tmp_path / "out" / path.name).read_bytes() == path.read_bytes()
+    assert run(capsys, "archive", "--db", db, "verify")[0] == 0
+    connection = sqlite3.connect(db)
+    connection.execute("UPDATE turns SET data = CAST(data || ' ' AS BLOB) WHERE seq = 1")
+    connection.commit()
+    code, out, _ = run(capsys, "archive", "--db", db, "verify")
+    assert code == 1 and f"link 2 ({turns[1].name})" in out
