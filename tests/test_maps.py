@@ -118,3 +118,12 @@ def test_bundled_china_war_map_is_illustrative_and_names_the_rulebook_hexes():
     assert len({m.country[i] for i in range(len(m))}) >= 3
     spec = m.spec
     assert spec.columns >= 20 and spec.rows >= 15
+
+
+def test_absent_hexes_make_a_ragged_edge():
+    m = load(small_hex(absent=["A3", "C3"]))
+    assert len(m) == 10 and m.find("A3") is None and m.find("B3") is not None
+    assert all(m.label(n) not in ("A3", "C3") for i in range(len(m)) for n in m.neighbours[i])
+    with pytest.raises(PbemError) as error:
+        load(small_hex(absent=["3A"]))
+    assert error.value.source.pointer == "/absent/0"

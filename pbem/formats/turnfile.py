@@ -17,7 +17,10 @@ from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module, load_module
 from pbem.model.state import suggest
 
-ACTION_KINDS = ("phase", "move", "attack", "overrun", "eliminate", "remove", "loss", "reinforce", "replace", "roll", "card", "comment")
+ACTION_KINDS = (
+    "phase", "move", "attack", "overrun", "fire", "eliminate", "remove", "loss", "reinforce", "replace", "roll",
+    "card", "special", "comment",
+)  # fmt: skip
 
 _RATIO = re.compile(r"^\s*(\d+)\s*[/:-]\s*(\d+)\s*$")
 
@@ -112,6 +115,8 @@ class _ActionBuilder:
             "overrun": self._combat,
             "eliminate": lambda e, p: {"units": self._units(e["eliminate"], f"{p}/eliminate"), "reason": e.get("reason", "")},
             "remove": self._remove,
+            "fire": self._fire,
+            "special": self._special,
             "loss": lambda e, p: {"unit": self._unit(e["loss"], f"{p}/loss"), "reason": e.get("reason", "")},
             "reinforce": lambda e, p: {"units": self._units(e["reinforce"], f"{p}/reinforce"), "at": self._location(e["at"], f"{p}/at")},
             "replace": lambda e, p: {"unit": self._unit(e["replace"], f"{p}/replace")},
@@ -121,7 +126,7 @@ class _ActionBuilder:
         }
         self.classes: dict[str, type[act.Action]] = {
             "phase": act.Phase, "move": act.Move, "attack": act.Combat, "overrun": act.Overrun,
-            "eliminate": act.Eliminate, "remove": act.Remove, "loss": act.Loss, "reinforce": act.Reinforce, "replace": act.Replace,
+            "fire": act.Fire, "special": act.Special, "eliminate": act.Eliminate, "remove": act.Remove, "loss": act.Loss, "reinforce": act.Reinforce, "replace": act.Replace,
             "roll": act.Roll, "card": act.CardPlay, "comment": act.Comment,
         }  # fmt: skip
 
@@ -161,6 +166,7 @@ class _ActionBuilder:
             "units": self._units(entry["move"], f"{pointer}/move"),
             "path": tuple(self._location(label, f"{pointer}/path/{k}") for k, label in enumerate(entry["path"])),
             "by": entry.get("by", "land"),
+            "declared": frozenset(entry.get("declare", ())),
         }
 
     def _combat(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
@@ -190,6 +196,31 @@ class _ActionBuilder:
         if "defenders" in entry:
             fields["defenders"] = self._units(entry["defenders"], f"{pointer}/defenders")
         return fields
+
+    def _fire(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        losses = entry.get("losses", {})
+        roll = entry["roll"]
+        return {
+            "units": self._units(entry["fire"], f"{pointer}/fire"),
+            "target": self._location(entry["target"], f"{pointer}/target"),
+            "rolls": tuple(roll) if isinstance(roll, list) else (roll,),
+            "result": entry.get("result"),
+            "spotter": self._unit(entry["spotter"], f"{pointer}/spotter") if "spotter" in entry else None,
+            "losses_attacker": self._steps(losses.get("attacker", []), f"{pointer}/losses/attacker"),
+            "losses_defender": self._steps(losses.get("defender", []), f"{pointer}/losses/defender"),
+            "eliminated": self._units(entry.get("eliminated", []), f"{pointer}/eliminated"),
+            "declared": frozenset(entry.get("declare", ())),
+        }
+
+    def _special(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        roll = entry.get("roll", [])
+        return {
+            "order": entry["special"],
+            "units": self._units(entry.get("units", []), f"{pointer}/units"),
+            "at": self._location(entry["at"], f"{pointer}/at") if "at" in entry else None,
+            "rolls": tuple(roll) if isinstance(roll, list) else (roll,),
+            "result": entry.get("result"),
+        }
 
     def _remove(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         if entry["to"] not in self.module.boxes:

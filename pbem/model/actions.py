@@ -36,6 +36,7 @@ class Move(Action):
     units: tuple[str, ...]
     path: tuple[int, ...]
     by: str = "land"  # land | rail | air | sea
+    declared: frozenset[str] = frozenset()  # e.g. {"double"}: named by the module
     kind = "move"
 
 
@@ -64,6 +65,34 @@ class Combat(Action):
 @dataclass(slots=True, kw_only=True)
 class Overrun(Combat):
     kind = "overrun"
+
+
+@dataclass(slots=True, kw_only=True)
+class Fire(Action):
+    """Fire at a distance (ranged, indirect, anti-tank): firers, target hex, spotter, roll, result, losses."""
+
+    units: tuple[str, ...]
+    target: int
+    rolls: tuple[int, ...]
+    result: str | None = None
+    spotter: str | None = None
+    losses_attacker: tuple[str, ...] = ()
+    losses_defender: tuple[str, ...] = ()
+    eliminated: tuple[str, ...] = ()
+    declared: frozenset[str] = frozenset()
+    kind = "fire"
+
+
+@dataclass(slots=True, kw_only=True)
+class Special(Action):
+    """A special order the module defines (dig in, bonfire, recovery, night raid...)."""
+
+    order: str
+    units: tuple[str, ...] = ()
+    at: int | None = None
+    rolls: tuple[int, ...] = ()
+    result: str | None = None
+    kind = "special"
 
 
 @dataclass(slots=True, kw_only=True)

@@ -200,7 +200,13 @@ def _load_hex_map(document: JsonDocument) -> HexMap:
         orientation=grid.get("orientation", "flat"),
         shifted=grid.get("shifted", "even"),
     )
-    hexes = list(spec.hexes())
+    absent = set()
+    for n, label in enumerate(data.get("absent", [])):
+        try:
+            absent.add(spec.parse(label))
+        except ValueError:
+            raise document.error(f"/absent/{n}", f"{label!r} is not a hex label of this grid") from None
+    hexes = [h for h in spec.hexes() if h not in absent]
     labels = [spec.label_of(h) for h in hexes]
     at = {h: i for i, h in enumerate(hexes)}
     neighbours = [tuple(at[n] for n in h.neighbours() if n in at) for h in hexes]
@@ -228,8 +234,8 @@ def _load_hex_map(document: JsonDocument) -> HexMap:
                 if char not in legend:
                     raise document.error(f"{pointer}/rows/{r}", f"character {char!r} (column {c + 1}) is not in the legend")
                 value = legend[char]
-                i = at[spec.to_hex(spec.first_column + c, spec.first_row + r)]
-                if value is None:
+                i = at.get(spec.to_hex(spec.first_column + c, spec.first_row + r))
+                if value is None or i is None:  # nothing to set, or a position the map leaves out
                     continue
                 if target is not None:
                     columns[target][i] = value

@@ -171,7 +171,7 @@ def _load_counters(document: JsonDocument, sides: tuple[str, ...]) -> tuple[dict
             mechanized=entry["mechanized"],
             steps=tuple(Step(s["attack"], s["defence"], s["move"]) for s in entry["steps"]),
             retreats=entry.get("retreats", True),
-            attributes={k: v for k, v in entry.items() if k not in _TYPE_KEYS},
+            attributes=dict(entry.get("attributes", {})) | {k: v for k, v in entry.items() if k not in _TYPE_KEYS | {"attributes"}},
         )
     units: dict[str, UnitDef] = {}
     for n, entry in enumerate(data["units"]):

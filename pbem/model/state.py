@@ -104,7 +104,7 @@ class State:
             destination = action.path[-1]  # type: ignore[attr-defined]
             for unit_id in action.units:  # type: ignore[attr-defined]
                 self.place(unit_id, destination)
-        elif kind in ("attack", "overrun"):
+        elif kind in ("attack", "overrun", "fire"):
             self._apply_combat(action)  # type: ignore[arg-type]
         elif kind == "phase":
             self.phase = action.name  # type: ignore[attr-defined]
@@ -132,10 +132,10 @@ class State:
         for unit_id in combat.losses_defender + combat.losses_attacker:
             if self.units[unit_id].on_map:
                 self.lose_step(unit_id)
-        for unit_id, path in combat.retreats.items():
+        for unit_id, path in getattr(combat, "retreats", {}).items():
             if self.units[unit_id].on_map and path:
                 self.place(unit_id, path[-1])
-        for unit_id in combat.advance:
+        for unit_id in getattr(combat, "advance", ()):
             if self.units[unit_id].on_map:
                 self.place(unit_id, combat.target)
 
