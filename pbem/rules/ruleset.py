@@ -39,6 +39,18 @@ class TurnContext:
     unchecked: set[str] = field(default_factory=set)
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def record_combat(self, combat: Action) -> None:
+        """Remember where a combat's retreats and advance went: those hexes are judged for stacking, and
+        units that retreated are known for the rest of the phase."""
+        for unit_id, path in getattr(combat, "retreats", {}).items():
+            self.retreated[unit_id] = path[-1]
+            self.touched.add(path[-1])
+            self.last_entry[path[-1]] = combat
+        if getattr(combat, "advance", ()):
+            target = combat.target  # type: ignore[attr-defined]
+            self.touched.add(target)
+            self.last_entry[target] = combat
+
     def new_phase(self, name: str, side: str) -> None:
         self.phase, self.phase_side = name, side
         self.mp_spent.clear()

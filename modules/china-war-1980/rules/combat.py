@@ -436,14 +436,5 @@ class CombatRules(ChinaWarBase):
         ctx.attacked_with.update(action.attackers)
         ctx.attacked.update(ctx.extra.pop("defenders", ()))
         ctx.advanced.update(action.advance)
-        self._after_combat(action, ctx)
+        ctx.record_combat(action)
         return []
-
-    def _after_combat(self, action: Combat, ctx: TurnContext) -> None:
-        for unit_id, path in action.retreats.items():
-            ctx.retreated[unit_id] = path[-1]
-            ctx.touched.add(path[-1])
-            ctx.last_entry[path[-1]] = action
-        if action.advance:
-            ctx.touched.add(action.target)
-            ctx.last_entry[action.target] = action

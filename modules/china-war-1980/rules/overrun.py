@@ -89,5 +89,5 @@ class OverrunRules(CombatRules):
             elif not unit.unit.type.mechanized:
                 ctx.extra["stopped"][unit_id] = ("7.24", "spent all its MP on an overrun")
         ctx.extra.pop("defenders", None)
-        self._after_combat(action, ctx)
+        ctx.record_combat(action)
         return []
