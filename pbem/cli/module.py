@@ -68,8 +68,8 @@ def validate(name: str) -> int:
     from pbem.model.state import State
 
     loaded = load_module(name)
-    loaded.ruleset  # builds the rules: a broken rules.py or table fails here
-    for scenario_id, path in sorted(loaded.scenarios.items()):
+    _ = loaded.ruleset  # builds the rules: a broken rules.py or table fails here
+    for path in sorted(loaded.scenarios.values()):
         document = load_json(path)
         schemas.check(document, "scenario")
         State.from_json(loaded, document)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pbem.model.violation import Violation
 
 from .base import ChinaWarBase
-from .combat import Assessment, CombatRules
+from .combat import Assessment
 from .movement import MovementRules
 from .overrun import OverrunRules
 from .politics import PoliticsRules

@@ -230,7 +230,7 @@ class MovementRules(ChinaWarBase):
         if action.reason != "pacification":
             return [warning("-", f"a step loss for {action.reason or 'no stated reason'} is not checked by this module", action)]
         if ctx.phase != MOVEMENT or unit.side != ctx.active_side:
-            return [illegal("10.25", f"pacification is done by the phasing player in his movement phase", action)]
+            return [illegal("10.25", "pacification is done by the phasing player in his movement phase", action)]
         if not unit.on_map or self.militia_owner(unit.at) in (None, unit.side):
             return [illegal("10.25", f"{name} is not in an enemy pop-100 or pop-200 hex", action)]
         if self.where(unit.at) in ctx.extra["pacified"]:
@@ -251,7 +251,7 @@ class MovementRules(ChinaWarBase):
         for unit_id in action.units:
             unit, name = state.units[unit_id], self.name(unit_id)
             if unit.side != SOVIET or ctx.phase != MOVEMENT or ctx.active_side != SOVIET:
-                found.append(illegal("10.8", f"only the Soviet player garrisons the Trans-Siberian, in his movement phase", action))
+                found.append(illegal("10.8", "only the Soviet player garrisons the Trans-Siberian, in his movement phase", action))
             elif not unit.unit.type.mechanized:
                 found.append(illegal("10.8", f"{name} is not mechanized: only mechanized units garrison the railway", action))
             elif not unit.on_map or unit.at not in self.trans_siberian:
