@@ -424,3 +424,24 @@ def test_10_8_garrison_defends_the_railway():
     state = scenario_state()
     state.remove("SOV-MR-XX-2-04", "garrison")
     assert RULES.garrison_strength(H("2701"), state) == 1 and RULES.garrison_strength(H("3004"), state) == 0
+
+
+def test_5_12_with_nato_at_war_only_one_4_4_9_on_turn_6():
+    from pbem.model.actions import Reinforce
+
+    def arrive(unit: str, hex_: str, turn: int) -> list:
+        state = scenario_state()
+        state.status["political"]["NATO"] = "allied_prc"
+        state.units[unit].at, state.units[unit].box = -1, "reinforcements"
+        state.stacks = {k: [u for u in v if u != unit] for k, v in state.stacks.items()}
+        state.stacks = {k: v for k, v in state.stacks.items() if v}
+        state.turn = turn
+        turn_file = Turn("t.json", TurnHeader(MODULE.id, "border-war", turn, "soviet", "border-war"), [])
+        ctx = RULES.begin(state, turn_file)
+        ctx.phase, ctx.phase_side = "reinforcement", "soviet"
+        return [(v.rule, v.severity) for v in RULES.check(Reinforce(index=0, source=SRC, units=(unit,), at=H(hex_)), state, ctx)]
+
+    assert ("5.12", "illegal") not in arrive("SOV-MR-XX-2-04", "2701", 6)  # a 4-4-9 on turn 6 at 2701
+    assert ("5.12", "illegal") in arrive("SOV-MR-XX-2-04", "2701", 5)
+    assert ("5.12", "illegal") in arrive("SOV-TK-XX-1-02", "1301", 6)  # not a 4-4-9
+    assert ("5.12", "illegal") in arrive("SOV-MR-XX-2-04", "3802", 6)

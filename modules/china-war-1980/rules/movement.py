@@ -273,10 +273,22 @@ class MovementRules(ChinaWarBase):
                     ctx.extra["stopped"][unit_id] = ("10.8", "came back from garrison duty")
             elif unit.box == "eliminated":
                 found.append(illegal("12.0", f"{name} was eliminated and cannot return as a reinforcement", action))
+            elif unit.side == SOVIET and self.stance(state, "NATO") == "allied_prc" and not self._nato_war_reinforcement(unit, action, state):
+                found.append(illegal("5.12", f"with NATO at war the Soviet player receives only one 4-4-9 division, on turn 6, at 2701 or 1301; not {name} at {self.where(action.at)} on turn {state.turn}", action))
             elif "reinforcements" not in ctx.unchecked:
                 ctx.unchecked.add("reinforcements")
                 found.append(warning("12.0", "arrival schedules and entry hexes (12.0, 17.3) are missing from the source and not checked", action))
         return found
+
+    def _nato_war_reinforcement(self, unit: UnitState, action: Reinforce, state: State) -> bool:
+        """5.12: once NATO joins the war, one 4-4-9 on turn 6 at 2701 or 1301 is all that comes."""
+        face = unit.unit.type.steps[0]
+        entry = {self.map.find(label) for label in self.options.get("nato_war_reinforcement_hexes", ("2701", "1301"))}
+        already = state.status.get("nato_war_reinforcement")
+        if (face.attack, face.defence, face.move) != (4, 4, 9) or state.turn != 6 or action.at not in entry or already:
+            return False
+        state.status["nato_war_reinforcement"] = unit.id
+        return True
 
     def after_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
         ctx.touched.add(action.at)
