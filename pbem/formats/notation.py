@@ -142,6 +142,8 @@ _EXPECTED = {
     "PLUS": "'+'",
     "EQS": "'=='",
     "MODE": "land, rail, air or sea",
+    "ORDER": "a special order such as dig in",
+    "FIRE": "fires",
     "HEADER_KEY": None,
     "TEXT_KEY": None,
     "COMMENT": None,
@@ -190,7 +192,7 @@ def _hint(expected: frozenset[str]) -> str:
 # The words that start a clause of an attack: a line starting with one continues the attack above it.
 _CLAUSE_START = re.compile(
     r"\s*(?:attacker|defender|losses|retreats?|advances?|eliminated|destroyed|rolls?|rolled|dr|die|vs|against|support"
-    r"|declares?|shifts?|col|column|odds|at|results?|res|=|\(|\d+\s*[:/-]\s*\d+)(?:\b|\s|$)",
+    r"|declares?|shifts?|col|column|odds|at|results?|res|spotter|spotted|=|\(|\d+\s*[:/-]\s*\d+)(?:\b|\s|$)",
     re.IGNORECASE,
 )
 
@@ -267,6 +269,44 @@ HEADER_FIELDS = {
     "side": "side", "start": "start", "player": "player", "note": "note",
 }  # fmt: skip
 COMBAT_ORDER = ("defenders", "support", "declare", "odds", "shifts", "column", "roll", "result", "losses", "eliminated", "retreats", "advance")
+# The order of keys in the JSON of the actions that take clauses, as the turn schema lists them.
+KEY_ORDER = {
+    "attack": ("attack", "target", *COMBAT_ORDER),
+    "overrun": ("overrun", "target", *COMBAT_ORDER),
+    "fire": ("fire", "target", "spotter", "declare", "roll", "result", "losses", "eliminated"),
+    "special": ("special", "units", "at", "roll", "result"),
+}
+# What each clause is called in a message, and which clauses each action with clauses takes.
+_CLAUSE_NAMES = {
+    "odds": "odds", "column": "final column", "shifts": "column shifts", "no_shifts": "column shifts", "die": "roll",
+    "result": "result", "defenders": "defenders", "support": "support", "declare": "declarations",
+    "attacker_losses": "losses", "defender_losses": "losses", "no_losses": "losses", "eliminated": "eliminated units",
+    "retreat": "retreats", "no_retreats": "retreats", "advance": "advance", "spotter": "spotter",
+}  # fmt: skip
+_CLAUSES = {
+    "attack": frozenset(_CLAUSE_NAMES) - {"spotter"},
+    "overrun": frozenset(_CLAUSE_NAMES) - {"spotter"},
+    "fire": frozenset({"spotter", "declare", "die", "result", "attacker_losses", "defender_losses", "no_losses", "eliminated"}),
+    "special": frozenset({"die", "result"}),
+}
+_NOUNS = {"attack": "an attack", "overrun": "an attack", "fire": "a fire", "special": "a special order"}
+_TAKES = {
+    "attack": "a spotter goes with fire: UNITS fire at HEX (spotter UNIT)",
+    "overrun": "a spotter goes with fire: UNITS fire at HEX (spotter UNIT)",
+    "fire": "a fire takes a spotter, declarations, roll, result, losses and eliminated units",
+    "special": "a special order takes its units, 'at HEX', a roll and a result",
+}
+# Action words a special order written without 'Special' must not be mistaken for (a typo of 'Eliminate'...).
+_VERBS = (
+    "eliminate", "remove", "loss", "reduce", "flip", "reinforce", "reinforcement", "enter", "arrive", "replace", "rebuild",
+    "restore", "roll", "card", "play", "move", "attack", "overrun", "assault", "fire", "special", "phase",
+)  # fmt: skip
+_SPECIAL_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def action_kind(action: dict[str, Any]) -> str:
+    """The kind of an action that takes clauses (attack, overrun, fire, special), or ''."""
+    return next((kind for kind in KEY_ORDER if kind in action), "")
 
 
 class _Reader:
@@ -348,7 +388,7 @@ class _Reader:
         if comment:
             action["note"] = comment
         self.add(action, line, line.indent + 1)
-        if body.data in ("attack", "overrun"):
+        if body.data in KEY_ORDER:  # lines below may add clauses to it
             self.combat = (action, line.indent)
 
     def add(self, action: dict[str, Any], line: Line, column: int, keep_combat: bool = False) -> None:
@@ -392,6 +432,8 @@ class _Reader:
             self.problem(line.number, _column(modes[1]), "the move says 'by …' twice")
         if modes:
             action["by"] = str(_tokens(modes[0], "MODE")[0]).lower()
+        for declared in (c for c in tree.children if isinstance(c, Tree) and c.data == "move_declare"):
+            action.setdefault("declare", []).extend(self.name_or_string(item, line) for item in declared.children if isinstance(item, Tree))
         return action
 
     def a_attack(self, tree: Tree, line: Line, kind: str = "attack") -> dict[str, Any]:
@@ -402,6 +444,35 @@ class _Reader:
 
     def a_overrun(self, tree: Tree, line: Line) -> dict[str, Any]:
         return self.a_attack(tree, line, "overrun")
+
+    def a_fire(self, tree: Tree, line: Line) -> dict[str, Any]:
+        return self.a_attack(tree, line, "fire")
+
+    def a_special(self, tree: Tree, line: Line) -> dict[str, Any]:
+        named = _child(tree, "order")
+        token = named.children[0] if named is not None else _tokens(tree, "ORDER")[0]
+        written = (self.string(token, line) or "") if token.type == "STRING" else str(token)
+        order = re.sub(r"[\s-]+", "_", written.strip().casefold())
+        if not _SPECIAL_NAME.fullmatch(order):
+            self.problem(line.number, token.column, f"a special order is named in letters, digits and '_' (such as dig_in), not {written!r}")
+        if named is None:  # written without 'Special': make sure it is not a misspelt action word
+            first = order.split("_")[0]
+            close = difflib.get_close_matches(first, _VERBS, n=1, cutoff=0.8)
+            if close:
+                self.problem(
+                    line.number, token.column,
+                    f"cannot read {written.split()[0]!r}: did you mean {close[0].capitalize()}? (a special order of the module "
+                    f"with this name is written Special {written}: …)",
+                )  # fmt: skip
+        action: dict[str, Any] = {"special": order}
+        units = _child(tree, "units")
+        if units is not None:
+            action["units"] = self.units(units, line)
+        place = _child(tree, "place")
+        if place is not None:
+            action["at"] = self.location(_child(place, "loc"), line)
+        self.clauses(action, _child(tree, "clauses"), line)
+        return action
 
     def a_eliminate(self, tree: Tree, line: Line) -> dict[str, Any]:
         units = self.units(_child(tree, "units"), line)
@@ -467,14 +538,19 @@ class _Reader:
                 action["note"] = f"{action['note']} {comment}" if "note" in action else comment
 
     def clauses(self, action: dict[str, Any], tree: Tree, line: Line) -> None:
+        kind = action_kind(action)
         for clause in tree.children:
             if not isinstance(clause, Tree):
+                continue
+            if clause.data not in _CLAUSES[kind]:
+                self.problem(line.number, _column(clause), f"{_NOUNS[kind]} has no {_CLAUSE_NAMES[clause.data]} ({_TAKES[kind]})")
                 continue
             getattr(self, "c_" + clause.data)(action, clause, line)
 
     def once(self, action: dict[str, Any], key: str, value: Any, clause: Tree, line: Line) -> None:
         if key in action:
-            self.problem(line.number, _column(clause), f"this attack already has its {key.replace('_', ' ')}")
+            noun = _NOUNS[action_kind(action)].split(" ", 1)[1]
+            self.problem(line.number, _column(clause), f"this {noun} already has its {key.replace('_', ' ')}")
         else:
             action[key] = value
 
@@ -491,8 +567,15 @@ class _Reader:
         self.once(action, "shifts", {}, clause, line)
 
     def c_die(self, action, clause, line):
-        token = _tokens(clause, "INT")[0]
-        self.once(action, "roll", At(int(token), line.number, token.column), clause, line)
+        tokens = _tokens(clause, "INT")
+        if len(tokens) > 1 and action_kind(action) in ("attack", "overrun"):
+            self.problem(line.number, tokens[1].column, "the roll of an attack is one number: write the total")
+            return
+        value = int(tokens[0]) if len(tokens) == 1 else [int(t) for t in tokens]  # one die is a number, like a roll's value
+        self.once(action, "roll", At(value, line.number, tokens[0].column), clause, line)
+
+    def c_spotter(self, action, clause, line):
+        self.once(action, "spotter", self.unit(_child(clause, "unit"), line), clause, line)
 
     def c_result(self, action, clause, line):
         token = clause.children[-1]
@@ -790,10 +873,9 @@ class _Finisher:
                 result[key] = retreats
             else:
                 result[key] = self.value(item, f"{pointer}/{key}")
-        if any(k in result for k in ("attack", "overrun")):
-            kind = "attack" if "attack" in result else "overrun"
-            ordered = {kind: result[kind], "target": result["target"]}
-            ordered.update({k: result[k] for k in COMBAT_ORDER if k in result})
+        kind = action_kind(result)
+        if kind:
+            ordered = {k: result[k] for k in KEY_ORDER[kind] if k in result}
             ordered.update({k: v for k, v in result.items() if k not in ordered})
             result = ordered
         return result
@@ -951,9 +1033,13 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
         return ["", f"== {shown}{side} =={note}"]
     if "move" in action:
         by = f" by {action['by']}" if "by" in action else ""
-        return [f"{_units(action['move'])}: {_path(action['path'])}{by}{note}"]
-    if "attack" in action or "overrun" in action:
+        declared = ", ".join(_name(d) for d in action.get("declare", ()))
+        how = f" moves {declared}:" if declared else ":"  # "A moves double: O22-O21"
+        return [f"{_units(action['move'])}{how} {_path(action['path'])}{by}{note}"]
+    if "attack" in action or "overrun" in action or "fire" in action:
         return _combat_lines(action, note)
+    if "special" in action:
+        return [_special_line(action) + note]
     if "eliminate" in action:
         reason = f": {_value(action['reason'])}" if "reason" in action else ""
         return [f"Eliminate {_units(action['eliminate'])}{reason}{note}"]
@@ -994,9 +1080,61 @@ def _ratio(text: str) -> str:
     return f"{int(numbers[0])}:{int(numbers[1])}" if len(numbers) == 2 else text
 
 
+def _roll(value: int | list[int]) -> str:
+    return "+".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _result(text: str) -> str:
+    return text if _terminal("RESULT_CODE").fullmatch(text) else _quoted(text)
+
+
+def _special_line(action: dict[str, Any]) -> str:
+    """``Dig in FIN-3-1-JR16 at P20, roll 5 = ok``, or with ``Special`` when the plain words would read otherwise."""
+    order: str = action["special"]
+    units = _units(action["units"]) if action.get("units") else ""
+    place = f" at {_name(action['at'], 'LOCWORD')}" if "at" in action else ""
+    tail = f", roll {_roll(action['roll'])}" if "roll" in action else ""
+    if "result" in action:
+        tail += f"{'' if tail else ','} = {_result(action['result'])}"
+    words = order.replace("_", " ")
+    candidates = [
+        f"{words[:1].upper()}{words[1:]}{' ' + units if units else ''}{place}{tail}" if units or place else "",
+        f"Special {words}{': ' + units if units else ''}{place}{tail}",
+        f"Special {_quoted(order)}{': ' + units if units else ''}{place}{tail}",
+    ]
+    wanted = {k: v for k, v in action.items() if k != "note"}
+    for line in candidates:
+        if line and _reads_as(line, wanted):
+            return line
+    return candidates[-1]
+
+
+def _reads_as(text: str, wanted: dict[str, Any]) -> bool:
+    """Whether one written line reads back as ``wanted`` (names as written: they are the module's ids)."""
+    reader = _Reader("written")
+    reader.read([Line(1, text)])
+    return not reader.problems and len(reader.actions) == 1 and _plain(reader.actions[0]) == wanted
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, At):
+        return value.value
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
 def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
-    kind = "attack" if "attack" in action else "overrun"
-    parts = [f"{_units(action[kind])} {kind} {_name(action['target'], 'LOCWORD')}"]
+    kind = action_kind(action)
+    if kind == "fire":  # "MG-1-609 fires at O21 (spotter 1-1-609)"
+        verb = "fires at" if len(action["fire"]) == 1 else "fire at"
+        parts = [f"{_units(action['fire'])} {verb} {_name(action['target'], 'LOCWORD')}"]
+        if "spotter" in action:
+            parts[0] += f" (spotter {_name(action['spotter'])})"
+    else:
+        parts = [f"{_units(action[kind])} {kind} {_name(action['target'], 'LOCWORD')}"]
     if "defenders" in action:
         parts[0] += f" vs {_units_or_none(action['defenders'])}" if action["defenders"] else ""
     clauses: list[str] = []
@@ -1015,11 +1153,10 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
     if odds:
         clauses.append(odds)
     if "roll" in action or "result" in action:
-        roll = f"roll {action['roll']}" if "roll" in action else ""
+        roll = f"roll {_roll(action['roll'])}" if "roll" in action else ""
         result = action.get("result")
         if result is not None:
-            code = result if _terminal("RESULT_CODE").fullmatch(result) else _quoted(result)
-            roll += (" " if roll else "") + f"= {code}"
+            roll += (" " if roll else "") + f"= {_result(result)}"
         clauses.append(roll)
     if odds and clauses and clauses[0] == odds:  # "attack 3005 at 2:1 > 1:1, roll 4 = 1/1"
         parts[0] += f" {clauses.pop(0)}"
