@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, Iterator
 
 import click
 
 from pbem.cli import EXIT_INPUT_ERROR, EXIT_OK
-from pbem.formats.notation import NotationError, write_notation
+from pbem.formats.notation import NotationError, parse_notation, write_notation
 from pbem.formats.turnfile import load_turn, read_turn_document
+from pbem.model.errors import PbemError
 from pbem.model.files import write_atomic
 
 
@@ -35,8 +37,36 @@ def convert(turn: Path, target: str, out: Path | None) -> int:
         text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     else:
         text = write_notation(data)
+        try:
+            again = parse_notation(text, turn).data
+        except NotationError as error:  # our writer's fault, not the player's: say so rather than blame the file
+            raise PbemError(f"the notation written for {turn.name} does not read back ({error.problems[0]}): please report this") from error
+        _nothing_lost(document, data, again)
     if out is None:
         click.echo(text, nl=False)
     else:
         write_atomic(out, text)
     return EXIT_OK
+
+
+def _nothing_lost(document: Any, data: dict[str, Any], again: dict[str, Any]) -> None:
+    """Refuse to write notation that would drop something of the turn (a field the notation cannot say yet).
+
+    Canonical forms (a single unit as a string or a list, ``2:1`` as ``2/1``, empty lists left out) are not
+    losses; a key with a value that does not come back is.
+    """
+    for pointer, key in _lost(data, again, ""):
+        raise document.error(pointer, f"the notation cannot say {key!r} here yet, so it would be lost: keep this turn as JSON")
+
+
+def _lost(before: Any, after: Any, pointer: str) -> Iterator[tuple[str, str]]:
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key, value in before.items():
+            if key not in after:
+                if value not in ([], {}, None, ""):
+                    yield pointer, key
+            else:
+                yield from _lost(value, after[key], f"{pointer}/{key}")
+    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for n, (one, other) in enumerate(zip(before, after)):
+            yield from _lost(one, other, f"{pointer}/{n}")

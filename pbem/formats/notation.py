@@ -968,6 +968,11 @@ def _name(text: str, terminal: str = "WORD") -> str:
     return text if _fits(text, terminal) else _quoted(text)
 
 
+def _word(text: str) -> str:
+    """A name the grammar reads as one word (a shift, support, declaration, box): quoted if it has spaces."""
+    return text if " " not in text and _fits(text, "WORD") else _quoted(text)
+
+
 def _units(units: str | list[str]) -> str:
     return " + ".join(_name(u) for u in ([units] if isinstance(units, str) else units))
 
@@ -993,7 +998,7 @@ def _comment(note: str | None) -> str:
 
 
 def _signed(items: dict[str, int]) -> str:
-    return ", ".join(f"{_name(k)} {v:+d}" for k, v in items.items())
+    return ", ".join(f"{_word(k)} {v:+d}" for k, v in items.items())
 
 
 def write_notation(data: dict[str, Any]) -> str:
@@ -1033,7 +1038,7 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
         return ["", f"== {shown}{side} =={note}"]
     if "move" in action:
         by = f" by {action['by']}" if "by" in action else ""
-        declared = ", ".join(_name(d) for d in action.get("declare", ()))
+        declared = ", ".join(_word(d) for d in action.get("declare", ()))
         how = f" moves {declared}:" if declared else ":"  # "A moves double: O22-O21"
         return [f"{_units(action['move'])}{how} {_path(action['path'])}{by}{note}"]
     if "attack" in action or "overrun" in action or "fire" in action:
@@ -1044,7 +1049,7 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
         reason = f": {_value(action['reason'])}" if "reason" in action else ""
         return [f"Eliminate {_units(action['eliminate'])}{reason}{note}"]
     if "remove" in action:
-        return [f"Remove {_units(action['remove'])} to {_name(action['to'])}{note}"]
+        return [f"Remove {_units(action['remove'])} to {_word(action['to'])}{note}"]
     if "loss" in action:
         reason = f": {_value(action['reason'])}" if "reason" in action else ""
         return [f"Loss {_units(action['loss'])}{reason}{note}"]
@@ -1139,9 +1144,9 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
         parts[0] += f" vs {_units_or_none(action['defenders'])}" if action["defenders"] else ""
     clauses: list[str] = []
     if "support" in action and action["support"]:
-        clauses.append("support " + ", ".join(f"{_name(k)} {v}" for k, v in action["support"].items()))
+        clauses.append("support " + ", ".join(f"{_word(k)} {v}" for k, v in action["support"].items()))
     if action.get("declare"):
-        clauses.append("declare " + ", ".join(_name(d) for d in action["declare"]))
+        clauses.append("declare " + ", ".join(_word(d) for d in action["declare"]))
     odds = ""
     if "odds" in action:
         odds = f"at {_ratio(action['odds'])}"
