@@ -1,10 +1,26 @@
 """Red Winter validators: legal cases the samples do not hold (each rule's illegal case is a sample)."""
 
 import json
+import re
 
+from pbem.model.module import load_module
 from pbem.model.resources import data_dir
 
 SAMPLES = data_dir("samples") / "red-winter"
+RULES = load_module("red-winter").ruleset
+
+
+def checklist_ids(violations):
+    """The digest checklist id of each violation (the rule field holds the GMT number where the digest has one)."""
+    found = set()
+    for v in violations:
+        if v["severity"] == "warning":
+            continue
+        tagged = re.search(r"\(([A-Z]+-\d+)\)$", v["message"])
+        cid = tagged.group(1) if tagged and RULES.rule_number_of(tagged.group(1)) == v["rule"] else v["rule"]
+        assert RULES.rule_number_of(cid) == v["rule"], v
+        found.add(cid)
+    return sorted(found)
 
 
 def run(pbem, tmp_path, side, turn, actions, start=None):
@@ -13,7 +29,7 @@ def run(pbem, tmp_path, side, turn, actions, start=None):
     path = tmp_path / "turn.json"
     path.write_text(json.dumps(doc))
     report = json.loads(pbem("check", path, "--format", "json").out)
-    return sorted({v["rule"] for v in report["violations"] if v["severity"] != "warning"})
+    return checklist_ids(report["violations"])
 
 
 SOV = ["SOV-1-1-609", "SOV-2-1-609", "SOV-3-1-609", "SOV-MG-1-609"]
@@ -23,7 +39,7 @@ ASSAULT = {"overrun": SOV, "target": "O20", "odds": "1/1", "column": "2/1", "rol
 
 
 def test_night_double_move_then_assault_that_advances_is_legal(pbem, tmp_path):
-    actions = [{"phase": "action"}, {"move": SOV, "path": ROAD}, dict(ASSAULT, advance=SOV)]
+    actions = [{"phase": "action"}, {"move": SOV, "path": ROAD, "declare": ["double"]}, dict(ASSAULT, advance=SOV)]
     assert run(pbem, tmp_path, "soviet", 5, actions) == []
 
 
@@ -47,7 +63,7 @@ def test_minimum_move_one_hex_whatever_the_cost(pbem, tmp_path):
 
 def test_one_action_per_unit(pbem, tmp_path):
     actions = [{"phase": "action"}, {"move": "SOV-MG-1-609", "path": ["Q25", "P25"]}, {"move": "SOV-MG-1-609", "path": ["P25", "P24"]}]
-    assert run(pbem, tmp_path, "soviet", 2, actions) == ["2"]
+    assert run(pbem, tmp_path, "soviet", 2, actions) == ["SEQ-1"]
 
 
 def test_hotel_and_armour_rules_are_reachable(pbem, tmp_path):
@@ -58,5 +74,5 @@ def test_hotel_and_armour_rules_are_reachable(pbem, tmp_path):
 
 
 def test_bonfire_legal_far_from_the_finns_at_night(pbem, tmp_path):
-    assert run(pbem, tmp_path, "soviet", 5, [{"phase": "action"}, {"card": "bonfire", "use": "R27"}]) == []
-    assert run(pbem, tmp_path, "finnish", 5, [{"phase": "action"}, {"card": "bonfire", "use": "P20"}]) == ["BF-1"]
+    assert run(pbem, tmp_path, "soviet", 5, [{"phase": "action"}, {"special": "bonfire", "at": "R27"}]) == []
+    assert run(pbem, tmp_path, "finnish", 5, [{"phase": "action"}, {"special": "bonfire", "at": "P20"}]) == ["BF-1"]

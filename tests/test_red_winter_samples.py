@@ -1,11 +1,15 @@
 """Every Red Winter sample gets its expected verdict from ``pbem check --format json``."""
 
 import json
+import re
 
 import pytest
 
+from pbem.model.module import load_module
 from pbem.model.resources import data_dir
 from pbem.model.schemas import validator
+
+RULES = load_module("red-winter").ruleset
 
 SAMPLES = data_dir("samples") / "red-winter"
 EXPECTED = json.loads((SAMPLES / "expected.json").read_text())
@@ -30,9 +34,16 @@ def test_sample_verdict(pbem, name):
 
 
 @pytest.mark.parametrize("name", sorted(n for n, v in EXPECTED.items() if not v["ok"]))
-def test_illegal_samples_break_exactly_the_rule_in_their_name(name):
+def test_illegal_samples_break_exactly_the_rule_in_their_name(pbem, name):
+    """The file name carries the digest's checklist id; the verdict reports its GMT number (if the digest
+    gives one) and names the checklist id at the end of the message."""
     parts = name.split("-")
-    assert EXPECTED[name]["rules"] == [f"{parts[1]}-{parts[2]}"]
+    checklist = f"{parts[1]}-{parts[2]}"
+    assert EXPECTED[name]["rules"] == [RULES.rule_number_of(checklist)]
+    report = json.loads(pbem("check", SAMPLES / name, "--format", "json").out)
+    messages = [v["message"] for v in report["violations"] if v["severity"] != "warning"]
+    if RULES.rule_number_of(checklist) != checklist:
+        assert all(re.search(rf"\({checklist}\)$", m) for m in messages), messages
 
 
 @pytest.mark.parametrize("legal, state", [("legal-01-soviet-advance.json", "state-after-legal-01.json"), ("legal-02-finnish-reply.json", "state-after-legal-02.json")])

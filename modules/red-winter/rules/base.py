@@ -1,19 +1,11 @@
-"""Red Winter (GMT 2012): the game's rules on pbem's kernel.
+"""Red Winter (GMT 2012): the game's rules on pbem's kernel — the base: unit facts, zones of control,
+terrain, phases, movement, reinforcements, combat, assault, losses, retreat and advance.
 
-Rule ids in violations are the checklist ids of the digest ``rules/red-winter.md`` (MV-3, AS-2, OD-1 ...),
-since the source has no GMT case numbers. Every number comes from ``tables.json``; every choice the digest
-leaves open is an option in ``module.json``.
-
-How a turn file expresses what the turn-file format has no kind for (see README):
-- an assault during movement is an ``overrun``;
-- a ranged attack is an ``attack`` by one firer with ``"declare": ["ranged"]``; the roll is the 2d6 sum and the
-  result one of ``none``, ``suppressed``, ``suppressed+1``, ``suppressed+2``;
-- suppression markers from ranged support in a combat are ``"support": {"offensive": n, "defensive": m}``;
-- digging in is ``{"card": "dig-in", "use": UNIT}``, a bonfire ``{"card": "bonfire", "use": HEX}``;
-- a recovery is a ``roll`` with purpose ``recovery`` followed by ``replace``; in the Reset Phase ``replace``
-  spends 1 Replacement Point.
-
-Phases: ``reset``, ``action``, ``combat``, ``sub_zero``, ``victory``.
+Rule numbers: the source has no case numbers, but the digest cites GMT rule numbers for many checklist items;
+``RULE_NUMBERS`` maps each checklist id to the GMT number the digest gives for it (its own case, else the
+chapter of its section). A violation reports that number as its rule and keeps the checklist id at the end of
+its message (``rule 5.3 ... (MV-4)``); items the digest gives no GMT number for keep their checklist id.
+Every number comes from ``tables.json``; every choice the digest leaves open is an option in ``module.json``.
 """
 
 from __future__ import annotations
@@ -21,12 +13,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from pbem.model.actions import CardPlay, Combat, Move, Phase, Reinforce, Replace, Roll
+from pbem.model.actions import Action, Combat, Move, Phase, Reinforce
 from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
+from pbem.rules import ruleset as _base
 from pbem.rules.combat import CombatResultsTable, ratio_text, round_odds
-from pbem.rules.ruleset import Ruleset, TurnContext, illegal, mismatch
-from pbem.rules.sight import blocked_by
+from pbem.rules.ruleset import Ruleset, TurnContext
 from pbem.rules.zoc import in_zoc
 
 SOVIET, FINNISH = "soviet", "finnish"
@@ -35,6 +27,42 @@ PHASES = (RESET, ACTION, COMBAT, SUB_ZERO, VICTORY)
 ASSAULT_ARMS = {"infantry", "mg", "engineer", "armour"}
 NEVER_ADVANCE = {"mortar", "at_gun", "infantry_gun", "artillery"}
 SUPPLY_SOURCE = {FINNISH: "A13", SOVIET: "X28"}
+
+# Checklist id (digest section 3) -> the GMT rule number the digest cites for it: the item's own case where it
+# gives one (MV-4 road rate 5.3, MV-5 extended movement 4.3, MV-6 ski bonus 4.4, SH-* modifiers 8.3, LS-4 the
+# Hotel 5.2.5), else the chapter its section heading cites (stacking 6.0, movement 4.0, ZOC 7.0, assault 9.0,
+# bonfire 16.2, dig-in 14.0, reinforcements 13.0, combat 8.0, ranged attacks 10.0, anti-tank fire 11.0,
+# supply 15.0, sequence of play 3.0). Sections with no GMT number in the digest (events EV, recovery RC, odds
+# OD, losses LS, retreat RT, advance AV, victory VC) and those it only infers (night raids "16.3.x", sub-zero
+# "16.x") keep their checklist ids.
+_CHAPTER = {"SK": "6.0", "MV": "4.0", "ZC": "7.0", "AS": "9.0", "BF": "16.2", "DI": "14.0", "RE": "13.0",
+            "CB": "8.0", "SH": "8.3", "RA": "10.0", "AT": "11.0", "SP": "15.0", "SEQ": "3.0"}  # fmt: skip
+_CASE = {"MV-4": "5.3", "MV-5": "4.3", "MV-6": "4.4", "LS-4": "5.2.5"}
+RULE_NUMBERS = {f"{prefix}-{n}": _CASE.get(f"{prefix}-{n}", chapter) for prefix, chapter in _CHAPTER.items() for n in range(1, 14)}
+RULE_NUMBERS.update(_CASE)
+
+
+def rule_number(checklist_id: str) -> str:
+    """The GMT number reported for a checklist id, or the id itself when the digest cites none."""
+    return RULE_NUMBERS.get(checklist_id, checklist_id)
+
+
+def _tagged(checklist_id: str, message: str) -> tuple[str, str]:
+    number = rule_number(checklist_id)
+    return number, (message if number == checklist_id else f"{message} ({checklist_id})")
+
+
+def illegal(checklist_id: str, message: str, action: Action | None = None) -> Violation:
+    return _base.illegal(*_tagged(checklist_id, message), action)
+
+
+def mismatch(checklist_id: str, message: str, action: Action | None = None) -> Violation:
+    return _base.mismatch(*_tagged(checklist_id, message), action)
+
+
+def warning(checklist_id: str, message: str, action: Action | None = None) -> Violation:
+    return _base.warning(*_tagged(checklist_id, message), action)
+
 
 
 @dataclass
@@ -53,8 +81,8 @@ class Assessment:
         return ", ".join(f"{name.replace('_', ' ')} {n:+d}" for name, n in self.shifts) or "no shifts"
 
 
-class RedWinterRules(Ruleset):
-    unchecked_ok = frozenset({"comment", "eliminate", "loss"})
+class RedWinterBase(Ruleset):
+    unchecked_ok = frozenset({"comment", "eliminate", "loss", "remove"})
 
     def __init__(self, module):
         super().__init__(module)
@@ -71,6 +99,10 @@ class RedWinterRules(Ruleset):
         self.ranged = t["ranged_attack"]
         self.shift_cols = {e["id"]: e["columns"] for e in t["resolution_modifiers"]["entries"]}
         self.map = module.map
+
+    @staticmethod
+    def rule_number_of(checklist_id: str) -> str:
+        return rule_number(checklist_id)
 
     # --- unit facts ---------------------------------------------------------------------------------
     def attrs(self, unit: UnitState) -> dict:
@@ -139,7 +171,7 @@ class RedWinterRules(Ruleset):
     def check_phase(self, action: Phase, state: State, ctx: TurnContext) -> list[Violation]:
         found = self._end_of_phase(state, ctx)
         if action.name not in PHASES:
-            found.append(illegal("2", f"there is no {action.name!r} phase (phases: {', '.join(PHASES)})", action))
+            found.append(illegal("SEQ-1", f"there is no {action.name!r} phase (phases: {', '.join(PHASES)})", action))
         if action.name == SUB_ZERO and state.turn not in self.track["night_turns"]:
             found.append(illegal("SZ-1", f"turn {state.turn} is not a night turn: no Sub-Zero Loss Phase", action))
         ctx.new_phase(action.name, action.side or ctx.active_side)
@@ -147,7 +179,39 @@ class RedWinterRules(Ruleset):
             ctx.extra["acted"] = set()
             # MV-13: double movement at night only for units not in an enemy ZOC when the phase starts.
             ctx.extra["start_ezoc"] = {u.id for u in state.units.values() if u.on_map and self.in_ezoc(state, u.at, u)}
+            ctx.extra["phase_start_at"] = {u.id: u.at for u in state.units.values() if u.on_map}  # NR-3
+        ctx.extra["at_fired"], ctx.extra["ranged_fired"], ctx.extra["advancing"] = set(), set(), {}
         return found
+
+    def after_phase(self, action: Phase, state: State, ctx: TurnContext) -> list[Violation]:
+        """Markers that phases clear: the Reset Phase flips the phasing side's fired units back (RA-8) and
+        ends suppression (it lasts the combat phase it was placed in, RA-7); the phase after the Sub-Zero Loss
+        Phase starts without Bonfire and Skull markers (SZ-2)."""
+        side = action.side or ctx.active_side
+        if action.name == RESET:
+            for unit in state.units.values():
+                if unit.side == side:
+                    unit.markers.discard("fired")
+                unit.markers.discard("suppressed")
+        if action.name == VICTORY:
+            for unit in state.units.values():
+                unit.markers.difference_update({"bonfire", "skull"})
+        return []
+
+    def morale_side(self, state: State) -> str | None:
+        """SH-7: the side whose morale bonus applies this turn (Soviets 8 Dec, Finns 11-12 Dec)."""
+        lo, hi = self.track["soviet_morale_turns"]
+        flo, fhi = self.track["finnish_morale_turns"]
+        return SOVIET if lo <= state.turn <= hi else FINNISH if flo <= state.turn <= fhi else None
+
+    def events_after_entry(self, state: State) -> None:
+        """EV-2: a Soviet unit in A13 sends every Finnish artillery unit out of the game."""
+        events = state.status.setdefault("events", {}) if state.side_at(self.map.index("A13")) == SOVIET else None
+        if events is not None and not events.get("A13"):
+            events["A13"] = state.turn
+            for unit in state.units.values():
+                if unit.side == FINNISH and self.arm(unit) == "artillery":
+                    state.remove(unit.id, "eliminated")
 
     def finish(self, state: State, ctx: TurnContext) -> list[Violation]:
         return self._end_of_phase(state, ctx)
@@ -174,14 +238,49 @@ class RedWinterRules(Ruleset):
         return mp, f"an MP allowance of {mp}"
 
     def check_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        if "advance" in action.declared:
+            return self._check_advance_move(action, state, ctx)
         if ctx.phase != ACTION:
-            return [illegal("2", f"units move only in their Action Phase, not in the {ctx.phase or 'no'} phase", action)]
+            return [illegal("SEQ-1", f"units move only in their Action Phase, not in the {ctx.phase or 'no'} phase", action)]
         found: list[Violation] = []
+        unknown = action.declared - {"double", "extended"}
+        if unknown:
+            return [illegal("MV-1", f"unknown move declaration(s) {', '.join(sorted(unknown))} (double, extended, advance)", action)]
+        if "double" in action.declared:
+            if not self.night(state):
+                return [illegal("MV-13", f"double movement is a night-turn action; turn {state.turn} is {self.period(state)}", action)]
+            bound = [u for u in action.units if u in (ctx.extra.get("start_ezoc") or set())]
+            if bound:
+                return [illegal("MV-13", f"{self.name(bound[0])} was in an enemy ZOC at the start of the Action Phase: no double movement", action)]
         for unit_id in action.units:
             found += self._check_unit_move(unit_id, action.path, state, ctx, action)
             if found:
                 break
         return found
+
+    def _check_advance_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        """AV-3: after a combat whose defender retreated N hexes, advancing units (already in the vacated hex)
+        may go on up to N hexes in all, stopping on entering an enemy ZOC."""
+        advancing = ctx.extra.get("advancing") or {}
+        for unit_id in action.units:
+            name = self.name(unit_id)
+            if unit_id not in advancing:
+                return [illegal("AV-3", f"{name} did not advance after the last combat", action)]
+            allowed, origin = advancing[unit_id]
+            unit = state.units[unit_id]
+            if action.path[0] != unit.at:
+                return [illegal("AV-3", f"{name} is in {self.where(unit.at)}, but its advance starts in {self.where(action.path[0])}", action)]
+            if len(action.path) - 1 > allowed:
+                return [illegal("AV-3", f"{name} advances {len(action.path)} hexes in all, but the defender retreated {allowed + 1}: the advance may be as long as the retreat", action)]
+            for k in range(1, len(action.path)):
+                a, b = action.path[k - 1], action.path[k]
+                if not self.map.is_adjacent(a, b):
+                    return [illegal("AV-3", f"{name} jumps from {self.where(a)} to {self.where(b)}", action)]
+                if state.side_at(b) not in (None, unit.side):
+                    return [illegal("AV-3", f"{name} advances into {self.where(b)}, held by the enemy", action)]
+                if self.in_ezoc(state, a, unit) and (k > 1 or a != origin):
+                    return [illegal("AV-3", f"{name} entered {self.where(a)}, in an enemy ZOC, and must stop there", action)]
+        return []
 
     def _walk(self, unit: UnitState, path: tuple[int, ...], state: State, ctx: TurnContext, action, *, into_enemy_last: bool = False) -> tuple[float, list[Violation], bool]:
         """MP spent along ``path`` and what it broke; the flag says whether every step was by road."""
@@ -223,20 +322,24 @@ class RedWinterRules(Ruleset):
         if not unit.on_map:
             return [illegal("MV-1", f"{name} is not on the map ({unit.box})", action)]
         if unit.side != ctx.phase_side:
-            return [illegal("2", f"{name} is a {unit.side} unit and may not move in the {ctx.phase_side} Action Phase", action)]
+            return [illegal("SEQ-1", f"{name} is a {unit.side} unit and may not move in the {ctx.phase_side} Action Phase", action)]
         if path[0] != unit.at:
             return [illegal("MV-1", f"{name} is in {self.where(unit.at)}, but its path starts in {self.where(path[0])}", action)]
         if unit_id in ctx.extra["acted"] and unit_id not in ctx.extra["assaulted"]:
-            return [illegal("2", f"{name} has already taken its action this phase", action)]
+            return [illegal("SEQ-1", f"{name} has already taken its action this phase", action)]
         total, found, all_road = self._walk(unit, path, state, ctx, action)
         if found:
             return found
         limit, reason = self.allowance(unit, state, ctx)
         spent = ctx.mp_spent.get(unit_id, 0)
         # MV-5 extended movement: +2 MP for a move wholly by road staying 4+ hexes from every enemy unit.
-        if all_road and all(self.enemy_distance(state, h, unit.side) >= self.terrain["extended_distance"] for h in path):
+        extended = all_road and all(self.enemy_distance(state, h, unit.side) >= self.terrain["extended_distance"] for h in path)
+        if extended:
             limit += self.terrain["extended_movement"]
             reason += " +2 extended movement"
+        elif "extended" in action.declared:
+            why = "is not wholly along a road" if not all_road else f"comes within {self.terrain['extended_distance'] - 1} hexes of an enemy unit"
+            return [illegal("MV-5", f"{name} claims extended movement, but its move {why}", action)]
         minimum = spent == 0 and len(path) == 2  # MV-7
         if spent + total > limit and not minimum:
             by_road = self._road_total(unit, path)
@@ -251,6 +354,11 @@ class RedWinterRules(Ruleset):
         return None if None in costs else sum(costs)  # type: ignore[arg-type]
 
     def after_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        for unit_id in action.units:  # MV-10/RT-4: a unit that leaves loses its dig-in marker
+            if len(action.path) > 1:
+                state.units[unit_id].markers.difference_update({"dug_in", "digging_in"})
+            (ctx.extra.get("advancing") or {}).pop(unit_id, None)
+        self.events_after_entry(state)
         destination = action.path[-1]
         ctx.touched.add(destination)
         ctx.last_entry[destination] = action
@@ -285,12 +393,13 @@ class RedWinterRules(Ruleset):
             ctx.mp_spent[unit_id] = ctx.mp_spent.get(unit_id, 0) + cost  # MV-12
             if self.where(action.at) == "A13" and state.turn == 4:
                 ctx.mp_spent[unit_id] += 2  # RE-3
+        self.events_after_entry(state)
         ctx.touched.add(action.at)
         ctx.last_entry[action.at] = action
         return []
 
     # --- combat -------------------------------------------------------------------------------------------
-    def assess(self, action: Combat, state: State, ctx: TurnContext, assault: bool) -> Assessment:
+    def assess(self, action: Combat, state: State, ctx: TurnContext, assault: bool, raid: bool = False) -> Assessment:
         attackers = [state.units[u] for u in action.attackers if state.units[u].on_map]
         target = action.target
         defenders = state.units_at(target)
@@ -314,7 +423,10 @@ class RedWinterRules(Ruleset):
         if not fresh and defenders:
             defence = math.ceil(defence / 2)  # OD-4: only retreated units defend
         odds = round_odds(attack, defence) if defence > 0 else None
-        shifts = self._shifts(action, attackers, defenders, attack_side, state, assault, all_lake)
+        if raid:  # NR-5: only cases 1 and 2 (strengths) apply; the Night Raid Table gives the shift
+            shifts = [("night_raid", (ctx.extra.get("raid") or {}).get("shift") or 0)]
+        else:
+            shifts = self._shifts(action, attackers, defenders, attack_side, state, assault, all_lake)
         position = self.scale.position(odds) if odds else len(self.scale.columns) - 1
         if self.options.get("odds_clamp", "before_shifts") == "before_shifts":
             position = self.scale.clamp(position)
@@ -333,6 +445,9 @@ class RedWinterRules(Ruleset):
             net = action.support.get("offensive", 0) - action.support.get("defensive", 0)
             if net:
                 shifts.append(("suppression", max(-3, min(3, net))))
+            # case 4, SH-3: the concentric attack's geometry is not in the sources; a claimed 1R is taken as given.
+            if (action.shifts or {}).get("concentric"):
+                shifts.append(("concentric", cols.get("concentric", 1)))
         if self.map.terrain[target] == "frozen_lake":
             if all_lake:
                 shifts.append(("all_on_lake", toward(FINNISH) * cols["all_on_lake"]))
@@ -344,9 +459,7 @@ class RedWinterRules(Ruleset):
             shifts.append(("pajari", toward(FINNISH) * cols["pajari"]))
         if any("dug_in" in u.markers for u in defenders):
             shifts.append(("dug_in", -cols["dug_in"]))
-        lo, hi = self.track["soviet_morale_turns"]
-        flo, fhi = self.track["finnish_morale_turns"]
-        morale_side = SOVIET if lo <= state.turn <= hi else FINNISH if flo <= state.turn <= fhi else None
+        morale_side = self.morale_side(state)
         if morale_side:
             shifts.append(("morale", toward(morale_side) * (cols["morale_assault"] if assault else cols["morale"])))
         if any(self.is_armour(u) and u.side == SOVIET for u in attackers + defenders):
@@ -385,8 +498,8 @@ class RedWinterRules(Ruleset):
         return self._resolve(action, state, ctx, assault=True)
 
     def check_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
-        if "ranged" in action.declared:
-            return self._check_ranged(action, state, ctx)
+        if "night_raid" in action.declared:
+            return self._check_raid_attack(action, state, ctx)
         found: list[Violation] = []
         if ctx.phase != COMBAT:
             return [illegal("CB-1", f"attacks are made in the phasing player's Combat Phase, not the {ctx.phase or 'no'} phase", action)]
@@ -406,12 +519,28 @@ class RedWinterRules(Ruleset):
             return found
         return self._resolve(action, state, ctx, assault=False)
 
-    def _resolve(self, action: Combat, state: State, ctx: TurnContext, assault: bool) -> list[Violation]:
+    def _check_raid_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
+        """NR-5: the raid's combat follows its Night Raid roll, by the declared raiders, on the declared hex."""
+        raid = ctx.extra.get("raid")
+        if raid is None or raid.get("attacked"):
+            return [illegal("NR-5", "a night-raid attack follows a night_raid order (and its roll)", action)]
+        if raid["shift"] is None:
+            return [illegal("NR-5", "the Night Raid roll said no attack: the raiders got lost", action)]
+        if action.target != raid["target"] or not set(action.attackers) <= raid["raiders"]:
+            return [illegal("NR-5", f"the raid attacks {self.where(raid['target'])} with the declared raiders only", action)]
+        if action.support:
+            return [illegal("NR-5", "no ranged support in a night raid", action)]
+        raid["attacked"] = True
+        return self._resolve(action, state, ctx, assault=False, raid=True)
+
+    def _resolve(self, action: Combat, state: State, ctx: TurnContext, assault: bool, raid: bool = False) -> list[Violation]:
         found: list[Violation] = []
         defenders = state.units_at(action.target)
         if not defenders or any(u.side == ctx.active_side for u in defenders):
             return [illegal("CB-1" if not assault else "AS-1", f"{self.where(action.target)} holds no enemy unit to attack", action)]
-        a = self.assess(action, state, ctx, assault)
+        a = self.assess(action, state, ctx, assault, raid)
+        if "concentric" in dict(a.shifts):
+            found.append(warning("SH-3", "concentric attack: the sources do not define its geometry, so the claimed 1R is taken as given", action))
         raw = ratio_text(a.odds) if a.odds else "beyond 6/1"
         if action.odds is not None and a.odds is not None and action.odds != raw:
             found.append(mismatch("OD-1", f"odds are {a.attack} to {a.defence} = {raw} (rounded in the defender's favour), not {action.odds}", action))
@@ -427,11 +556,11 @@ class RedWinterRules(Ruleset):
         expected = self.crt.result(a.column, action.roll, "2d6")
         if action.result != expected:
             found.append(mismatch("LS-1", f"a 2d6 roll of {action.roll} at {a.column} gives {expected}, not {action.result} ({a.explain()})", action))
-        found += self._check_losses(action, state, ctx, defenders, expected, assault)
+        found += self._check_losses(action, state, ctx, defenders, expected, assault, raid)
         ctx.extra["defenders"] = [u.id for u in defenders]
         return found
 
-    def _check_losses(self, action: Combat, state: State, ctx: TurnContext, defenders: list[UnitState], result: str, assault: bool) -> list[Violation]:
+    def _check_losses(self, action: Combat, state: State, ctx: TurnContext, defenders: list[UnitState], result: str, assault: bool, raid: bool = False) -> list[Violation]:
         found: list[Violation] = []
         a_loss, d_loss = (int(x) for x in result.split("/"))
         attackers = [state.units[u] for u in action.attackers]
@@ -447,15 +576,36 @@ class RedWinterRules(Ruleset):
         everyone_gone = all(
             u.id in action.eliminated or u.step + action.losses_defender.count(u.id) >= len(u.unit.type.steps) for u in defenders
         )
-        if steps_d + retreat_len < d_loss and not everyone_gone and not (armour_only and not assault):
-            found.append(illegal("LS-2", f"{result}: the defender owes {d_loss} loss(es) (steps or retreat hexes) but takes {steps_d} step(s) and retreats {retreat_len} hex(es)", action))
+        if raid:  # NR-5, LS-3: in a night raid both sides take every loss as a step; raiders never move
+            if action.retreats:
+                found.append(illegal("LS-3", "in a night raid both sides take all losses as steps: no retreat", action))
+            if steps_d < d_loss and not everyone_gone:
+                found.append(illegal("LS-3", f"{result}: in a night raid the defender takes all {d_loss} loss(es) as steps, not {steps_d}", action))
+            a_steps = len(action.losses_attacker) + sum(len(u.unit.type.steps) - u.step for u in attackers if u.id in action.eliminated)
+            if a_steps < a_loss and not all(u.id in action.eliminated or u.step + action.losses_attacker.count(u.id) >= len(u.unit.type.steps) for u in attackers):
+                found.append(illegal("LS-3", f"{result}: in a night raid the raiders take all {a_loss} loss(es) as steps, not {a_steps}", action))
+            if action.advance:
+                found.append(illegal("NR-6", "raiders never move: they return to their start hexes, even if the target hex is emptied", action))
+            return found
+        # RT-3: a retreating stack (units with the same path) that enters an enemy ZOC loses a step there.
+        groups: dict[tuple[int, ...], list[str]] = {}
+        for unit_id, path in action.retreats.items():
+            if unit_id in defending:
+                groups.setdefault(tuple(path), []).append(unit_id)
+        zoc_groups = [(path, ids) for path, ids in groups.items() if any(self.in_ezoc(state, h, state.units[ids[0]]) for h in path)]
+        for path, ids in zoc_groups:
+            if not any(u in action.losses_defender or u in action.eliminated for u in ids):
+                hexes = [self.where(h) for h in path if self.in_ezoc(state, h, state.units[ids[0]])]
+                found.append(illegal("RT-3", f"{', '.join(self.name(u) for u in ids)} retreat(s) into an enemy ZOC ({', '.join(hexes)}) and must lose a step there", action))
+        if steps_d + retreat_len < d_loss + len(zoc_groups) and not everyone_gone and not (armour_only and not assault):
+            found.append(illegal("LS-2", f"{result}: the defender owes {d_loss} loss(es) (steps or retreat hexes){f' + {len(zoc_groups)} for retreating into an enemy ZOC' if zoc_groups else ''} but takes {steps_d} step(s) and retreats {retreat_len} hex(es)", action))
         for unit_id, path in action.retreats.items():
             if unit_id not in defending:
                 if unit_id in action.attackers:
                     rule = "AS-4" if assault else "LS-3"
                     found.append(illegal(rule, f"{self.name(unit_id)} retreats, but the attacker takes {'all losses as steps in an assault' if assault else 'its first loss as a step'}", action))
                 continue
-            found += self._check_retreat(state.units[unit_id], path, action, state, attackers)
+            found += self._check_retreat(state.units[unit_id], path, action, state, attackers, groups.get(tuple(path), [unit_id]))
         # Attacker losses (LS-3): in an assault all are steps; in a combat the first must be a step.
         a_steps = len(action.losses_attacker) + sum(len(u.unit.type.steps) - u.step for u in attackers if u.id in action.eliminated)
         attacker_retreat = any(u in action.attackers for u in action.retreats)
@@ -481,7 +631,7 @@ class RedWinterRules(Ruleset):
                 found.append(illegal("AS-5", f"{self.where(action.target)} was emptied: the assaulting force must advance into it", action))
         return found
 
-    def _check_retreat(self, unit: UnitState, path: tuple[int, ...], action: Combat, state: State, attackers: list[UnitState]) -> list[Violation]:
+    def _check_retreat(self, unit: UnitState, path: tuple[int, ...], action: Combat, state: State, attackers: list[UnitState], group: list[str]) -> list[Violation]:
         name = self.name(unit.id)
         limit = unit.face.move - 2  # RT-2
         if limit <= 0:
@@ -498,21 +648,55 @@ class RedWinterRules(Ruleset):
                 return [illegal("RT-1", f"{name} retreats into {self.where(step)}, held by the enemy", action)]
             if any(self.map.distance(step, s) < self.map.distance(here, s) for s in sources):
                 return [illegal("RT-1", f"{name} retreats to {self.where(step)}, closer to an attacking unit", action)]
+            better = self._better_retreat(unit, here, step, sources, state, group)
+            if better:
+                return [illegal("RT-1", f"{name} retreats from {self.where(here)} to {self.where(step)}, {better}", action)]
             here = step
         return []
 
+    def _retreat_rank(self, unit: UnitState, here: int, there: int, sources: list[int], state: State, group: list[str]) -> tuple[bool, bool, bool]:
+        """RT-1's priorities for one retreat hex, as a sort key (False is better): no over-stacking, not into an
+        enemy ZOC, farther from every attacking unit."""
+        arriving = [state.units[u] for u in group] + [u for u in state.units_at(there) if u.id not in group]
+        counted = [u for u in arriving if self.arm(u) != "leader"]
+        over = len(counted) > self.stacking["max_units"] or sum(1 for u in counted if self.is_company(u)) > self.stacking["max_infantry_companies"]
+        farther = all(self.map.distance(there, s) > self.map.distance(here, s) for s in sources)
+        return over, self.in_ezoc(state, there, unit), not farther
+
+    def _better_retreat(self, unit: UnitState, here: int, step: int, sources: list[int], state: State, group: list[str]) -> str:
+        """Why ``step`` breaks RT-1's priority order, naming an open hex that ranks higher, or ''."""
+        open_hexes = [
+            h for h in self.map.neighbours[here]
+            if state.side_at(h) in (None, unit.side)
+            and not any(self.map.distance(h, s) < self.map.distance(here, s) for s in sources)
+        ]  # fmt: skip
+        chosen = self._retreat_rank(unit, here, step, sources, state, group)
+        ranked = sorted(open_hexes, key=lambda h: (self._retreat_rank(unit, here, h, sources, state, group), h))
+        if not ranked:
+            return ""
+        best = self._retreat_rank(unit, here, ranked[0], sources, state, group)
+        if best >= chosen:
+            return ""
+        reasons = ("over-stacks it", "enters an enemy ZOC", "is not farther from every attacking unit")
+        k = next(i for i in range(3) if best[i] != chosen[i])
+        return f"which {reasons[k]}, while {self.where(ranked[0])} was open (retreat priorities)"
+
     def after_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
-        if "ranged" in action.declared:
-            return self._after_ranged(action, state, ctx)
         ctx.attacked_with.update(action.attackers)
         ctx.attacked.update(ctx.extra.pop("defenders", ()))
+        retreat = 0
         for unit_id, path in action.retreats.items():
             ctx.retreated[unit_id] = path[-1]
             ctx.touched.add(path[-1])
             ctx.last_entry[path[-1]] = action
+            if unit_id not in action.attackers:
+                retreat = max(retreat, len(path))
+        # AV-3: advancing units may go on as far as the defender retreated (the vacated hex is the first).
+        ctx.extra["advancing"] = {u: (max(0, retreat - 1), action.target) for u in action.advance}
         if action.advance:
             ctx.touched.add(action.target)
             ctx.last_entry[action.target] = action
+        self.events_after_entry(state)
         return []
 
     def after_overrun(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
@@ -525,230 +709,7 @@ class RedWinterRules(Ruleset):
             ctx.last_entry[path[-1]] = action
         ctx.touched.add(action.target)
         ctx.last_entry[action.target] = action
-        return []
-
-    # --- ranged attacks (RA-1 ... RA-8) ---------------------------------------------------------------------
-    def _check_ranged(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
-        if ctx.phase != COMBAT:
-            return [illegal("RA-1", f"ranged attacks are made in the Combat Phase, not the {ctx.phase or 'no'} phase", action)]
-        if len(action.attackers) != 1:
-            return [illegal("RA-3", "each ranged attack is one firing unit's roll; do not combine firers", action)]
-        unit = state.units[action.attackers[0]]
-        name = self.name(unit.id)
-        attrs = self.attrs(unit)
-        ras = attrs["ras"][min(unit.step, len(attrs["ras"]) - 1)]
-        reach = attrs["range"][min(unit.step, len(attrs["range"]) - 1)]
-        off_map = bool(attrs.get("off_map"))
-        indirect = bool(attrs.get("indirect"))
-        if not ras:
-            return [illegal("RA-1", f"{name} has no ranged attack strength", action)]
-        if "fired" in unit.markers:
-            return [illegal("RA-8", f"{name} has fired and is unusable until its owner's next Reset Phase", action)]
-        if off_map:
-            if unit.on_map or unit.box != "off_map":
-                return [illegal("RA-8", f"{name} is {unit.box or 'on the map'}, not available off-map", action)]
-            if state.status.get("ammo", {}).get(unit.side, 0) <= 0:
-                return [illegal("RA-8", f"the {unit.side} player has no artillery ammunition left", action)]
-        else:
-            if not unit.on_map:
-                return [illegal("RA-1", f"{name} is not on the map", action)]
-            if "suppressed" in unit.markers:
-                return [illegal("RA-1", f"{name} is under a Suppression marker and may not fire", action)]
-            if unit.id in ctx.retreated:
-                return [illegal("RA-1", f"{name} retreated this phase and may not fire", action)]
-            if self.in_ezoc(state, unit.at, unit):
-                return [illegal("RA-1", f"{name} is in an enemy ZOC and may not fire", action)]
-            distance = self.map.distance(unit.at, action.target)
-            if distance > reach:
-                return [illegal("RA-4", f"{self.where(action.target)} is {distance} hexes from {name}, beyond its range {reach}", action)]
-            if distance == 1:
-                return [illegal("RA-2", f"{name} fires at the adjacent {self.where(action.target)}: adjacent targets only as defensive support against attackers on a frozen lake", action)]
-            if not indirect:
-                if self.night(state):
-                    return [illegal("RA-4", "no direct fire at night", action)]
-                if distance > self.los_range(state):
-                    return [illegal("RA-4", f"direct fire at {distance} hexes, but line of sight reaches {self.los_range(state)} on turn {state.turn} ({self.period(state)})", action)]
-                block = blocked_by(self.map, unit.at, action.target, lambda i: self._blocks(i, state, units_block=True))
-                if block is not None:
-                    return [illegal("RA-4", f"no line of sight from {self.where(unit.at)} to {self.where(action.target)}: {self.where(block)} ({self._why_blocked(block, state)}) is in the way", action)]
-        spotter = None
-        if indirect:
-            spotter = self._spotter(unit, action.target, state, off_map)
-            if spotter is None:
-                return [illegal("RA-5", f"{name} fires indirect at {self.where(action.target)} with no spotter adjacent to it or seeing it", action)]
-        targets = state.units_at(action.target)
-        if not targets or all(u.side == unit.side for u in targets):
-            return [illegal("RA-3", f"{self.where(action.target)} holds no enemy unit", action)]
-        return self._check_rat(action, unit, ras, targets, state, indirect, spotter)
-
-    def _blocks(self, location: int, state: State, units_block: bool) -> bool:
-        return self.map.terrain[location] in self.terrain["blocks_los"] or (units_block and bool(state.units_at(location)))
-
-    def _why_blocked(self, location: int, state: State) -> str:
-        terrain = self.map.terrain[location]
-        return terrain.replace("_", " ") if terrain in self.terrain["blocks_los"] else "units"
-
-    def _spotter(self, firer: UnitState, target: int, state: State, off_map: bool) -> str | None:
-        """RA-5: a friendly unit adjacent to the target, or seeing it within the turn's LOS range."""
-        los = self.los_range(state)
-        candidates = [u for u in state.units.values() if u.on_map and u.side == firer.side]
-        for u in candidates:
-            if self.map.is_adjacent(u.at, target):
-                return "adjacent"
-        for u in candidates:
-            if off_map is False and u.id != firer.id:
-                pass
-            d = self.map.distance(u.at, target)
-            if 1 < d <= los and blocked_by(self.map, u.at, target, lambda i: self._blocks(i, state, units_block=False)) is None:
-                return "self" if u.id == firer.id else "sight"
-        return None
-
-    def _check_rat(self, action, unit, ras, targets, state, indirect, spotter) -> list[Violation]:
-        drm = self.ranged["drm"]
-        total = action.roll + ras
-        total += drm["per_infantry_company"] * sum(1 for u in targets if self.is_company(u))
-        if self.map.terrain[action.target] == "frozen_lake":
-            total += drm["target_frozen_lake_soviet"] if targets[0].side == SOVIET else drm["target_frozen_lake"]
-        if spotter == "self":
-            total += drm["self_spotting_infantry_gun"] if self.arm(unit) == "infantry_gun" else drm["self_spotting_mortar"]
-        elif spotter == "sight":
-            total += drm["spotter_not_adjacent"]
-        if any("dug_in" in u.markers for u in targets):
-            total += drm["dug_in_indirect"] if indirect else drm["dug_in_direct"]
-        period = self.period(state)
-        if period in ("dawn", "fog", "dusk"):
-            total += drm["dawn_fog_dusk"]
-        elif period == "night":
-            total += drm["night"]
-        if unit.on_map and self.map.distance(unit.at, action.target) >= 3:
-            if self.arm(unit) == "mg":
-                total += drm["mg_range_3_plus"]
-            elif self.is_armour(unit):
-                total += drm["armour_range_3_plus"]
-        expected = next(r["result"] for r in self.ranged["results"] if r.get("min", -99) <= total <= r.get("max", 99))
-        found = []
-        if not 2 <= action.roll <= 12:
-            return [mismatch("RA-3", f"a roll of {action.roll} is impossible with 2d6", action)]
-        if action.result.lower() != expected:
-            found.append(mismatch("RA-3", f"ranged attack: 2d6 {action.roll} + RAS {ras} + DRMs = {total} gives {expected}, not {action.result.lower()}", action))
-        steps = {"suppressed+1": 1, "suppressed+2": 2}.get(expected, 0)
-        taken = len([u for u in action.losses_defender if not self.is_armour(state.units[u])])
-        if taken != min(steps, sum(len(u.unit.type.steps) - u.step for u in targets if not self.is_armour(u))):
-            found.append(illegal("RA-7", f"{expected}: the target hex loses {steps} step(s), not {taken} (armour never takes steps from ranged fire)", action))
-        if action.retreats:
-            found.append(illegal("RA-7", "ranged-attack step losses cannot be converted to retreats", action))
-        return found
-
-    def _after_ranged(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
-        unit = state.units[action.attackers[0]]
-        attrs = self.attrs(unit)
-        if attrs.get("indirect"):
-            unit.markers.add("fired")
-        if attrs.get("off_map"):
-            ammo = state.status.setdefault("ammo", {})
-            ammo[unit.side] = max(0, ammo.get(unit.side, 0) - 1)
-        if action.result.lower().startswith("suppressed"):
-            for u in state.units_at(action.target):
-                u.markers.add("suppressed")
-        ctx.attacked_with.add(unit.id)
-        return []
-
-    # --- recovery and replacements (RC, RE-7) ------------------------------------------------------------
-    def check_roll(self, action: Roll, state: State, ctx: TurnContext) -> list[Violation]:
-        ctx.extra["last_roll"] = action
-        faces = int(action.dice.split("d")[1])
-        count = int(action.dice.split("d")[0] or 1)
-        if len(action.values) == 1 and not count <= action.values[0] <= count * faces:
-            return [mismatch("RC-1", f"a roll of {action.values[0]} is impossible with {action.dice}", action)]
-        return []
-
-    def check_replace(self, action: Replace, state: State, ctx: TurnContext) -> list[Violation]:
-        unit, name = state.units[action.unit], self.name(action.unit)
-        if unit.step == 0:
-            return [illegal("RC-1", f"{name} is at full strength", action)]
-        if not self.is_company(unit):
-            return [illegal("RC-1", f"{name} is not an infantry company: only reduced infantry companies recover or take replacements", action)]
-        if ctx.phase == RESET:  # RE-7: 1 RP flips a reduced in-supply company, even in an enemy ZOC
-            points = self.turns.get(state.turn, {}).get("replacement_points", {}).get(unit.side, 0)
-            if ctx.extra["rp_spent"] + 1 > points:
-                return [illegal("RE-7", f"the {unit.side} player has {points - ctx.extra['rp_spent']} Replacement Point(s) left on turn {state.turn}", action)]
-            if not unit.supplied:
-                return [illegal("RE-7", f"{name} is out of supply: 1 RP flips only an in-supply company", action)]
-            ctx.extra["rp_spent"] += 1
-            return []
-        if ctx.phase != ACTION:
-            return [illegal("RC-1", f"recovery is an Action Phase action, not a {ctx.phase or 'no'} phase one", action)]
-        if action.unit in ctx.extra["acted"] and not (self.night(state) and unit.side == SOVIET):
-            return [illegal("2", f"{name} has already taken its action this phase", action)]
-        if self.in_ezoc(state, unit.at, unit):
-            return [illegal("RC-2", f"{name} is in an enemy ZOC and may not attempt recovery", action)]
-        roll = ctx.extra.get("last_roll")
-        if roll is None or roll.purpose != "recovery":
-            return [illegal("RC-1", f"{name} recovers without a recovery roll", action)]
-        total = roll.values[0] + sum(roll.modifiers.values())
-        if total < self.module.tables["recovery"]["success"]:
-            return [illegal("RC-1", f"recovery roll {roll.values[0]}{_signed(roll.modifiers)} = {total}: 6 or more is needed", action)]
-        return []
-
-    def after_replace(self, action: Replace, state: State, ctx: TurnContext) -> list[Violation]:
-        ctx.extra["acted"].add(action.unit)
-        ctx.extra["last_roll"] = None
-        return []
-
-    # --- dig-in and bonfires (DI, BF) -------------------------------------------------------------------
-    def check_card(self, action: CardPlay, state: State, ctx: TurnContext) -> list[Violation]:
-        if action.card == "dig-in":
-            return self._check_dig_in(action, state, ctx)
-        if action.card == "bonfire":
-            return self._check_bonfire(action, state, ctx)
-        return [illegal("2", f"unknown declaration {action.card!r} (dig-in, bonfire)", action)]
-
-    def _check_dig_in(self, action: CardPlay, state: State, ctx: TurnContext) -> list[Violation]:
-        unit = state.units.get(action.use)
-        if unit is None:
-            return [illegal("DI-1", f"unknown unit {action.use!r}", action)]
-        name = self.name(unit.id)
-        if ctx.phase != ACTION:
-            return [illegal("DI-2", "digging in is an Action Phase action", action)]
-        if not (self.is_company(unit) or self.arm(unit) in ("engineer", "mg")):
-            return [illegal("DI-1", f"{name} may not dig in: only infantry companies, engineers and MGs", action)]
-        if unit.id in ctx.extra["acted"]:
-            return [illegal("2", f"{name} has already taken its action this phase", action)]
-        if self.map.terrain[unit.at] == "frozen_lake":
-            return [illegal("DI-3", f"{name} may not dig in on a frozen lake", action)]
-        if self.in_ezoc(state, unit.at, unit) and not self.night(state):
-            stack = state.units_at(unit.at)
-            if not (any(self.arm(u) == "engineer" for u in stack) and len(stack) > 1):
-                return [illegal("DI-3", f"{name} is in an enemy ZOC on a day turn with no engineer stacked with it", action)]
-        return []
-
-    def _check_bonfire(self, action: CardPlay, state: State, ctx: TurnContext) -> list[Violation]:
-        location = self.map.find(action.use)
-        if location is None:
-            return [illegal("BF-1", f"unknown hex {action.use!r}", action)]
-        if ctx.active_side != SOVIET:
-            return [illegal("BF-1", "only the Soviet player builds bonfires", action)]
-        if not self.night(state):
-            return [illegal("BF-1", f"bonfires are built on night turns only, not turn {state.turn}", action)]
-        if self.map.terrain[location] == "frozen_lake":
-            return [illegal("BF-1", f"no bonfire on a frozen lake ({action.use})", action)]
-        distance = self.enemy_distance(state, location, SOVIET)
-        if distance < 4:
-            return [illegal("BF-1", f"{action.use} is {distance} hexes from a Finnish unit; a bonfire needs 4 or more", action)]
-        return []
-
-    def after_card(self, action: CardPlay, state: State, ctx: TurnContext) -> list[Violation]:
-        if action.card == "dig-in" and action.use in state.units:
-            unit = state.units[action.use]
-            one_phase = self.arm(unit) == "engineer" or self.night(state)
-            unit.markers.add("dug_in" if one_phase or "digging_in" in unit.markers else "digging_in")
-            ctx.extra["acted"].add(action.use)
-        elif action.card == "bonfire":
-            location = self.map.find(action.use)
-            if location is not None:
-                for unit in state.units_at(location):
-                    unit.markers.add("bonfire")
-                    ctx.extra["acted"].add(unit.id)
+        self.events_after_entry(state)
         return []
 
 
@@ -758,7 +719,3 @@ def _mp(value: float) -> str:
 
 def _signed(modifiers: dict[str, int]) -> str:
     return "".join(f" {v:+d}" for v in modifiers.values())
-
-
-def build_ruleset(module) -> RedWinterRules:
-    return RedWinterRules(module)

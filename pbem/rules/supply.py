@@ -1,0 +1,74 @@
+"""Supply lines and other traced paths: breadth-first reach over a map's locations.
+
+Which locations a line may enter, and how far it may run, is the game's business (callables and limits the
+module passes in); this only walks the map.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Callable, Iterable
+
+from pbem.model.maps import GameMap
+
+
+def reach(
+    game_map: GameMap,
+    starts: Iterable[int],
+    passable: Callable[[int], bool],
+    *,
+    limit: int | None = None,
+    step: Callable[[int, int], bool] = lambda a, b: True,
+) -> dict[int, int]:
+    """Every location a line from ``starts`` reaches through ``passable`` locations, with its length in steps.
+
+    The starts themselves are reached at 0 (whether passable or not); ``limit`` caps the length and ``step``
+    may refuse a connection (a line that must follow roads, say).
+    """
+    found: dict[int, int] = {}
+    queue: deque[int] = deque()
+    for s in starts:
+        if s not in found:
+            found[s] = 0
+            queue.append(s)
+    while queue:
+        here = queue.popleft()
+        if limit is not None and found[here] >= limit:
+            continue
+        for there in game_map.neighbours[here]:
+            if there not in found and passable(there) and step(here, there):
+                found[there] = found[here] + 1
+                queue.append(there)
+    return found
+
+
+def connected(game_map: GameMap, a: int, b: int, passable: Callable[[int], bool], *, limit: int | None = None) -> bool:
+    """Whether a line of at most ``limit`` steps joins ``a`` to ``b`` through passable locations (``b`` included)."""
+    return b in reach(game_map, [a], passable, limit=limit)
+
+
+def cheapest(
+    game_map: GameMap, start: int, cost: Callable[[int, int], float | None], *, goal: int | None = None
+) -> dict[int, float]:
+    """Least total cost from ``start`` to every location (Dijkstra); ``cost(a, b)`` is None where b may not be
+    entered from a. Stops early once ``goal`` is settled."""
+    best: dict[int, float] = {start: 0.0}
+    heap = [(0.0, start)]
+    done: set[int] = set()
+    while heap:
+        spent, here = heapq.heappop(heap)
+        if here in done:
+            continue
+        done.add(here)
+        if here == goal:
+            break
+        for there in game_map.neighbours[here]:
+            c = cost(here, there)
+            if c is None:
+                continue
+            total = spent + c
+            if total < best.get(there, float("inf")):
+                best[there] = total
+                heapq.heappush(heap, (total, there))
+    return best
