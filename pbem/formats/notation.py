@@ -1100,7 +1100,7 @@ def _special_line(action: dict[str, Any]) -> str:
     place = f" at {_name(action['at'], 'LOCWORD')}" if "at" in action else ""
     tail = f", roll {_roll(action['roll'])}" if "roll" in action else ""
     if "result" in action:
-        tail += f"{'' if tail else ','} = {_result(action['result'])}"
+        tail += f" = {_result(action['result'])}"
     words = order.replace("_", " ")
     candidates = [
         f"{words[:1].upper()}{words[1:]}{' ' + units if units else ''}{place}{tail}" if units or place else "",
