@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -9,9 +11,13 @@ from pbem.formats.notation import NotationError, parse_notation
 from pbem.model.errors import PbemError
 from pbem.model.resources import data_dir
 
-TWINS = sorted(p.read_text(encoding="utf-8") for p in (data_dir("samples") / "china-war-1980").glob("*.pbem"))
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
+# The China War twins, and the documented Red Winter turn for fire, special orders and declared moves.
+TWINS = sorted(p.read_text(encoding="utf-8") for p in (data_dir("samples") / "china-war-1980").glob("*.pbem")) + [
+    DOCS.read_text(encoding="utf-8").split("## A Red Winter turn", 1)[1].split("```")[1]
+]
 # Characters that matter to the grammar, plus email and unicode noise.
-NOISE = st.sampled_from(list(":-+,>=()[]#;\"\\/ \t\n\r\u2192\u2013\u00a0\u200b") + ["attack", "roll", "retreat", " to ", "==", "phase", "> ", "-- \n", "none", "1:1", "SOV-", "\ufffd", "\U0001f600"])
+NOISE = st.sampled_from(list(":-+,>=()[]#;\"\\/ \t\n\r\u2192\u2013\u00a0\u200b") + ["attack", "roll", "retreat", " to ", "==", "phase", "> ", "-- \n", "none", "1:1", "SOV-", "fires at ", "(spotter ", "Special ", "dig in ", "moves double: ", "+5", "\ufffd", "\U0001f600"])
 
 
 @st.composite
