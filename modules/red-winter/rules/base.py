@@ -266,7 +266,7 @@ class RedWinterBase(Ruleset):
             name = self.name(unit_id)
             if unit_id not in advancing:
                 return [illegal("AV-3", f"{name} did not advance after the last combat", action)]
-            allowed, origin = advancing[unit_id]
+            allowed, _ = advancing[unit_id]
             unit = state.units[unit_id]
             if action.path[0] != unit.at:
                 return [illegal("AV-3", f"{name} is in {self.where(unit.at)}, but its advance starts in {self.where(action.path[0])}", action)]
@@ -278,7 +278,7 @@ class RedWinterBase(Ruleset):
                     return [illegal("AV-3", f"{name} jumps from {self.where(a)} to {self.where(b)}", action)]
                 if state.side_at(b) not in (None, unit.side):
                     return [illegal("AV-3", f"{name} advances into {self.where(b)}, held by the enemy", action)]
-                if self.in_ezoc(state, a, unit) and (k > 1 or a != origin):
+                if self.in_ezoc(state, a, unit):  # the vacated hex counts: entering it may already end the advance
                     return [illegal("AV-3", f"{name} entered {self.where(a)}, in an enemy ZOC, and must stop there", action)]
         return []
 
@@ -593,11 +593,13 @@ class RedWinterBase(Ruleset):
             if unit_id in defending:
                 groups.setdefault(tuple(path), []).append(unit_id)
         zoc_groups = [(path, ids) for path, ids in groups.items() if any(self.in_ezoc(state, h, state.units[ids[0]]) for h in path)]
+        missing = 0
         for path, ids in zoc_groups:
             if not any(u in action.losses_defender or u in action.eliminated for u in ids):
+                missing += 1
                 hexes = [self.where(h) for h in path if self.in_ezoc(state, h, state.units[ids[0]])]
                 found.append(illegal("RT-3", f"{', '.join(self.name(u) for u in ids)} retreat(s) into an enemy ZOC ({', '.join(hexes)}) and must lose a step there", action))
-        if steps_d + retreat_len < d_loss + len(zoc_groups) and not everyone_gone and not (armour_only and not assault):
+        if steps_d + retreat_len < d_loss + len(zoc_groups) - missing and not everyone_gone and not (armour_only and not assault):
             found.append(illegal("LS-2", f"{result}: the defender owes {d_loss} loss(es) (steps or retreat hexes){f' + {len(zoc_groups)} for retreating into an enemy ZOC' if zoc_groups else ''} but takes {steps_d} step(s) and retreats {retreat_len} hex(es)", action))
         for unit_id, path in action.retreats.items():
             if unit_id not in defending:

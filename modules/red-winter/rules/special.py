@@ -241,13 +241,16 @@ class SpecialRules:
         return best.get(target, float("inf"))
 
     def _open_route(self, unit: UnitState, target: int, state: State) -> bool:
-        """FNRT +1: a route traceable through road, frozen-lake or village hexes only."""
+        """FNRT +1: a route traceable through road, frozen-lake or village hexes only (a road hex is a hex a road
+        or trail runs through; the route need not follow it)."""
 
-        def step(a: int, b: int) -> bool:
-            return b == target or self.map.has_road(a, b) or self.map.terrain[b] in ("frozen_lake", "village")
+        def passable(b: int) -> bool:
+            if b == target:
+                return True
+            road_hex = any(self.map.has_road(b, n) for n in self.map.neighbours[b])
+            return state.side_at(b) != SOVIET and (road_hex or self.map.terrain[b] in ("frozen_lake", "village"))
 
-        passable = lambda b: b == target or state.side_at(b) != SOVIET
-        return target in reach(self.map, [unit.at], passable, step=step)
+        return target in reach(self.map, [unit.at], passable)
 
     def _after_night_raid(self, action: Special, state: State, ctx: TurnContext) -> None:
         state.status["night_raids"] = state.status.get("night_raids", 0) + 1

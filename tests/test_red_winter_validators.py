@@ -1,0 +1,251 @@
+"""Red Winter validators added for issue 6: each with a legal and an illegal case (checklist ids as in the digest).
+
+Anti-tank fire (AT), night raids (NR), supply (SP), retreat priorities (RT-1) and the step for retreating into an
+enemy ZOC (RT-3), advance length (AV-3), the X28/A13 events (EV), move declarations (MV-5, MV-13), recovery
+rolls (RC-1), the Reset Phase clearing fired and suppressed markers, and the concentric-attack claim (SH-3).
+"""
+
+import json
+
+import pytest
+
+from pbem.model.jsonsource import load_json
+from pbem.model.module import load_module
+from pbem.model.resources import data_dir
+from pbem.model.state import State
+
+from test_red_winter_rules import checklist_ids
+
+SAMPLES = data_dir("samples") / "red-winter"
+MODULE = load_module("red-winter")
+RULES = MODULE.ruleset
+
+
+def state_with(tmp_path, start: str, place: dict[str, str] | None = None, steps: dict[str, int] | None = None, markers: dict[str, list[str]] | None = None, status: dict | None = None) -> str:
+    data = json.loads((SAMPLES / start).read_text())
+    data.setdefault("status", {}).update(status or {})
+    units = {u["id"]: u for u in data["units"]}
+    for unit_id, at in (place or {}).items():
+        units[unit_id]["at"] = at
+    for unit_id, step in (steps or {}).items():
+        units[unit_id]["step"] = step
+    for unit_id, names in (markers or {}).items():
+        units[unit_id]["markers"] = names
+    path = tmp_path / f"start-{len(list(tmp_path.iterdir()))}.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def run(pbem, tmp_path, side, turn, actions, start=None, report=False):
+    doc = {"module": "red-winter", "scenario": "campaign", "turn": turn, "side": side,
+           "start": {"scenario": "campaign"} if start is None else {"state": str(SAMPLES / start) if "/" not in start else start},
+           "actions": actions}  # fmt: skip
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(doc))
+    out = json.loads(pbem("check", path, "--format", "json").out)
+    return out if report else checklist_ids(out["violations"])
+
+
+def test_rule_numbers_follow_the_digest():
+    assert RULES.rule_number_of("MV-4") == "5.3" and RULES.rule_number_of("MV-5") == "4.3"
+    assert RULES.rule_number_of("LS-4") == "5.2.5" and RULES.rule_number_of("SK-1") == "6.0"
+    assert RULES.rule_number_of("AT-2") == "11.0" and RULES.rule_number_of("SP-2") == "15.0"
+    assert RULES.rule_number_of("OD-1") == "OD-1" and RULES.rule_number_of("NR-3") == "NR-3"
+
+
+# --- anti-tank fire -----------------------------------------------------------------------------------------
+AT_FIRE = {"fire": ["FIN-AT-JR16"], "target": "O21", "declare": ["anti_tank"], "roll": [4, 2], "losses": {"defender": ["SOV-T26M33"]}}
+
+
+def test_anti_tank_fire_hits_on_5_with_the_adjacent_modifier(pbem, tmp_path):
+    assert run(pbem, tmp_path, "finnish", 9, [{"phase": "combat"}, AT_FIRE], "state-armour.json") == []
+
+
+def test_anti_tank_hits_cannot_be_ignored(pbem, tmp_path):
+    assert run(pbem, tmp_path, "finnish", 9, [{"phase": "combat"}, dict(AT_FIRE, losses={})], "state-armour.json") == ["AT-2"]
+
+
+def test_anti_tank_fire_rolls_one_die_per_step(pbem, tmp_path):
+    assert run(pbem, tmp_path, "finnish", 9, [{"phase": "combat"}, dict(AT_FIRE, roll=[4])], "state-armour.json") == ["AT-2"]
+
+
+def test_anti_tank_fire_needs_soviet_armour_in_range(pbem, tmp_path):
+    far = state_with(tmp_path, "state-armour.json", place={"FIN-AT-JR16": "K20"})
+    assert run(pbem, tmp_path, "finnish", 9, [{"phase": "combat"}, AT_FIRE], far) == ["AT-1"]
+    assert run(pbem, tmp_path, "finnish", 9, [{"phase": "combat"}, dict(AT_FIRE, target="Q25", losses={})], "state-armour.json") == ["AT-1"]
+
+
+def test_anti_tank_fire_and_a_ranged_attack_exclude_each_other(pbem, tmp_path):
+    ranged = {"fire": ["FIN-AT-JR16"], "target": "Q25", "roll": 2, "result": "none"}
+    near = state_with(tmp_path, "state-armour.json", place={"SOV-1-1-609": "O22"})
+    ranged = dict(ranged, target="O22")
+    assert run(pbem, tmp_path, "finnish", 9, [{"phase": "combat"}, ranged], near) != ["AT-3"]
+    assert "AT-3" in run(pbem, tmp_path, "finnish", 9, [{"phase": "combat"}, AT_FIRE, ranged], near)
+
+
+def test_defensive_anti_tank_fire_only_against_armour_about_to_attack(pbem, tmp_path):
+    attack = {"attack": ["SOV-T26M33", "SOV-1-1-609"], "target": "O20", "roll": 7, "result": "1/1",
+              "losses": {"attacker": ["SOV-1-1-609"], "defender": ["FIN-1-1-JR16"]}}  # fmt: skip
+    fire = dict(AT_FIRE, losses={}, roll=[1, 1])
+    assert "AT-4" not in run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, fire, attack], "state-armour.json")
+    assert run(pbem, tmp_path, "finnish", 9, [{"phase": "action"}, fire], "state-armour.json") == ["AT-4"]
+
+
+# --- night raids ---------------------------------------------------------------------------------------------
+RAIDERS = ["FIN-1-1-JR16", "FIN-2-1-JR16", "FIN-3-1-JR16"]
+RAID = {"special": "night_raid", "units": RAIDERS, "at": "Q25", "roll": 2, "result": "2R"}
+RAID_ATTACK = {"attack": RAIDERS, "target": "Q25", "declare": ["night_raid"], "odds": "1/2", "column": "2/1", "roll": 7,
+               "result": "1/1", "losses": {"attacker": ["FIN-1-1-JR16"], "defender": ["SOV-1-1-609"]}}  # fmt: skip
+
+
+def test_night_raid_roll_shift_and_step_losses(pbem, tmp_path):
+    # 1d6 2 + first raid 2 + every route 7 MP or less 1 + all by road 1 = 6: 2R; 15 vs 23 = 1:2 -> 2:1.
+    assert run(pbem, tmp_path, "finnish", 5, [{"phase": "action"}, RAID, RAID_ATTACK]) == []
+
+
+def test_night_raid_claims_and_limits(pbem, tmp_path):
+    assert run(pbem, tmp_path, "finnish", 5, [{"phase": "action"}, dict(RAID, result="1R")]) == ["NR-5"]
+    assert run(pbem, tmp_path, "finnish", 6, [{"phase": "action"}, RAID]) == ["NR-1"]  # a day turn
+    reduced = state_with(tmp_path, "state-after-legal-01.json", place={"FIN-1-1-JR16": "O20", "FIN-2-1-JR16": "O20", "SOV-1-1-609": "Q25", "SOV-2-1-609": "Q25", "SOV-3-1-609": "Q25", "SOV-MG-1-609": "Q25"}, steps={"FIN-2-1-JR16": 1})
+    assert run(pbem, tmp_path, "finnish", 5, [{"phase": "action"}, RAID], reduced) == ["NR-1"]
+    apart = state_with(tmp_path, "state-after-legal-01.json", place={"FIN-1-1-JR16": "M20", "FIN-2-1-JR16": "O20", "SOV-1-1-609": "Q25", "SOV-2-1-609": "Q25", "SOV-3-1-609": "Q25", "SOV-MG-1-609": "Q25"})
+    assert run(pbem, tmp_path, "finnish", 5, [{"phase": "action"}, dict(RAID, units=["FIN-1-1-JR16", "FIN-3-1-JR16"])], apart) == ["NR-2"]
+
+
+def test_night_raid_target_distance_and_hotel(pbem, tmp_path):
+    near = state_with(tmp_path, "state-after-legal-01.json", place={"FIN-1-1-JR16": "O20", "FIN-2-1-JR16": "O20", "SOV-1-1-609": "O23", "SOV-2-1-609": "Q25", "SOV-3-1-609": "Q25", "SOV-MG-1-609": "Q25"})
+    raid = dict(RAID, at="O23", units=["FIN-1-1-JR16", "FIN-2-1-JR16"])
+    assert run(pbem, tmp_path, "finnish", 5, [{"phase": "action"}, raid], near) == ["NR-3"]
+    hotel = state_with(tmp_path, "state-after-legal-01.json", place={"SOV-1-1-609": "M16", "FIN-1-1-JR16": "E13", "FIN-2-1-JR16": "E13"})
+    raid = dict(RAID, at="M16", units=["FIN-1-1-JR16", "FIN-2-1-JR16"], result="0")
+    assert run(pbem, tmp_path, "finnish", 5, [{"phase": "action"}, raid], hotel) == ["NR-3"]
+
+
+def test_night_raid_route_of_at_most_18_mp(pbem, tmp_path):
+    far = state_with(tmp_path, "state-after-legal-01.json", place={"FIN-1-1-JR16": "B25", "FIN-2-1-JR16": "B25", "SOV-1-1-609": "Q25", "SOV-2-1-609": "Q25", "SOV-3-1-609": "Q25", "SOV-MG-1-609": "Q25"})
+    raid = dict(RAID, units=["FIN-1-1-JR16", "FIN-2-1-JR16"])
+    assert run(pbem, tmp_path, "finnish", 5, [{"phase": "action"}, raid], far) == ["NR-4"]
+
+
+def test_night_raid_losses_are_steps_and_raiders_stay(pbem, tmp_path):
+    retreat = dict(RAID_ATTACK, losses={"attacker": ["FIN-1-1-JR16"]}, retreats={"SOV-1-1-609": ["R26"]})
+    assert "LS-3" in run(pbem, tmp_path, "finnish", 5, [{"phase": "action"}, RAID, retreat])
+    # Not the first raid, routes over 7 MP and through woods: 1d6 1 = no attack; attacking anyway is illegal.
+    lost = state_with(tmp_path, "state-after-legal-01.json", place={"FIN-1-1-JR16": "J28", "FIN-2-1-JR16": "J28", "SOV-1-1-609": "Q25", "SOV-2-1-609": "Q25", "SOV-3-1-609": "Q25", "SOV-MG-1-609": "Q25"}, status={"night_raids": 1})
+    two = ["FIN-1-1-JR16", "FIN-2-1-JR16"]
+    raid = dict(RAID, units=two, result="no_attack", roll=1)
+    assert run(pbem, tmp_path, "finnish", 12, [{"phase": "action"}, raid], lost) == []
+    assert run(pbem, tmp_path, "finnish", 12, [{"phase": "action"}, raid, dict(RAID_ATTACK, attack=two)], lost) == ["NR-5"]
+
+
+# --- supply ---------------------------------------------------------------------------------------------------
+def supply(start, place=None):
+    state = State.from_json(MODULE, load_json(SAMPLES / start))
+    for unit_id, label in (place or {}).items():
+        state.place(unit_id, MODULE.map.index(label))
+    return state
+
+
+def test_supply_finns_any_distance_soviets_within_4_of_the_road():
+    state = supply("state-after-legal-01.json")
+    assert RULES.supply_line(state.units["FIN-1-PPP7"], state)[0]  # H19, a long way from A13
+    assert RULES.supply_line(state.units["SOV-4-2-609"], state)[0]  # R27 on the road to X28
+    far = supply("state-after-legal-01.json", {"SOV-4-2-609": "A31"})
+    ok, why = RULES.supply_line(far.units["SOV-4-2-609"], far)
+    assert not ok and "within 4 hexes" in why
+
+
+def test_supply_never_through_enemy_units_or_their_zoc():
+    state = supply("state-cutoff.json")
+    ok, why = RULES.supply_line(state.units["FIN-1-PPP7"], state)
+    assert not ok and "A13" in why
+    friend = supply("state-cutoff.json", {"FIN-MG-ERP9": "X29"})  # no help: X30 and W30 are held by the enemy
+    assert not RULES.supply_line(friend.units["FIN-1-PPP7"], friend)[0]
+
+
+def test_replacement_point_needs_a_traced_supply_line(pbem, tmp_path):
+    flip = [{"phase": "reset"}, {"replace": "FIN-1-PPP7"}]
+    assert run(pbem, tmp_path, "finnish", 7, flip, "state-cutoff.json") == ["SP-2"]
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "reset"}, {"replace": "FIN-2-PPP7"}], "state-cutoff.json") == []
+
+
+def test_recovery_roll_modifiers_include_supply(pbem, tmp_path):
+    # FIN-1-PPP7 cut off in X31 and next to Soviets: 6 - 1 (out of supply) = 5 fails.
+    claim = {"special": "recovery", "units": ["FIN-1-PPP7"], "roll": 6, "result": "recovered"}
+    cutoff = state_with(tmp_path, "state-cutoff.json", place={"SOV-7-3-609": "V29", "SOV-8-3-609": "W29"})
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "action"}, claim], cutoff) == []
+    assert run(pbem, tmp_path, "finnish", 8, [{"phase": "action"}, dict(claim, roll=4)], cutoff) == ["RC-1"]
+
+
+# --- retreat and advance ------------------------------------------------------------------------------------
+ATTACK = {"attack": ["SOV-1-1-609", "SOV-2-1-609", "SOV-3-1-609"], "target": "O20", "odds": "1/1", "column": "1/1"}
+
+
+def test_retreat_priorities_prefer_a_hex_outside_enemy_zoc(pbem, tmp_path):
+    into_zoc = dict(ATTACK, roll=9, result="0/1", retreats={"FIN-1-1-JR16": ["O19"], "FIN-2-1-JR16": ["O19"]}, losses={"defender": ["FIN-1-1-JR16"]})
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, into_zoc], "state-retreat.json") == ["RT-1"]
+    free = dict(ATTACK, roll=9, result="0/1", retreats={"FIN-1-1-JR16": ["P20"], "FIN-2-1-JR16": ["P20"]})
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, free], "state-retreat.json") == []
+
+
+def test_retreat_into_an_enemy_zoc_costs_a_step(pbem, tmp_path):
+    boxed_in = state_with(tmp_path, "state-retreat.json", place={"SOV-5-2-609": "Q20"})
+    no_step = dict(ATTACK, roll=9, result="0/1", retreats={"FIN-1-1-JR16": ["P20"], "FIN-2-1-JR16": ["P20"]})
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, no_step], boxed_in) == ["RT-3"]
+    step = dict(no_step, losses={"defender": ["FIN-1-1-JR16"]})
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, step], boxed_in) == []
+
+
+def test_advance_as_far_as_the_defender_retreated(pbem, tmp_path):
+    two = dict(ATTACK, roll=11, result="0/2", retreats={"FIN-1-1-JR16": ["P20", "Q19"], "FIN-2-1-JR16": ["P20", "Q19"]}, advance=["SOV-1-1-609"])
+    on = {"move": "SOV-1-1-609", "path": ["O20", "P20"], "declare": ["advance"]}
+    clear = state_with(tmp_path, "state-retreat.json", place={"FIN-3-1-JR16": "L20", "FIN-MG-1-JR16": "L20", "FIN-PAJARI": "L20"})
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, two, on], clear) == []
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, two, on], "state-retreat.json") == ["AV-3"]  # O20 is next to P20
+    one = dict(ATTACK, roll=9, result="0/1", retreats={"FIN-1-1-JR16": ["P20"], "FIN-2-1-JR16": ["P20"]}, advance=["SOV-1-1-609"])
+    beyond = {"move": "SOV-1-1-609", "path": ["O20", "O19"], "declare": ["advance"]}
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, one, beyond], "state-retreat.json") == ["AV-3"]
+
+
+# --- events, declarations, markers ---------------------------------------------------------------------------
+def test_a_soviet_unit_in_a13_ends_finnish_artillery(pbem, tmp_path):
+    start = state_with(tmp_path, "state-after-legal-01.json", place={"SOV-4-2-609": "B13"})
+    enter = [{"phase": "action"}, {"move": "SOV-4-2-609", "path": ["B13", "A13"]}, {"phase": "combat"}]
+    report = run(pbem, tmp_path, "soviet", 2, enter, start, report=True)
+    assert report["ok"]
+    fire = {"fire": ["FIN-ART-5-KTR12"], "target": "O21", "roll": 7, "result": "none"}
+    assert run(pbem, tmp_path, "finnish", 1, [{"phase": "combat"}, fire], "state-after-legal-01.json") == []
+    after = tmp_path / "after.json"
+    turn = tmp_path / "enter.json"
+    turn.write_text(json.dumps({"module": "red-winter", "scenario": "campaign", "turn": 2, "side": "soviet", "start": {"state": start}, "actions": enter}))
+    assert pbem("check", turn, "--write-state", after).code == 0
+    assert run(pbem, tmp_path, "finnish", 2, [{"phase": "combat"}, fire], str(after)) == ["EV-2"]
+
+
+def test_x28_sacrifice(pbem, tmp_path):
+    start = state_with(tmp_path, "state-after-legal-01.json", place={"FIN-3-1-JR16": "X28"})
+    ok = {"special": "x28", "units": ["FIN-3-1-JR16", "SOV-ART-1-47"]}
+    assert run(pbem, tmp_path, "finnish", 2, [{"phase": "action"}, ok], start) == []
+    assert run(pbem, tmp_path, "finnish", 2, [{"phase": "action"}, dict(ok, units=["FIN-1-1-JR16"])], start) == ["EV-1"]
+
+
+def test_double_and_extended_declarations(pbem, tmp_path):
+    road = {"move": "SOV-4-2-609", "path": ["R27", "Q26"], "declare": ["double"]}
+    assert run(pbem, tmp_path, "soviet", 12, [{"phase": "action"}, road]) == []
+    assert run(pbem, tmp_path, "soviet", 2, [{"phase": "action"}, road]) == ["MV-13"]
+    assert run(pbem, tmp_path, "soviet", 2, [{"phase": "action"}, dict(road, declare=["extended"])]) == []
+    off_road = {"move": "SOV-4-2-609", "path": ["R27", "R26"], "declare": ["extended"]}
+    assert run(pbem, tmp_path, "soviet", 2, [{"phase": "action"}, off_road]) == ["MV-5"]
+
+
+def test_reset_phase_flips_fired_units_and_ends_suppression(pbem, tmp_path):
+    marked = state_with(tmp_path, "state-after-legal-01.json", markers={"FIN-ART-5-KTR12": ["fired"], "FIN-MG-1-JR16": ["suppressed"]})
+    fire = {"fire": ["FIN-ART-5-KTR12"], "target": "O21", "roll": 7, "result": "none"}
+    assert run(pbem, tmp_path, "finnish", 2, [{"phase": "combat"}, fire], marked) == ["RA-8"]
+    assert run(pbem, tmp_path, "finnish", 2, [{"phase": "reset"}, {"phase": "action"}, {"phase": "combat"}, fire], marked) == []
+
+
+def test_concentric_claim_is_taken_as_given_with_a_warning(pbem, tmp_path):
+    claim = dict(ATTACK, column="2/1", shifts={"concentric": 1}, roll=8, result="0/1", losses={"defender": ["FIN-1-1-JR16"]})
+    report = run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, claim], "state-retreat.json", report=True)
+    assert report["ok"] and any("concentric" in v["message"] for v in report["violations"])
