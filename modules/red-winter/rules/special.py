@@ -304,7 +304,7 @@ class SpecialRules:
             return [illegal("RE-7", f"the {unit.side} player has {points - ctx.extra['rp_spent']} Replacement Point(s) left on turn {state.turn}", action)]
         supplied, why = self.supply_line(unit, state)
         if not supplied:
-            return [illegal("SP-2" if unit.side == FINNISH else "SP-1", f"{name} is out of supply ({why}): 1 RP flips only an in-supply company (RE-7)", action)]
+            return [illegal("SP-2" if unit.side == FINNISH else "SP-1", f"{name} is out of supply: {why}; 1 RP flips only an in-supply company (RE-7)", action)]
         ctx.extra["rp_spent"] += 1
         return []
 

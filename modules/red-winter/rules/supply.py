@@ -47,9 +47,9 @@ class SupplyRules:
         if side == FINNISH:
             if source in reach(self.map, [unit.at], passable):
                 return True, ""
-            return False, f"no line from {self.where(unit.at)} to A13 avoids Soviet units and their uncancelled ZOC (SP-2, SP-3)"
+            return False, f"no line from {self.where(unit.at)} to A13 avoids Soviet units and their uncancelled ZOC"
         roads = reach(self.map, [source], passable, step=self.map.has_road)
         near = reach(self.map, [unit.at], passable, limit=SOVIET_TRACE)
         if any(h in roads for h in near):
             return True, ""
-        return False, f"no road leading to X28 within {SOVIET_TRACE} hexes of {self.where(unit.at)} free of Finnish units and their uncancelled ZOC (SP-1, SP-3)"
+        return False, f"no road leading to X28 within {SOVIET_TRACE} hexes of {self.where(unit.at)} free of Finnish units and their uncancelled ZOC"

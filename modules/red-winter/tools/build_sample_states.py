@@ -24,6 +24,8 @@ STATES = {
     # Turn 9: three Soviet companies in O21 next to the two Finnish companies in O20; a Soviet company in N19
     # puts O19 and N20 (two of O20's three retreat hexes) in its ZOC.
     "state-retreat.json": {"turn": 9, "place": {"SOV-1-1-609": "O21", "SOV-2-1-609": "O21", "SOV-3-1-609": "O21", "SOV-4-2-609": "N19"}},
+    # The same with a Soviet company in Q20 as well: P20, the third retreat hex, is in a Soviet ZOC too.
+    "state-boxed.json": {"turn": 9, "place": {"SOV-1-1-609": "O21", "SOV-2-1-609": "O21", "SOV-3-1-609": "O21", "SOV-4-2-609": "N19", "SOV-5-2-609": "Q20"}},
     # Turn 7 (09:00, Finnish RPs): a reduced PPP7 company in the corner X31, both its neighbours Soviet-held.
     "state-cutoff.json": {"turn": 7, "place": {"FIN-1-PPP7": "X31", "SOV-7-3-609": "X30", "SOV-8-3-609": "W30"}},
 }
