@@ -150,7 +150,7 @@ def test_supply_finns_any_distance_soviets_within_4_of_the_road():
     state = supply("state-after-legal-01.json")
     assert RULES.supply_line(state.units["FIN-1-PPP7"], state)[0]  # H19, a long way from A13
     assert RULES.supply_line(state.units["SOV-4-2-609"], state)[0]  # R27 on the road to X28
-    far = supply("state-after-legal-01.json", {"SOV-4-2-609": "A31"})
+    far = supply("state-after-legal-01.json", {"SOV-4-2-609": "B31"})
     ok, why = RULES.supply_line(far.units["SOV-4-2-609"], far)
     assert not ok and "within 4 hexes" in why
 
@@ -173,8 +173,10 @@ def test_recovery_roll_modifiers_include_supply(pbem, tmp_path):
     # FIN-1-PPP7 cut off in X31 and next to Soviets: 6 - 1 (out of supply) = 5 fails.
     claim = {"special": "recovery", "units": ["FIN-1-PPP7"], "roll": 6, "result": "recovered"}
     cutoff = state_with(tmp_path, "state-cutoff.json", place={"SOV-7-3-609": "V29", "SOV-8-3-609": "W29"})
-    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "action"}, claim], cutoff) == []
-    assert run(pbem, tmp_path, "finnish", 8, [{"phase": "action"}, dict(claim, roll=4)], cutoff) == ["RC-1"]
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "action"}, dict(claim, result="failed")], cutoff) == []
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "action"}, claim], cutoff) == ["RC-1"]
+    # In supply (H19, far from the Soviets: +1), a 5 recovers.
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "action"}, dict(claim, roll=5)]) == []
 
 
 # --- retreat and advance ------------------------------------------------------------------------------------

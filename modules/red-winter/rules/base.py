@@ -146,8 +146,6 @@ class RedWinterBase(Ruleset):
     # --- terrain ------------------------------------------------------------------------------------
     def terrain_cost(self, unit: UnitState, b: int) -> float | None:
         terrain = self.map.terrain[b]
-        if terrain == "off_map":
-            return None
         if terrain == "frozen_lake" and unit.side == FINNISH and self.arm(unit) != "at_gun":  # MV-6 ski bonus
             return self.terrain["ski_cost"]["frozen_lake"]
         return self.terrain["cost"][terrain]

@@ -47,7 +47,7 @@ def main(proposal_path: str) -> None:
         for c, letter in enumerate(LETTERS, start=1):
             label = f"{letter}{r}"
             if r == 31 and c % 2 == 1:
-                line += "x"  # low columns (A, C, ...) have no row 31
+                line += "f"  # low columns (A, C, ...) have no row 31: listed in "absent", the cell is skipped
                 continue
             line += BY_EYE.get(label, proposal[label])
         rows.append(line)
@@ -63,12 +63,13 @@ def main(proposal_path: str) -> None:
         "note": (
             "The Red Winter map (GMT 2012) at hex resolution, read from the 150 dpi scan Red_Winter_Map-150.jpg: "
             "terrain proposed by colour sampling and checked by eye (see README), roads and trails traced by eye. "
-            "Low columns (A, C, ... W) have no row 31: those grid cells have terrain 'off_map'. Trails are roads "
+            "Low columns (A, C, ... W) have no row 31: those positions are listed in 'absent' (not hexes). Trails are roads "
             "whose hexside also carries the feature 'trail' (secondary roads); bridges are hexside features."
         ),
         "default_terrain": "forest",
         "grid": {"label": "letter-number", "orientation": "flat", "shifted": "odd", "first_column": 1, "columns": 24, "first_row": 1, "rows": 31},
-        "layers": {"terrain": {"legend": {**CODES, "x": "off_map"}, "rows": rows}},
+        "absent": [f"{LETTERS[c]}31" for c in range(0, 24, 2)],
+        "layers": {"terrain": {"legend": CODES, "rows": rows}},
         "hexes": {
             "A13": {"supply": "finnish", "features": ["supply_source"], "name": "Finnish supply source"},
             "X28": {"supply": "soviet", "features": ["supply_source"], "name": "Soviet supply source"},
