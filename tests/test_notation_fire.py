@@ -153,7 +153,7 @@ def test_convert_round_trips_and_refuses_to_lose_a_field(pbem, tmp_path, monkeyp
     assert "FIN-MG-1-JR16 fires at O21 (spotter FIN-3-1-JR16), roll 4+5 = suppressed" in result.out
 
     # A writer that cannot say a field (as before fire existed): convert names the field and writes nothing.
-    import pbem.cli.convert as convert
+    from pbem.cli import convert
 
     real = convert.write_notation
     monkeypatch.setattr(convert, "write_notation", lambda data: real({**data, "actions": [{k: v for k, v in a.items() if k != "spotter"} for a in data["actions"]]}))

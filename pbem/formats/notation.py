@@ -1143,7 +1143,7 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
     if "defenders" in action:
         parts[0] += f" vs {_units_or_none(action['defenders'])}" if action["defenders"] else ""
     clauses: list[str] = []
-    if "support" in action and action["support"]:
+    if action.get("support"):
         clauses.append("support " + ", ".join(f"{_word(k)} {v}" for k, v in action["support"].items()))
     if action.get("declare"):
         clauses.append("declare " + ", ".join(_word(d) for d in action["declare"]))
