@@ -112,8 +112,10 @@ def test_unit_and_location_names():
     assert hex_.startswith("7:22: unknown hex '9999'")
 
 
-def test_aliases_from_the_module(tmp_path):
-    folder = tmp_path / "china"
+def test_aliases_from_the_module(tmp_path, monkeypatch):
+    # A player's own copy of the module, found by id on PBEM_MODULE_PATH (a turn never names a folder).
+    monkeypatch.setenv("PBEM_MODULE_PATH", str(tmp_path / "mods"))
+    folder = tmp_path / "mods" / "china-war-1980"
     shutil.copytree(module_path("china-war-1980"), folder)
     counters = json.loads((folder / "counters.json").read_text())
     for unit in counters["units"]:
@@ -123,13 +125,13 @@ def test_aliases_from_the_module(tmp_path):
             unit["aliases"] = ["1st Guards Tk"]
     (folder / "counters.json").write_text(json.dumps(counters))
     turn = tmp_path / "turn.pbem"
-    turn.write_text("Game: ./china\nScenario: border-war\nTurn: 1\nSide: soviet\n1st tk + 1st  Guards: 3004-3104\n1st: 3004-3104\n")
+    turn.write_text("Game: china-war-1980\nScenario: border-war\nTurn: 1\nSide: soviet\n1st tk + 1st  Guards: 3004-3104\n1st: 3004-3104\n")
     with pytest.raises(NotationError) as caught:
         read_notation(turn)
     assert [str(p) for p in caught.value.problems] == ["6:1: unit '1st' is ambiguous: it could be SOV-TK-XX-1-01, SOV-TK-XX-1-02"]
     turn.write_text(turn.read_text().rsplit("\n1st:", 1)[0] + "\n")
     document = read_notation(turn)
-    assert document.data["module"] == "./china"
+    assert document.data["module"] == "china-war-1980"
     assert document.data["actions"][0]["move"] == ["SOV-TK-XX-1-01", "SOV-TK-XX-1-02"]
 
 

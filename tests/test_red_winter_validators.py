@@ -6,6 +6,7 @@ rolls (RC-1), the Reset Phase clearing fired and suppressed markers, and the con
 """
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -38,11 +39,12 @@ def state_with(tmp_path, start: str, place: dict[str, str] | None = None, steps:
 
 def run(pbem, tmp_path, side, turn, actions, start=None, report=False):
     doc = {"module": "red-winter", "scenario": "campaign", "turn": turn, "side": side,
-           "start": {"scenario": "campaign"} if start is None else {"state": str(SAMPLES / start) if "/" not in start else start},
-           "actions": actions}  # fmt: skip
+           "start": {"scenario": "campaign"}, "actions": actions}  # fmt: skip
     path = tmp_path / "turn.json"
     path.write_text(json.dumps(doc))
-    out = json.loads(pbem("check", path, "--format", "json").out)
+    # A start state from elsewhere is the user's choice (--state): a turn file may only name one beside it.
+    chosen = [] if start is None else ["--state", str(SAMPLES / start) if "/" not in start else start]
+    out = json.loads(pbem("check", path, "--format", "json", *chosen).out)
     return out if report else checklist_ids(out["violations"])
 
 
@@ -122,7 +124,8 @@ def test_night_raid_target_distance_and_hotel(pbem, tmp_path):
 
 
 def test_night_raid_route_of_at_most_18_mp(pbem, tmp_path):
-    far = state_with(tmp_path, "state-after-legal-01.json", place={"FIN-1-1-JR16": "B25", "FIN-2-1-JR16": "B25", "SOV-1-1-609": "Q25", "SOV-2-1-609": "Q25", "SOV-3-1-609": "Q25", "SOV-MG-1-609": "Q25"})
+    # A29 -> Q25 is 23.5 MP at best (B25 is 18 since the south-west trails were traced).
+    far = state_with(tmp_path, "state-after-legal-01.json", place={"FIN-1-1-JR16": "A29", "FIN-2-1-JR16": "A29", "SOV-1-1-609": "Q25", "SOV-2-1-609": "Q25", "SOV-3-1-609": "Q25", "SOV-MG-1-609": "Q25"})
     raid = dict(RAID, units=["FIN-1-1-JR16", "FIN-2-1-JR16"])
     assert run(pbem, tmp_path, "finnish", 5, [{"phase": "action"}, raid], far) == ["NR-4"]
 
@@ -219,7 +222,7 @@ def test_a_soviet_unit_in_a13_ends_finnish_artillery(pbem, tmp_path):
     assert run(pbem, tmp_path, "finnish", 1, [{"phase": "combat"}, fire], "state-after-legal-01.json") == []
     after = tmp_path / "after.json"
     turn = tmp_path / "enter.json"
-    turn.write_text(json.dumps({"module": "red-winter", "scenario": "campaign", "turn": 2, "side": "soviet", "start": {"state": start}, "actions": enter}))
+    turn.write_text(json.dumps({"module": "red-winter", "scenario": "campaign", "turn": 2, "side": "soviet", "start": {"state": Path(start).name}, "actions": enter}))
     assert pbem("check", turn, "--write-state", after).code == 0
     assert run(pbem, tmp_path, "finnish", 2, [{"phase": "combat"}, fire], str(after)) == ["EV-2"]
 

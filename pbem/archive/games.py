@@ -16,7 +16,7 @@ from pbem.archive.play import PlayedGame, TurnLoader, play_game
 from pbem.archive.store import Archive
 from pbem.model.errors import PbemError
 from pbem.model.files import write_atomic
-from pbem.model.module import Module, load_module
+from pbem.model.module import Module, load_module, load_module_by_id
 
 
 @dataclass
@@ -46,12 +46,10 @@ def resolve_module(game: GameInput, module: str | Path | None) -> Module:
         return load_module(module)
     with TurnLoader() as loader:
         header = loader.header(game.turns[0].name, game.turns[0].data)
-    name = header["module"]
-    if "/" in name or name.startswith("."):
-        if game.folder is None:
-            raise PbemError.at(game.turns[0].name, f"module {name!r} is a folder: give it with --module", pointer="/module")
-        return load_module(game.folder / name)
-    return load_module(name)
+    try:
+        return load_module_by_id(header["module"])
+    except PbemError as error:
+        raise PbemError.at(game.turns[0].name, error.message, pointer="/module") from None
 
 
 def start_of(game: GameInput) -> tuple[str | None, bytes | None]:

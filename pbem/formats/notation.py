@@ -41,7 +41,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 from pbem.model.errors import PbemError, Source
 from pbem.model.files import read_text
 from pbem.model.jsonsource import JsonDocument, escape_pointer_token
-from pbem.model.module import Module, bundled_modules, load_module
+from pbem.model.module import Module, bundled_modules, load_module_by_id
 
 # --- cleaning an email -------------------------------------------------------------------------------
 
@@ -806,12 +806,9 @@ def _find_module(written: At, file: str) -> tuple[Module | None, str, str]:
     """The module a header names: (module, what goes in the data, refusal)."""
     name = str(written.value).strip()
     if "/" in name or "\\" in name or name.startswith("."):
-        try:
-            return load_module(Path(file).parent / name), name, ""
-        except PbemError as error:
-            return None, name, error.message
+        return None, name, f"a turn names its game by id (e.g. china-war-1980), not by folder {name!r}: give a module folder with --module"
     try:
-        module = load_module(name)
+        module = load_module_by_id(name)
         return module, module.id, ""
     except PbemError as error:
         refusal = error.message
@@ -819,7 +816,7 @@ def _find_module(written: At, file: str) -> tuple[Module | None, str, str]:
     known = [p.name for p in bundled_modules()]
     found = [k for k in known if k == slug] or [k for k in known if k.startswith(slug)] if slug else []
     if len(found) == 1:
-        module = load_module(found[0])
+        module = load_module_by_id(found[0])
         return module, module.id, ""
     if len(found) > 1:
         refusal = f"game {name!r} is ambiguous: it could be {', '.join(found)}"

@@ -14,7 +14,7 @@ from pbem.model import actions as act
 from pbem.model import schemas
 from pbem.model.errors import PbemError
 from pbem.model.jsonsource import JsonDocument, load_json
-from pbem.model.module import Module, load_module
+from pbem.model.module import Module, load_module_by_id
 from pbem.model.state import suggest
 
 ACTION_KINDS = (
@@ -68,7 +68,7 @@ def load_turn(path: str | Path, module: Module | None = None) -> tuple[act.Turn,
     data = document.data
     if module is None:
         try:
-            module = load_module(_module_reference(data["module"], Path(path)))
+            module = load_module_by_id(data["module"])
         except PbemError as error:
             if error.source is not None:
                 raise
@@ -87,13 +87,6 @@ def load_turn(path: str | Path, module: Module | None = None) -> tuple[act.Turn,
         start_state=start.get("state"),
     )
     return act.Turn(str(path), header, actions), module
-
-
-def _module_reference(name: str, turn_path: Path) -> str | Path:
-    """A module named in a header: a bundled id, or a folder relative to the turn file."""
-    if "/" in name or name.startswith("."):
-        return turn_path.parent / name
-    return name
 
 
 def normalize_ratio(text: str) -> str:
@@ -252,7 +245,10 @@ def load_start_state(turn: act.Turn, module: Module, override: str | Path | None
         document = load_json(override)
         schemas.check(document, "state")
     elif turn.header.start_state is not None:
-        path = Path(turn.file).parent / turn.header.start_state
+        written = Path(turn.header.start_state)
+        if written.is_absolute() or ".." in written.parts:
+            raise PbemError.at(turn.file, f"start state {turn.header.start_state!r}: name a file beside the turn (no absolute path, no ..), or give --state", pointer="/start/state")
+        path = Path(turn.file).parent / written
         if not path.is_file():
             raise PbemError.at(turn.file, f"start state {turn.header.start_state!r}: no such file", pointer="/start/state")
         document = load_json(path)

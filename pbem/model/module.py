@@ -8,6 +8,7 @@ Every file is checked against its schema and cross-checked before use.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -68,6 +69,30 @@ class Module:
         return self.units[unit_id]
 
 
+MODULE_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def module_dirs() -> list[Path]:
+    """Where module ids are looked up: folders the user lists in ``PBEM_MODULE_PATH``, then pbem's own."""
+    extra = [Path(p) for p in os.environ.get("PBEM_MODULE_PATH", "").split(os.pathsep) if p]
+    return extra + [data_dir("modules")]
+
+
+def load_module_by_id(module_id: str) -> Module:
+    """The module a *file* names (a turn's header, an archived game): by id only, never by path.
+
+    A module folder holds code (its rules), so only the user chooses one by path (``--module``); a file
+    from an opponent can only name a module that is bundled or on the user's ``PBEM_MODULE_PATH``.
+    """
+    if not MODULE_ID.fullmatch(module_id):
+        raise PbemError(f"a file names its module by id (e.g. china-war-1980), not {module_id!r}; give a module folder with --module")
+    for folder in module_dirs():
+        if (folder / module_id / "module.json").is_file():
+            return load_module(folder / module_id)
+    known = ", ".join(sorted({p.name for d in module_dirs() if d.is_dir() for p in d.iterdir() if (p / "module.json").is_file()}))
+    raise PbemError(f"no module {module_id!r}: known modules are {known} (add folders with PBEM_MODULE_PATH)")
+
+
 def module_path(name_or_path: str | Path) -> Path:
     """The folder of a module given by a path, or by the id of a bundled module."""
     candidate = Path(name_or_path)
@@ -75,9 +100,10 @@ def module_path(name_or_path: str | Path) -> Path:
         return candidate
     if candidate.name == "module.json" and candidate.is_file():
         return candidate.parent
-    bundled = data_dir("modules") / str(name_or_path)
-    if re.fullmatch(r"[a-z0-9][a-z0-9-]*", str(name_or_path)) and (bundled / "module.json").is_file():
-        return bundled
+    if MODULE_ID.fullmatch(str(name_or_path)):
+        for folder in module_dirs():
+            if (folder / str(name_or_path) / "module.json").is_file():
+                return folder / str(name_or_path)
     known = ", ".join(sorted(p.name for p in data_dir("modules").iterdir() if (p / "module.json").is_file()))
     raise PbemError(f"no module {str(name_or_path)!r}: give a module folder, or one of: {known}")
 
@@ -105,7 +131,8 @@ def load_module(name_or_path: str | Path) -> Module:
 
 
 def bundled_modules() -> list[Path]:
-    return sorted(p for p in data_dir("modules").iterdir() if (p / "module.json").is_file())
+    """Every module a file may name: the bundled ones and those on ``PBEM_MODULE_PATH``."""
+    return sorted(p for d in module_dirs() if d.is_dir() for p in d.iterdir() if (p / "module.json").is_file())
 
 
 def _part(path: Path, relative: str, schema: str) -> JsonDocument:
