@@ -254,3 +254,34 @@ def test_concentric_claim_is_taken_as_given_with_a_warning(pbem, tmp_path):
     claim = dict(ATTACK, column="2/1", shifts={"concentric": 1}, roll=8, result="0/1", losses={"defender": ["FIN-1-1-JR16"]})
     report = run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, claim], "state-retreat.json", report=True)
     assert report["ok"] and any("concentric" in v["message"] for v in report["violations"])
+
+
+# --- roads and trails traced from the map image (issue 6 follow-up) ------------------------------------------
+VARISVAARA_TRAIL = ["F21", "E20", "D21", "C20", "B21", "A21"]  # brown secondary road, Tolvajärvi -> Varisvaara
+
+
+def test_the_south_west_trails_are_traced_as_secondary_roads():
+    m = MODULE.map
+    for route in (VARISVAARA_TRAIL, ["O19", "P19", "Q18", "R18", "S18", "S19", "T20"], ["T12", "U12", "V12", "W12", "X12"]):
+        for a, b in zip(route, route[1:]):
+            assert m.has_road(m.index(a), m.index(b)) and "trail" in m.hexside(m.index(a), m.index(b)), (a, b)
+    # The north road along row 1 is brown (secondary) and leaves row 1 at S1 for W2; X1 joins it through W1.
+    assert "trail" in m.hexside(m.index("R1"), m.index("S1")) and m.has_road(m.index("S1"), m.index("T2"))
+    assert not m.has_road(m.index("S1"), m.index("T1")) and m.has_road(m.index("X1"), m.index("W1"))
+    # Hexsides the proposal got wrong stay without a road: a place name, bog texture.
+    assert not m.has_road(m.index("N2"), m.index("O1")) and not m.has_road(m.index("U15"), m.index("V15"))
+
+
+def test_a_move_along_a_new_trail_costs_the_trail_rate(pbem, tmp_path):
+    # Five trail hexes at 0.5 MP = 2.5 of the company's 6 MP; the hexes beside it cost 10 MP.
+    move = {"move": "FIN-3-ERP112", "path": VARISVAARA_TRAIL}
+    assert run(pbem, tmp_path, "finnish", 2, [{"phase": "action"}, move], "state-after-legal-01.json") == []
+    beside = {"move": "FIN-3-ERP112", "path": ["F21", "E21", "D22", "C21", "B22", "A21"]}
+    assert run(pbem, tmp_path, "finnish", 2, [{"phase": "action"}, beside], "state-after-legal-01.json") == ["MV-1"]
+
+
+def test_armour_pays_the_trail_rate_on_the_new_south_trail(pbem, tmp_path):
+    # T-26 (tank): 1 MP per secondary-road hex (MV-11); O19 -> S19 is 5 trail hexes.
+    start = state_with(tmp_path, "state-after-legal-01.json", place={"SOV-T26M33": "O19", "FIN-1-1-JR16": "A13", "FIN-2-1-JR16": "A13"})
+    move = {"move": "SOV-T26M33", "path": ["O19", "P19", "Q18", "R18", "S18", "S19"]}
+    assert run(pbem, tmp_path, "soviet", 6, [{"phase": "action"}, move], start) == []
