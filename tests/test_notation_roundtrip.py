@@ -171,3 +171,10 @@ def test_canonical_forms():
         {"phase": "movement"}, {"move": "SOV-TK-XX-1-01", "path": ["3004", "3104"]},
         {"attack": ["SOV-TK-XX-1-01"], "target": "3005", "odds": "2/1", "roll": 3, "result": "1/1"},
     ]  # fmt: skip
+
+
+def test_a_reason_that_looks_like_a_path_round_trips():
+    # Found by the property test: "Eliminate X: 0-0" read back as a move along a path.
+    data = {"module": "china-war-1980", "turn": 1, "side": "soviet", "scenario": "border-war", "start": {"scenario": "border-war"},
+            "actions": [{"eliminate": "LA-INF-XX-01", "reason": "0-0"}, {"loss": "PLA-INF-XX-1-01", "reason": "2604-2605"}]}  # fmt: skip
+    assert parse_notation(write_notation(data), "reason.pbem").data == data

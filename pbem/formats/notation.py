@@ -55,7 +55,8 @@ _TYPOGRAPHY = str.maketrans(
 )  # fmt: skip
 _QUOTE_PREFIX = re.compile(r"^[ \t]*>(?:[ \t]*>)*[ \t]?")
 _SIGNATURE = "--"
-MAX_LINE = 2000  # characters; a longer line is not something a player typed
+MAX_LINE = 600  # characters (a 120-hex path); a longer line is not something a player typed
+MAX_FILE = 1024 * 1024  # a turn written in an email is a few kilobytes; this bounds the parser's work
 MAX_ERRORS = 50
 
 
@@ -942,7 +943,7 @@ def _start(at: At) -> dict[str, At]:
 
 def read_notation(path: str | Path) -> NotationDocument:
     """Read a ``.pbem``/``.txt`` turn file, or the plain-text body of a saved email (``.eml``)."""
-    text = read_text(path)
+    text = read_text(path, MAX_FILE)
     first_line = 1
     if Path(path).suffix.lower() == ".eml":
         text, first_line = _email_body(text, str(path))
@@ -988,6 +989,11 @@ def _value(text: str) -> str:
     if text and text == text.strip() and _terminal("VALUE").fullmatch(text) and "\n" not in text:
         return text
     return _quoted(text)
+
+
+def _reason(text: str) -> str:
+    """A reason after ``UNITS:``: bare only when it is plain words, since ``X: 0-0`` would read as a move."""
+    return text if re.fullmatch(r"[A-Za-z][A-Za-z _]*", text) and text == text.strip() else _quoted(text)
 
 
 def _comment(note: str | None) -> str:
@@ -1043,12 +1049,12 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
     if "special" in action:
         return [_special_line(action) + note]
     if "eliminate" in action:
-        reason = f": {_value(action['reason'])}" if "reason" in action else ""
+        reason = f": {_reason(action['reason'])}" if "reason" in action else ""
         return [f"Eliminate {_units(action['eliminate'])}{reason}{note}"]
     if "remove" in action:
         return [f"Remove {_units(action['remove'])} to {_word(action['to'])}{note}"]
     if "loss" in action:
-        reason = f": {_value(action['reason'])}" if "reason" in action else ""
+        reason = f": {_reason(action['reason'])}" if "reason" in action else ""
         return [f"Loss {_units(action['loss'])}{reason}{note}"]
     if "reinforce" in action:
         return [f"Reinforce {_units(action['reinforce'])} at {_name(action['at'], 'LOCWORD')}{note}"]
