@@ -285,3 +285,97 @@ def test_armour_pays_the_trail_rate_on_the_new_south_trail(pbem, tmp_path):
     start = state_with(tmp_path, "state-after-legal-01.json", place={"SOV-T26M33": "O19", "FIN-1-1-JR16": "A13", "FIN-2-1-JR16": "A13"})
     move = {"move": "SOV-T26M33", "path": ["O19", "P19", "Q18", "R18", "S18", "S19"]}
     assert run(pbem, tmp_path, "soviet", 6, [{"phase": "action"}, move], start) == []
+
+
+# --- one legal and one illegal case for every rule the module checks ---------------------------------------------
+# (checklist id, side, turn or (legal turn, illegal turn), start state or None for the campaign set-up, legal actions, illegal actions). The illegal
+# case is the legal one with the one thing changed that breaks the rule; ids with their own tests above are listed too.
+S1 = "state-after-legal-01.json"
+SOV3 = ["SOV-1-1-609", "SOV-2-1-609", "SOV-3-1-609"]
+OPENING = [{"phase": "reset"}, {"phase": "action"}, {"move": SOV3, "path": ["Q25", "P25", "P24", "O23", "O22", "O21"]}, {"phase": "combat"}]
+OPENING_ATTACK = {"attack": SOV3, "target": "O20", "odds": "1/1", "column": "2/1", "roll": 8, "result": "0/1", "retreats": {"FIN-1-1-JR16": ["O19"], "FIN-2-1-JR16": ["O19"]}}
+FIN_ASSAULT = [{"phase": "action"}, {"move": "FIN-3-1-JR16", "path": ["P20", "P21"]}]
+ASSAULT_O21 = {"overrun": "FIN-3-1-JR16", "target": "O21", "roll": 7, "result": "2/0", "losses": {"attacker": ["FIN-3-1-JR16", "FIN-3-1-JR16"]}}
+FIN_ATTACK = [{"phase": "action"}, {"move": ["FIN-1-1-JR16", "FIN-2-1-JR16"], "path": ["O19", "O20"]}, {"phase": "combat"}]
+SOV4 = SOV3 + ["SOV-MG-1-609"]
+NIGHT_MOVE = {"move": SOV4, "path": ["Q25", "P25", "P24", "O23", "O22", "O21"], "declare": ["double"]}
+ASSAULT_SOV = {"overrun": SOV4, "target": "O20", "odds": "1/1", "column": "2/1", "roll": 12, "result": "0/4",
+               "losses": {"defender": ["FIN-1-1-JR16", "FIN-1-1-JR16", "FIN-2-1-JR16", "FIN-2-1-JR16"]}}  # fmt: skip
+ATTACK_O21 = {"attack": ["FIN-1-1-JR16", "FIN-2-1-JR16"], "target": "O21", "roll": 9, "result": "1/0", "losses": {"attacker": ["FIN-1-1-JR16"]}}
+PAIRS = [
+    ("SK-1", "soviet", 1, None, [{"phase": "action"}, {"move": "SOV-4-2-609", "path": ["R27", "Q26"]}],
+     [{"phase": "action"}, {"move": "SOV-4-2-609", "path": ["R27", "Q26", "Q25"]}]),
+    ("SEQ-1", "soviet", 2, S1, [{"phase": "action"}, {"move": "SOV-MG-1-609", "path": ["Q25", "P25"]}],
+     [{"phase": "action"}, {"move": "SOV-MG-1-609", "path": ["Q25", "P25"]}, {"move": "SOV-MG-1-609", "path": ["P25", "P24"]}]),
+    ("MV-1", "finnish", 1, S1, [{"phase": "action"}, {"reinforce": "FIN-7-3-JR16", "at": "A13"}, {"move": "FIN-7-3-JR16", "path": ["A13", "B13", "C13"]}],
+     [{"phase": "action"}, {"reinforce": "FIN-7-3-JR16", "at": "A13"}, {"move": "FIN-7-3-JR16", "path": ["A13", "B14", "C14"]}]),
+    ("MV-2", "finnish", 1, S1, [{"phase": "action"}, {"move": "FIN-MG-1-JR16", "path": ["P20", "P21"]}],
+     [{"phase": "action"}, {"move": "FIN-MG-1-JR16", "path": ["P20", "P21", "O21"]}]),
+    ("MV-3", "finnish", 1, S1, [{"phase": "action"}, {"move": "FIN-3-1-JR16", "path": ["P20", "P21"]}],
+     [{"phase": "action"}, {"move": "FIN-3-1-JR16", "path": ["P20", "P21", "P22"]}]),
+    ("MV-4", "soviet", 2, S1, [{"phase": "action"}, {"move": "SOV-MG-1-609", "path": ["Q25", "P25", "P24", "O23", "O22"]}],
+     [{"phase": "action"}, {"move": "SOV-MG-1-609", "path": ["Q25", "P25", "P24", "O23", "O22", "O21", "O20"]}]),
+    ("MV-11", "soviet", 6, None, [{"phase": "action"}, {"reinforce": "SOV-T26M33", "at": "X28"}, {"move": "SOV-T26M33", "path": ["X28", "W27"]}],
+     [{"phase": "action"}, {"reinforce": "SOV-T26M33", "at": "X28"}, {"move": "SOV-T26M33", "path": ["X28", "X27"]}]),
+    ("AS-1", "finnish", 1, S1, FIN_ASSAULT + [ASSAULT_O21],
+     [{"phase": "action"}, {"move": "FIN-PAJARI", "path": ["P20", "P21"]}, dict(ASSAULT_O21, overrun="FIN-PAJARI", losses={})]),
+    ("AS-2", "finnish", 1, S1, FIN_ASSAULT + [ASSAULT_O21],
+     [{"phase": "action"}, {"move": "FIN-MG-1-JR16", "path": ["P20", "P21"]}, dict(ASSAULT_O21, overrun="FIN-MG-1-JR16", losses={"attacker": ["FIN-MG-1-JR16", "FIN-MG-1-JR16"]})]),
+    ("AS-4", "finnish", 1, S1, FIN_ASSAULT + [ASSAULT_O21], FIN_ASSAULT + [dict(ASSAULT_O21, support={"offensive": 1})]),
+    ("CB-1", "finnish", 1, S1, FIN_ATTACK + [ATTACK_O21], FIN_ATTACK[:2] + [ATTACK_O21]),
+    ("CB-2", "finnish", 1, S1, FIN_ATTACK + [ATTACK_O21], FIN_ATTACK + [ATTACK_O21, dict(ATTACK_O21, attack=["FIN-1-1-JR16"], losses={"attacker": ["FIN-1-1-JR16"]})]),
+    ("CB-4", "finnish", 1, S1, FIN_ATTACK + [ATTACK_O21],
+     [{"phase": "action"}, {"move": "FIN-MTR-JR16-O19", "path": ["M20", "N21"]}, {"phase": "combat"}, {"attack": "FIN-MTR-JR16-O19", "target": "O21", "roll": 7, "result": "2/0"}]),
+    ("LS-3", "finnish", 1, S1, FIN_ATTACK + [ATTACK_O21], FIN_ATTACK + [dict(ATTACK_O21, losses={}, retreats={"FIN-1-1-JR16": ["O19"], "FIN-2-1-JR16": ["O19"]})]),
+    ("OD-1", "soviet", 1, None, OPENING + [OPENING_ATTACK], OPENING + [dict(OPENING_ATTACK, odds="2/1")]),
+    ("OD-6", "soviet", 1, None, OPENING + [OPENING_ATTACK], OPENING + [dict(OPENING_ATTACK, column="3/1")]),
+    ("LS-1", "soviet", 1, None, OPENING + [OPENING_ATTACK], OPENING + [dict(OPENING_ATTACK, result="0/2")]),
+    ("LS-2", "soviet", 1, None, OPENING + [OPENING_ATTACK], OPENING + [dict(OPENING_ATTACK, retreats={})]),
+    ("RT-2", "soviet", 1, None, OPENING + [OPENING_ATTACK], OPENING + [dict(OPENING_ATTACK, retreats={"FIN-1-1-JR16": ["O19", "O18", "O17", "O16", "O15"], "FIN-2-1-JR16": ["O19"]})]),
+    ("AV-1", "soviet", 1, None, OPENING + [dict(OPENING_ATTACK, advance=["SOV-1-1-609"])], OPENING + [dict(OPENING_ATTACK, retreats={}, losses={"defender": ["FIN-1-1-JR16"]}, advance=["SOV-1-1-609"])]),
+    ("AS-5", "soviet", 5, None, [{"phase": "action"}, NIGHT_MOVE, dict(ASSAULT_SOV, advance=SOV4)], [{"phase": "action"}, NIGHT_MOVE, ASSAULT_SOV]),
+    ("RA-1", "finnish", 1, S1, [{"phase": "combat"}, {"fire": ["FIN-ART-5-KTR12"], "target": "O21", "roll": 7, "result": "none"}],
+     [{"phase": "action"}, {"fire": ["FIN-ART-5-KTR12"], "target": "O21", "roll": 7, "result": "none"}]),
+    ("RA-3", "finnish", 1, S1, [{"phase": "combat"}, {"fire": ["FIN-ART-5-KTR12"], "target": "O21", "roll": 7, "result": "none"}],
+     [{"phase": "combat"}, {"fire": ["FIN-ART-5-KTR12"], "target": "O21", "roll": 12, "result": "none"}]),
+    ("RA-4", "finnish", 1, S1, [{"phase": "combat"}, {"fire": ["FIN-ART-5-KTR12"], "target": "O21", "roll": 7, "result": "none"}],
+     [{"phase": "combat"}, {"fire": ["FIN-1-1-JR16"], "target": "O21", "roll": 7, "result": "none"}]),
+    ("RA-5", "finnish", 1, S1, [{"phase": "combat"}, {"fire": ["FIN-ART-5-KTR12"], "target": "O21", "roll": 7, "result": "none"}],
+     [{"phase": "combat"}, {"fire": ["FIN-ART-5-KTR12"], "target": "Q26", "roll": 7, "result": "none"}]),
+    ("SH-1", "soviet", 1, None, OPENING + [dict(OPENING_ATTACK, shifts={"morale": 1})], OPENING + [dict(OPENING_ATTACK, shifts={})]),
+    ("NR-6", "finnish", 5, None, [{"phase": "action"}, RAID, RAID_ATTACK], [{"phase": "action"}, RAID, dict(RAID_ATTACK, advance=["FIN-1-1-JR16"])]),
+    ("RE-1", "soviet", 1, None, [{"phase": "action"}, {"reinforce": "SOV-7-3-609", "at": "X28"}], [{"phase": "action"}, {"reinforce": "SOV-4-2-364", "at": "X28"}]),
+    ("RE-4", "soviet", 11, None, [{"phase": "action"}, {"reinforce": "SOV-1-1-718", "at": "X1"}], [{"phase": "action"}, {"reinforce": "SOV-1-1-718", "at": "X28"}]),
+    ("RE-5", "soviet", (6, 4), None, [{"phase": "action"}, {"reinforce": "SOV-T37", "at": "X28"}], [{"phase": "action"}, {"reinforce": "SOV-T37", "at": "X28"}]),
+    ("RE-7", "finnish", 7, None, [{"phase": "reset"}, {"replace": "FIN-1-PPP7"}, {"replace": "FIN-2-PPP7"}],
+     [{"phase": "reset"}, {"replace": "FIN-1-PPP7"}, {"replace": "FIN-2-PPP7"}, {"replace": "FIN-3-PPP7"}]),
+    ("DI-1", "soviet", 2, None, [{"phase": "action"}, {"special": "dig_in", "units": ["SOV-4-2-609"]}], [{"phase": "action"}, {"special": "dig_in", "units": ["SOV-ART-1-47"]}]),
+    ("DI-3", "soviet", 2, "state-after-legal-02.json", [{"phase": "action"}, {"special": "dig_in", "units": ["SOV-4-2-609"]}], [{"phase": "action"}, {"special": "dig_in", "units": ["SOV-3-1-609"]}]),
+    ("RC-2", "finnish", 2, "state-after-legal-02.json", [{"phase": "action"}, {"special": "recovery", "units": ["FIN-2-PPP7"], "roll": 6, "result": "recovered"}],
+     [{"phase": "action"}, {"special": "recovery", "units": ["FIN-1-1-JR16"], "roll": 6, "result": "recovered"}]),
+    ("SZ-1", "soviet", (5, 2), None, [{"phase": "sub_zero"}, {"loss": "SOV-MG-1-609", "reason": "sub-zero roll 2"}], [{"phase": "sub_zero"}, {"loss": "SOV-MG-1-609", "reason": "sub-zero roll 2"}]),
+    ("BF-1", "soviet", 5, None, [{"phase": "action"}, {"special": "bonfire", "at": "R27"}], [{"phase": "action"}, {"special": "bonfire", "at": "O22"}]),
+]
+
+ALSO = {"NR-6": ["SK-1"]}  # the raider advancing into the still-held target hex over-stacks it too
+
+
+@pytest.mark.parametrize("cid, side, turn, start, legal, broken", PAIRS, ids=[p[0] for p in PAIRS])
+def test_each_rule_has_a_legal_and_an_illegal_case(pbem, tmp_path, cid, side, turn, start, legal, broken):
+    legal_turn, broken_turn = turn if isinstance(turn, tuple) else (turn, turn)
+    assert run(pbem, tmp_path, side, legal_turn, legal, start) == []
+    assert run(pbem, tmp_path, side, broken_turn, broken, start) == sorted([cid] + ALSO.get(cid, []))
+
+
+def test_bonfire_marker_forbids_attacking(pbem, tmp_path):  # CB-5
+    plain = state_with(tmp_path, S1)
+    marked = state_with(tmp_path, S1, markers={"FIN-1-1-JR16": ["bonfire"]})
+    assert run(pbem, tmp_path, "finnish", 1, FIN_ATTACK + [ATTACK_O21], plain) == []
+    assert run(pbem, tmp_path, "finnish", 1, FIN_ATTACK + [ATTACK_O21], marked) == ["CB-5"]
+
+
+def test_reinforcements_wait_when_the_entry_hex_is_held(pbem, tmp_path):  # RE-2
+    held = state_with(tmp_path, S1, place={"SOV-4-2-609": "A13"})
+    entry = [{"phase": "action"}, {"reinforce": "FIN-7-3-JR16", "at": "A13"}]
+    assert run(pbem, tmp_path, "finnish", 1, entry, S1) == []
+    assert run(pbem, tmp_path, "finnish", 1, entry, held) == ["RE-2"]

@@ -28,6 +28,12 @@ STATES = {
     "state-boxed.json": {"turn": 9, "place": {"SOV-1-1-609": "O21", "SOV-2-1-609": "O21", "SOV-3-1-609": "O21", "SOV-4-2-609": "N19", "SOV-5-2-609": "Q20"}},
     # Turn 7 (09:00, Finnish RPs): a reduced PPP7 company in the corner X31, both its neighbours Soviet-held.
     "state-cutoff.json": {"turn": 7, "place": {"FIN-1-PPP7": "X31", "SOV-7-3-609": "X30", "SOV-8-3-609": "W30"}},
+    # Turn 5 (night): two full JR16 companies far in the south-west, A29 (23.5 MP from Q25 at best).
+    "state-raid-far.json": {"turn": 5, "place": {"FIN-1-1-JR16": "A29", "FIN-2-1-JR16": "A29"}},
+    # Turn 2: a Finnish company has reached X28, the Soviet supply source (EV-1).
+    "state-x28.json": {"turn": 2, "place": {"FIN-3-1-JR16": "X28"}},
+    # Turn 9: the T-26 alone in O21 next to the AT gun in O20, a Soviet company in O22 two hexes from it.
+    "state-armour-support.json": {"turn": 9, "place": {"SOV-T26M33": "O21", "SOV-1-1-609": "O22", "FIN-AT-JR16": "O20"}},
 }
 
 
