@@ -73,10 +73,14 @@ def test_counters_read_from_the_images(rw):
     assert [(s.attack, s.move) for s in rifle.steps] == [(5, 5), (3, 5)]
     assert [(s.attack, s.move) for s in units["FIN-1-1-JR16"].type.steps] == [(5, 6), (3, 6)]
     assert [(s.attack, s.move) for s in units["SOV-T26M33"].type.steps] == [(7, 8), (4, 8)]
-    values = rw.tables["counter_values"]["types"]
+    values = {t.id: t.attributes for t in rw.counter_types.values()}
     assert values["sov_rifle_company"]["ras"] == [4, 4] and values["sov_rifle_company"]["range"] == [2, 2]
     assert values["sov_mg_company"]["boxed"] and values["sov_mortar"]["indirect"] and values["sov_mortar"]["defence_only"]
     assert values["sov_artillery_122"]["range"] == ["inf"]
+    assert "counter_values" not in rw.tables  # the printed extras live in each type's attributes now
+    sizes = {uid: u.type.size for uid, u in units.items()}
+    assert sizes["FIN-PLT-JR16-A"] == "•••" and sizes["FIN-SEC-ERP"] == "••" and sizes["FIN-PAJARI"] == "none"
+    assert sizes["SOV-1-1-609"] == "I" and sizes["FIN-ART-5-KTR12"] == "I"
 
 
 def digest_crt() -> dict[int, list[str]]:
@@ -93,7 +97,7 @@ def digest_crt() -> dict[int, list[str]]:
 def test_crt_matches_the_digest_cell_by_cell(rw):
     if not (SHARED / "rules" / "red-winter.md").is_file():
         pytest.skip("../shared/rules/red-winter.md is not present")
-    crt = CombatResultsTable.from_table(rw.tables["combat_results_2d6"])
+    crt = CombatResultsTable.from_table(rw.tables["crt"])  # the schema's standard crt shape
     expected = digest_crt()
     assert sorted(expected) == list(range(2, 13))
     for roll, row in expected.items():

@@ -88,12 +88,11 @@ class RedWinterBase(Ruleset):
         super().__init__(module)
         t = module.tables
         self.options = module.options
-        self.crt = CombatResultsTable.from_table(t["combat_results_2d6"])
+        self.crt = CombatResultsTable.from_table(t["crt"])
         self.scale = self.crt.scale
         self.terrain = t["terrain"]
         self.turns = {e["turn"]: e for e in t["turn_track"]["turns"]}
         self.track = t["turn_track"]
-        self.values = t["counter_values"]["types"]
         self.codes = t["setup_codes"]["units"]
         self.stacking = t["stacking_rules"]
         self.ranged = t["ranged_attack"]
@@ -106,7 +105,8 @@ class RedWinterBase(Ruleset):
 
     # --- unit facts ---------------------------------------------------------------------------------
     def attrs(self, unit: UnitState) -> dict:
-        return self.values[unit.unit.type.id]
+        """The printed values the kernel's fields do not hold (ras, range, boxed, indirect, at_strength ...)."""
+        return unit.unit.type.attributes
 
     def arm(self, unit: UnitState) -> str:
         return unit.unit.type.arm

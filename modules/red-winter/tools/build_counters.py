@@ -1,4 +1,4 @@
-"""Build ``counters.json`` and the ``counter_values`` table from values read off the counter images.
+"""Build ``counters.json`` (values read off the counter images, ranged values as type attributes) and the set-up codes.
 
 Every value below was read by eye from the counter images of the VASSAL module (data/red-winter/counters,
 front and back). Printed order on a counter: CS (boxed = doubled on defence, in parentheses = defence
@@ -110,33 +110,34 @@ add("FIN-SEC-ERP", "fin_section", "ErP section", "1-0-0-6_erp_platoon", "*")
 add("FIN-KITCHEN-1-JR16", "fin_field_kitchen", "1/JR16 field kitchen", "1-jr16_field_kitchen", "8")
 add("FIN-KITCHEN-2-JR16", "fin_field_kitchen", "2/JR16 field kitchen", "2-jr16_field_kitchen", "8")
 
+# NATO size symbols the counters print (schema enum); every other type is a company or battery ("I").
+SIZES = {"fin_platoon": "•••", "fin_platoon_weak": "•••", "fin_section": "••", "fin_leader": "none"}
+
 
 def main() -> None:
     here = Path(__file__).resolve().parents[1]
     counter_types = {}
-    values = {}
     for tid, (name, side, arm, faces, attrs) in TYPES.items():
         counter_types[tid] = {
             "name": name, "side": side, "nationality": "USSR" if side == "soviet" else "Finland", "arm": arm,
-            "size": "I", "quality": None, "mechanized": arm == "armour",
+            "size": SIZES.get(tid, "I"), "quality": None, "mechanized": arm == "armour",
             "steps": [{"attack": cs, "defence": cs, "move": mp} for cs, _, _, mp in faces],
             "retreats": arm not in ("artillery",), "source": "2",
-            "note": "Values read from the counter images; attack and defence are the one printed CS (see the counter_values table for ranged fire, boxed and parenthesised CS).",
-        }
-        values[tid] = {
-            "ras": [ras for _, ras, _, _ in faces],
-            "range": [rng if rng is not None else "inf" for _, _, rng, _ in faces],
-            **attrs,
+            "note": "Values read from the counter images; attack and defence are the one printed CS (ranged fire, boxed and parenthesised CS are in attributes).",
+            "attributes": {
+                "ras": [ras for _, ras, _, _ in faces],
+                "range": [rng if rng is not None else "inf" for _, _, rng, _ in faces],
+                **attrs,
+            },
         }
     units = [{"id": uid, "type": kind, "name": name, "aliases": [piece]} for uid, kind, name, piece, _ in UNITS]
     counters = {
-        "note": "Red Winter counters, values read from the counter images (front, then back for two-step units). Size 'I' stands for company, platoon, battery and leader alike (the schema has no platoon or leader size). Set-up codes are in tables.json /setup_codes.",
-        "supplied": {"size": "the schema's size enum has no platoon or leader: 'I' is used for every counter"},
+        "note": "Red Winter counters, values read from the counter images (front, then back for two-step units). Sizes: companies and batteries 'I', breakdown platoons '•••', the ErP section '••', the leader 'none'. Per-face ranged strength (ras) and range ('inf' = off-map), boxed (doubled on defence), defence_only, indirect, at_strength and the other printed flags are each type's attributes. Set-up codes are in tables.json /setup_codes.",
         "counter_types": counter_types,
         "units": units,
     }
     (here / "counters.json").write_text(json.dumps(counters, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    (here / "tools" / "counter_values.json").write_text(json.dumps({"values": values, "setup_codes": {u[0]: u[4] for u in UNITS}}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    (here / "tools" / "counter_values.json").write_text(json.dumps({"setup_codes": {u[0]: u[4] for u in UNITS}}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(len(units), "units")
 
 

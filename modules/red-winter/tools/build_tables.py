@@ -82,8 +82,9 @@ def main() -> None:
     here = Path(__file__).resolve().parents[1]
     extra = json.loads((here / "tools" / "counter_values.json").read_text())
     tables = {
-        "combat_results_2d6": {
-            "source": src("digest 4.1 (GMT PAC, CRT; 8.0)", "Results are attacker loss / defender loss. Odds worse than 1:4 read 1:4, better than 6:1 read 6:1 (OD-6)."),
+        "crt": {
+            "source": src("digest 4.1 (GMT PAC, CRT; 8.0)", "Results are attacker loss / defender loss (steps or retreat hexes). Odds worse than 1:4 read 1:4, better than 6:1 read 6:1 (OD-6). One die-row column, '2d6': each 2d6 total reads its own row."),
+            "supplied": {},
             "columns": COLUMNS,
             "rows": {f"R{roll}": CRT_ROWS[roll].split() for roll in range(2, 13)},
             "die_rows": {"2d6": {str(roll): f"R{roll}" for roll in range(2, 13)}},
@@ -145,10 +146,6 @@ def main() -> None:
         "stacking_rules": {
             "source": src("digest 3.2 SK-1 (GMT 6.0)", "Leaders do not count."),
             "max_units": 5, "max_infantry_companies": 3,
-        },
-        "counter_values": {
-            "source": src("2", "Read from the counter images: RAS and range per face (range 'inf' = off-map), boxed CS (doubled on defence), defence-only CS, indirect fire (yellow RAS), AT strength (red box).", "transcribed"),
-            "types": extra["values"],
         },
         "setup_codes": {
             "source": src("2", "Top-right print of each counter: a hex, a turn of arrival, '*' (optional or special) or 'variable' (Soviet armour)."),
