@@ -438,7 +438,6 @@ class RedWinterBase(Ruleset):
             return 1 if side == attack_side else -1
 
         target = action.target
-        defender_side = self.other(attack_side)
         if not assault:  # case 3: suppression, net at most 3 either way
             net = action.support.get("offensive", 0) - action.support.get("defensive", 0)
             if net:
@@ -684,18 +683,10 @@ class RedWinterBase(Ruleset):
     def after_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
         ctx.attacked_with.update(action.attackers)
         ctx.attacked.update(ctx.extra.pop("defenders", ()))
-        retreat = 0
-        for unit_id, path in action.retreats.items():
-            ctx.retreated[unit_id] = path[-1]
-            ctx.touched.add(path[-1])
-            ctx.last_entry[path[-1]] = action
-            if unit_id not in action.attackers:
-                retreat = max(retreat, len(path))
+        ctx.record_combat(action)  # retreat and advance hexes are judged for stacking; retreated units noted
+        retreat = max((len(path) for unit_id, path in action.retreats.items() if unit_id not in action.attackers), default=0)
         # AV-3: advancing units may go on as far as the defender retreated (the vacated hex is the first).
         ctx.extra["advancing"] = {u: (max(0, retreat - 1), action.target) for u in action.advance}
-        if action.advance:
-            ctx.touched.add(action.target)
-            ctx.last_entry[action.target] = action
         self.events_after_entry(state)
         return []
 
@@ -704,11 +695,7 @@ class RedWinterBase(Ruleset):
         if action.advance:  # AS-5: a victorious armoured unit may go on moving
             ctx.extra["assaulted"].update(u for u in action.advance if self.is_armour(state.units[u]))
         ctx.extra.pop("defenders", None)
-        for unit_id, path in action.retreats.items():
-            ctx.touched.add(path[-1])
-            ctx.last_entry[path[-1]] = action
-        ctx.touched.add(action.target)
-        ctx.last_entry[action.target] = action
+        ctx.record_combat(action)
         self.events_after_entry(state)
         return []
 

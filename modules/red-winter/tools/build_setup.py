@@ -81,7 +81,7 @@ def convert(events: list[dict]) -> tuple[list[dict], list[str]]:
     codes = json.loads((HERE / "tables.json").read_text())["setup_codes"]["units"]
     found: dict[str, list[dict]] = {}
     notes: list[str] = []
-    for cid, piece in final_pieces(events).items():
+    for piece in final_pieces(events).values():
         name, reduced = piece_name(piece["tray"])
         unit = by_piece.get(name)
         if unit is None:
