@@ -302,6 +302,15 @@ NIGHT_MOVE = {"move": SOV4, "path": ["Q25", "P25", "P24", "O23", "O22", "O21"], 
 ASSAULT_SOV = {"overrun": SOV4, "target": "O20", "odds": "1/1", "column": "2/1", "roll": 12, "result": "0/4",
                "losses": {"defender": ["FIN-1-1-JR16", "FIN-1-1-JR16", "FIN-2-1-JR16", "FIN-2-1-JR16"]}}  # fmt: skip
 ATTACK_O21 = {"attack": ["FIN-1-1-JR16", "FIN-2-1-JR16"], "target": "O21", "roll": 9, "result": "1/0", "losses": {"attacker": ["FIN-1-1-JR16"]}}
+# Campaign set-up on the night turn 5: Q25 (four units) rolls 2 = a step, R27 rolls 4 = none (both forest).
+SUB_ZERO = [{"phase": "sub_zero"}, {"special": "sub_zero", "at": "Q25", "roll": 2, "result": "step"}, {"loss": "SOV-MG-1-609"},
+            {"special": "sub_zero", "at": "R27", "roll": 4, "result": "none"}, {"phase": "victory"}]  # fmt: skip
+TANK_FIRE = {"fire": ["SOV-T26M33"], "target": "K20", "roll": 7, "result": "none"}
+AT_FIRST = {"fire": ["FIN-AT-JR16"], "target": "I19", "declare": ["anti_tank"], "roll": [1, 1]}
+FIRE_354 = {"fire": ["SOV-ART-1-354"], "target": "P20", "roll": 7, "result": "suppressed"}
+RETURN_354 = {"roll": {"purpose": "return_354", "dice": "1d6", "value": 3, "result": "turn 12"}}
+PROV_NEAR = "state-prov.json"  # turn 6, the trigger seen on turn 1, Pajari in F13 next to Lutikkamökki (E13)
+PROV_IN = {"reinforce": "FIN-PROV-TFP", "at": "E13"}
 PAIRS = [
     ("SK-1", "soviet", 1, None, [{"phase": "action"}, {"move": "SOV-4-2-609", "path": ["R27", "Q26"]}],
      [{"phase": "action"}, {"move": "SOV-4-2-609", "path": ["R27", "Q26", "Q25"]}]),
@@ -353,7 +362,10 @@ PAIRS = [
     ("DI-3", "soviet", 2, "state-after-legal-02.json", [{"phase": "action"}, {"special": "dig_in", "units": ["SOV-4-2-609"]}], [{"phase": "action"}, {"special": "dig_in", "units": ["SOV-3-1-609"]}]),
     ("RC-2", "finnish", 2, "state-after-legal-02.json", [{"phase": "action"}, {"special": "recovery", "units": ["FIN-2-PPP7"], "roll": 6, "result": "recovered"}],
      [{"phase": "action"}, {"special": "recovery", "units": ["FIN-1-1-JR16"], "roll": 6, "result": "recovered"}]),
-    ("SZ-1", "soviet", (5, 2), None, [{"phase": "sub_zero"}, {"loss": "SOV-MG-1-609", "reason": "sub-zero roll 2"}], [{"phase": "sub_zero"}, {"loss": "SOV-MG-1-609", "reason": "sub-zero roll 2"}]),
+    ("SZ-1", "soviet", (5, 2), None, SUB_ZERO, SUB_ZERO),
+    ("RA-6", "soviet", 9, "state-tank-lake.json", [{"phase": "combat"}, AT_FIRST, TANK_FIRE], [{"phase": "combat"}, TANK_FIRE, AT_FIRST]),
+    ("RA-8", "soviet", 9, "state-354.json", [{"phase": "combat"}, FIRE_354, RETURN_354], [{"phase": "combat"}, FIRE_354]),
+    ("RE-6", "finnish", (6, 5), PROV_NEAR, [{"phase": "action"}, PROV_IN], [{"phase": "action"}, PROV_IN]),
     ("BF-1", "soviet", 5, None, [{"phase": "action"}, {"special": "bonfire", "at": "R27"}], [{"phase": "action"}, {"special": "bonfire", "at": "O22"}]),
 ]
 
@@ -379,3 +391,157 @@ def test_reinforcements_wait_when_the_entry_hex_is_held(pbem, tmp_path):  # RE-2
     entry = [{"phase": "action"}, {"reinforce": "FIN-7-3-JR16", "at": "A13"}]
     assert run(pbem, tmp_path, "finnish", 1, entry, S1) == []
     assert run(pbem, tmp_path, "finnish", 1, entry, held) == ["RE-2"]
+
+
+# --- the Sub-Zero Loss Phase (SZ-1) ----------------------------------------------------------------------------
+def test_sub_zero_result_is_read_on_the_table_with_its_modifiers(pbem, tmp_path):
+    wrong = [SUB_ZERO[0], dict(SUB_ZERO[1], roll=4, result="step")] + SUB_ZERO[2:]
+    assert run(pbem, tmp_path, "soviet", 5, wrong) == ["SZ-1"]  # 4 is no effect
+    # A Finnish stack with a Skull marker rolls too, +1: a 3 is no effect; a Soviet stack on a lake -1: a 4 costs a step.
+    marked = state_with(tmp_path, S1, place={"SOV-MG-2-609": "J20"}, markers={"FIN-3-1-JR16": ["skull"]})
+    rolls = [{"phase": "sub_zero"}, {"special": "sub_zero", "at": "P20", "units": ["FIN-3-1-JR16"], "roll": 3, "result": "none"},
+             {"special": "sub_zero", "at": "J20", "roll": 4, "result": "step"}, {"loss": "SOV-MG-2-609"}]  # fmt: skip
+    rolls += [{"special": "sub_zero", "at": at, "roll": 6, "result": "none"} for at in ("O21", "Q26", "Q25", "R27", "U27")]
+    assert run(pbem, tmp_path, "soviet", 12, rolls, marked) == []
+    assert run(pbem, tmp_path, "soviet", 12, rolls[:2] + [dict(rolls[2], result="none")] + rolls[4:], marked) == ["SZ-1"]
+
+
+def test_sub_zero_step_is_taken_by_the_stack_that_rolled(pbem, tmp_path):
+    no_loss = SUB_ZERO[:2] + SUB_ZERO[3:]
+    assert run(pbem, tmp_path, "soviet", 5, no_loss) == ["SZ-1"]
+    elsewhere = SUB_ZERO[:2] + [{"loss": "SOV-4-2-609"}] + SUB_ZERO[3:]
+    assert run(pbem, tmp_path, "soviet", 5, elsewhere) == ["SZ-1"]
+    two_steps = SUB_ZERO[:2] + [{"eliminate": ["SOV-MG-1-609"]}] + SUB_ZERO[3:]
+    assert run(pbem, tmp_path, "soviet", 5, two_steps) == ["SZ-1"]
+    uncalled = SUB_ZERO[:3] + [SUB_ZERO[3], {"loss": "SOV-4-2-609"}, SUB_ZERO[4]]
+    assert run(pbem, tmp_path, "soviet", 5, uncalled) == ["SZ-1"]
+
+
+def test_every_stack_outside_a_bonfire_rolls_once(pbem, tmp_path):
+    assert run(pbem, tmp_path, "soviet", 5, SUB_ZERO[:3] + SUB_ZERO[4:]) == ["SZ-1"]  # R27 never rolled
+    assert run(pbem, tmp_path, "soviet", 5, SUB_ZERO[:4] + [SUB_ZERO[3]] + SUB_ZERO[4:]) == ["SZ-1"]  # R27 twice
+    fire = [{"phase": "action"}, {"special": "bonfire", "at": "R27"}]
+    assert run(pbem, tmp_path, "soviet", 5, fire + SUB_ZERO[:3] + SUB_ZERO[4:]) == []
+    assert run(pbem, tmp_path, "soviet", 5, fire + SUB_ZERO) == ["SZ-1"]  # under the bonfire: no roll
+
+
+# --- the dead pool and rebuilt companies (LS-6, RE-7) ----------------------------------------------------------------
+def after_turn(pbem, tmp_path, side, turn, actions, start):
+    doc = {"module": "red-winter", "scenario": "campaign", "turn": turn, "side": side, "start": {"scenario": "campaign"}, "actions": actions}
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "after.json"
+    assert pbem("check", path, "--state", start, "--write-state", out).code == 0
+    data = json.loads(out.read_text())
+    return {u["id"]: u for u in data["units"]}, data.get("status", {})
+
+
+def test_companies_eliminated_in_supply_go_to_the_dead_pool(pbem, tmp_path):
+    start = state_with(tmp_path, "state-cutoff.json")
+    units, _ = after_turn(pbem, tmp_path, "finnish", 7, [{"loss": "FIN-2-PPP7"}, {"loss": "FIN-1-PPP7"}, {"eliminate": ["FIN-MG-ERP9"]}], start)
+    assert units["FIN-2-PPP7"]["at"] == "dead_pool"  # reduced in H19, in supply
+    assert units["FIN-1-PPP7"]["at"] == "eliminated"  # cut off in X31
+    assert units["FIN-MG-ERP9"]["at"] == "eliminated"  # not an infantry company
+
+
+DEAD = "state-dead-pool.json"
+REBUILD = {"special": "rebuild", "units": ["FIN-4-2-JR16"], "at": "A13", "result": "reduced"}
+
+
+def test_rebuilding_costs_and_eligibility(pbem, tmp_path):
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "reset"}, REBUILD], DEAD) == []
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "reset"}, dict(REBUILD, result="full")], DEAD) == ["RE-7"]  # 3 RP of 2
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "reset"}, {"replace": "FIN-1-PPP7"}, REBUILD], DEAD) == ["RE-7"]
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "reset"}, dict(REBUILD, units=["FIN-5-2-JR16"])], DEAD) == ["RE-7"]
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "action"}, REBUILD], DEAD) == ["RE-7"]
+    assert run(pbem, tmp_path, "finnish", 14, [{"phase": "reset"}, dict(REBUILD, result="full")], DEAD) == []  # 3 RP on turn 14
+
+
+def test_rebuilt_company_placement(pbem, tmp_path):
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "reset"}, dict(REBUILD, at="H13")], DEAD) == []
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "reset"}, dict(REBUILD, at="L13")], DEAD) == ["RE-7"]  # 11 hexes
+    near = state_with(tmp_path, DEAD, place={"SOV-7-3-609": "K13"})
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "reset"}, dict(REBUILD, at="H13")], near) == ["RE-7"]  # 3 from a Soviet
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "reset"}, dict(REBUILD, at="A13")], near) == []  # the source itself
+
+
+def test_rebuilt_company_on_the_turn_track_enters_later_on_its_face(pbem, tmp_path):
+    later = dict(REBUILD)
+    del later["at"]
+    units, status = after_turn(pbem, tmp_path, "finnish", 7, [{"phase": "reset"}, later], str(SAMPLES / DEAD))
+    assert units["FIN-4-2-JR16"]["at"] == "turn_track" and status["turn_track"]["FIN-4-2-JR16"] == {"turn": 8, "step": 1}
+    enter = [{"phase": "action"}, {"reinforce": "FIN-4-2-JR16", "at": "A13"}]
+    assert run(pbem, tmp_path, "finnish", 7, [{"phase": "reset"}, later] + enter, DEAD) == ["RE-1"]
+    (tmp_path / "track.json").write_text((tmp_path / "after.json").read_text())
+    units, status = after_turn(pbem, tmp_path, "finnish", 8, enter, str(tmp_path / "track.json"))
+    assert units["FIN-4-2-JR16"] == {"id": "FIN-4-2-JR16", "at": "A13", "step": 1} and "turn_track" not in status
+
+
+# --- the 354th's return from the turn track (RA-8) -------------------------------------------------------------------
+def test_354th_return_roll_and_turn(pbem, tmp_path):
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, FIRE_354, dict(RETURN_354, roll=dict(RETURN_354["roll"], result="turn 11"))], "state-354.json") == ["RA-8"]
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, RETURN_354], "state-354.json") == ["RA-8"]  # nothing fired
+    units, status = after_turn(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, FIRE_354, RETURN_354], str(SAMPLES / "state-354.json"))
+    assert units["SOV-ART-1-354"]["at"] == "turn_track" and status["turn_track"]["SOV-ART-1-354"] == {"turn": 12}
+    (tmp_path / "track.json").write_text((tmp_path / "after.json").read_text())
+    again = [{"phase": "reset"}, {"phase": "action"}, {"phase": "combat"}, FIRE_354]
+    assert run(pbem, tmp_path, "soviet", 11, again, str(tmp_path / "track.json")) == ["RA-8"]  # still on the track
+    back = again[:3] + [dict(FIRE_354, target="O20"), dict(RETURN_354, roll=dict(RETURN_354["roll"], result="turn 16"))]
+    assert run(pbem, tmp_path, "soviet", 13, back, str(tmp_path / "track.json")) == []  # back since turn 12 (a night)
+
+
+def test_354th_on_the_turn_track_cannot_fire(pbem, tmp_path):
+    early = dict(FIRE_354, fire=["SOV-ART-2-354"])
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, early], "state-354.json") == ["RA-8"]
+    dusk = [{"phase": "combat"}, dict(early, result="none"), dict(RETURN_354, roll=dict(RETURN_354["roll"], result="turn 14"))]
+    assert run(pbem, tmp_path, "soviet", 11, dusk, "state-354.json") == []  # back on turn 11 (dusk: -1)
+
+
+# --- RA-6: armour firing at an AT gun -------------------------------------------------------------------------------
+def test_only_the_gun_fired_at_fires_first(pbem, tmp_path):
+    # The tank fires at a company in K20; the AT gun in J21 may not fire "first" (it is not the target).
+    elsewhere = state_with(tmp_path, "state-tank-lake.json", place={"FIN-AT-JR16": "J21", "FIN-3-1-JR16": "K20"})
+    at_company = dict(TANK_FIRE, result="suppressed")
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, at_company], elsewhere) == []
+    assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, AT_FIRST, at_company], elsewhere) == ["RA-6"]
+
+
+# --- Prov/TF-P (RE-6) ---------------------------------------------------------------------------------------------
+def test_prov_company_conditions(pbem, tmp_path):
+    assert run(pbem, tmp_path, "finnish", 6, [{"phase": "action"}, dict(PROV_IN, at="G13")], PROV_NEAR) == []  # next to F13
+    assert run(pbem, tmp_path, "finnish", 6, [{"phase": "action"}, dict(PROV_IN, at="E15")], PROV_NEAR) == ["RE-6"]
+    far = state_with(tmp_path, PROV_NEAR, place={"FIN-PAJARI": "P20"})
+    assert run(pbem, tmp_path, "finnish", 6, [{"phase": "action"}, dict(PROV_IN, at="P21")], far) == ["RE-6"]
+    quiet = json.loads((SAMPLES / PROV_NEAR).read_text())
+    del quiet["status"]["prov_trigger"]
+    for unit in quiet["units"]:
+        if unit["id"] == "SOV-7-3-609":
+            unit["at"] = "U27"
+    (tmp_path / "quiet.json").write_text(json.dumps(quiet))
+    assert run(pbem, tmp_path, "finnish", 6, [{"phase": "action"}, PROV_IN], str(tmp_path / "quiet.json")) == ["RE-6"]
+    # A Soviet unit entering column W (or I) now is the trigger, recorded in the state.
+    west = [{"phase": "action"}, {"move": "SOV-7-3-609", "path": ["U27", "V28", "W27"]}]
+    units, status = after_turn(pbem, tmp_path, "soviet", 6, west, str(tmp_path / "quiet.json"))
+    assert status["prov_trigger"] == 6
+
+
+def test_prov_trigger_option():
+    from importlib import import_module
+
+    rules_module = import_module(type(RULES).__module__.rsplit(".", 1)[0])
+    state = supply("state-prov.json")
+    del state.status["prov_trigger"]
+    state.place("SOV-7-3-609", MODULE.map.index("U27"))
+    for option, hexes in (("column_w_or_i", ("W10", "I20")), ("west_of_column_i", ("I20", "C5"))):
+        rules = rules_module.RedWinterRules(MODULE)
+        rules.options = dict(MODULE.options, prov_trigger=option)
+        rules._note_prov_trigger(state)
+        assert "prov_trigger" not in state.status
+        for label in hexes:
+            state.place("SOV-7-3-609", MODULE.map.index(label))
+            rules._note_prov_trigger(state)
+            assert state.status.pop("prov_trigger") == state.turn, (option, label)
+        state.place("SOV-7-3-609", MODULE.map.index("U27"))
+    off = rules_module.RedWinterRules(MODULE)
+    off.options = dict(MODULE.options, prov_trigger="not_checked")
+    assert off.prov_trigger() is None

@@ -178,7 +178,7 @@ class RedWinterBase(Ruleset):
             # MV-13: double movement at night only for units not in an enemy ZOC when the phase starts.
             ctx.extra["start_ezoc"] = {u.id for u in state.units.values() if u.on_map and self.in_ezoc(state, u.at, u)}
             ctx.extra["phase_start_at"] = {u.id: u.at for u in state.units.values() if u.on_map}  # NR-3
-        ctx.extra["at_fired"], ctx.extra["ranged_fired"], ctx.extra["advancing"] = set(), set(), {}
+        ctx.extra["at_fired"], ctx.extra["ranged_fired"], ctx.extra["advancing"], ctx.extra["armour_fired_at"] = set(), set(), {}, {}
         return found
 
     def after_phase(self, action: Phase, state: State, ctx: TurnContext) -> list[Violation]:

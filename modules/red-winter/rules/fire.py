@@ -6,6 +6,9 @@
   per action (RA-3); the spotter is found when not named;
 - anti-tank fire: the same with ``"declare": ["anti_tank"]``, one 1d6 per AT step of the firers in ``roll``
   (in the firers' order) and the armoured units that lose a step in ``losses.defender``.
+- RA-6: when Soviet armour makes a ranged attack on a hex holding a Finnish AT gun, that gun's defensive AT
+  fire is the action right before the armour's ``fire``; AT fire at that armour after it has fired is out of
+  order. (The Finn may let the gun hold its fire.)
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ class FireRules:
             for u in state.units_at(action.target):
                 u.markers.add("suppressed")
         ctx.extra["ranged_fired"].add(unit.id)
+        if self.is_armour(unit) and any(self.attrs(u).get("at_strength") and u.side != unit.side for u in state.units_at(action.target)):
+            ctx.extra.setdefault("armour_fired_at", {})[unit.id] = action.target  # RA-6: the AT gun's fire is now too late
         ctx.attacked_with.add(unit.id)
         return []
 
@@ -206,6 +211,10 @@ class FireRules:
         armour = [u for u in state.units_at(target) if self.is_armour(u) and u.side == SOVIET]
         if not armour:
             return [illegal("AT-1", f"{self.where(target)} holds no Soviet armoured unit: anti-tank fire targets only Soviet armour", action)]
+        fired_at = ctx.extra.setdefault("armour_fired_at", {})
+        late = [u for u in armour if any(state.units[f].on_map and fired_at.get(u.id) == state.units[f].at for f in action.units)]
+        if late and ctx.phase == COMBAT and ctx.active_side == SOVIET:
+            return [illegal("RA-6", f"{self.name(late[0].id)} has already fired at this AT gun: its defensive anti-tank fire is resolved first, before the armour's ranged attack, not after", action)]
         assaulting = self._at_timing(action, armour, state, ctx)
         if isinstance(assaulting, Violation):
             return [assaulting]
@@ -258,5 +267,11 @@ class FireRules:
         if ctx.phase == COMBAT and ctx.active_side == SOVIET:
             if isinstance(following, Combat) and following.kind == "attack" and ids & set(following.attackers):
                 return None
+            if isinstance(following, Fire) and "anti_tank" not in following.declared and ids & set(following.units):
+                # RA-6: armour firing at an AT gun: that gun's defensive AT fire comes first.
+                firers = {state.units[f].at for f in action.units if state.units[f].on_map}
+                if firers == {following.target}:
+                    return None
+                return illegal("RA-6", f"before a ranged attack by armour, only an AT gun in the hex it fires at ({self.where(following.target)}) fires defensively", action)
             return illegal("AT-4", "in the Soviet Combat Phase, anti-tank fire is made inside a combat the target armour takes part in (before the next attack)", action)
         return illegal("AT-4", f"anti-tank fire is made in a Combat Phase or against assaulting armour, not in the {ctx.phase or 'no'} phase", action)

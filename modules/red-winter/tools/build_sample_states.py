@@ -1,7 +1,8 @@
 """Write the start states of the Red Winter samples that need pieces where the campaign set-up has none.
 
 Each state is the campaign set-up (``scenarios/campaign.json``) with a few pieces moved, as listed below, so a
-sample can show anti-tank fire, a retreat or a cut-off company. Run from the repository root:
+sample can show anti-tank fire, a retreat or a cut-off company; ``box`` puts pieces in a box (the dead pool, off
+map) and ``status`` adds to the state's status (the turn track, the Prov/TF-P trigger). Run from the repository root:
 
     .venv/bin/python modules/red-winter/tools/build_sample_states.py
 """
@@ -34,6 +35,17 @@ STATES = {
     "state-x28.json": {"turn": 2, "place": {"FIN-3-1-JR16": "X28"}},
     # Turn 9: the T-26 alone in O21 next to the AT gun in O20, a Soviet company in O22 two hexes from it.
     "state-armour-support.json": {"turn": 9, "place": {"SOV-T26M33": "O21", "SOV-1-1-609": "O22", "FIN-AT-JR16": "O20"}},
+    # Turn 9: a T-26 in I19 two hexes from the Finnish AT gun in K20, with the frozen lake J20 between (RA-6).
+    "state-tank-lake.json": {"turn": 9, "place": {"SOV-T26M33": "I19", "FIN-AT-JR16": "K20"}},
+    # Turn 9: 1/354 off-map and ready; 2/354 fired earlier and rolled its return for turn 11 (RA-8); a Soviet
+    # company in O21 spots the Finns in O20.
+    "state-354.json": {"turn": 9, "place": {"SOV-1-1-609": "O21"}, "box": {"SOV-ART-1-354": "off_map"},
+                       "status": {"turn_track": {"SOV-ART-2-354": {"turn": 11}}}},
+    # Turn 7 (09:00, Finnish RPs 2): 4/2/JR16 died in supply (dead pool), 5/2/JR16 died cut off (eliminated).
+    "state-dead-pool.json": {"turn": 7, "place": {}, "box": {"FIN-4-2-JR16": "dead_pool", "FIN-5-2-JR16": "eliminated"}},
+    # Turn 6 (9 Dec): a Soviet company reached column W on turn 1 (RE-6's trigger, read literally); Pajari
+    # in F13, next to Lutikkamökki (E13).
+    "state-prov.json": {"turn": 6, "place": {"SOV-7-3-609": "W27", "FIN-PAJARI": "F13"}, "status": {"prov_trigger": 1}},
 }
 
 
@@ -46,6 +58,9 @@ def build() -> dict[str, dict]:
         for unit_id, label in spec["place"].items():
             state.units[unit_id].step = state.units[unit_id].step if state.units[unit_id].on_map else 0
             state.place(unit_id, module.map.index(label))
+        for unit_id, box in spec.get("box", {}).items():
+            state.remove(unit_id, box)
+        state.status.update(spec.get("status", {}))
         out[name] = state.to_json()
     return out
 
