@@ -521,7 +521,7 @@ def test_prov_company_conditions(pbem, tmp_path):
     assert run(pbem, tmp_path, "finnish", 6, [{"phase": "action"}, PROV_IN], str(tmp_path / "quiet.json")) == ["RE-6"]
     # A Soviet unit entering column W (or I) now is the trigger, recorded in the state.
     west = [{"phase": "action"}, {"move": "SOV-7-3-609", "path": ["U27", "V28", "W27"]}]
-    units, status = after_turn(pbem, tmp_path, "soviet", 6, west, str(tmp_path / "quiet.json"))
+    _, status = after_turn(pbem, tmp_path, "soviet", 6, west, str(tmp_path / "quiet.json"))
     assert status["prov_trigger"] == 6
 
 

@@ -25,7 +25,7 @@ class SpecialRules:
     def check_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
         method = getattr(self, f"_check_{action.order}", None)
         if method is None:
-            return [illegal("SEQ-1", f"unknown special order {action.order!r} (dig_in, bonfire, recovery, night_raid, x28)", action)]
+            return [illegal("SEQ-1", f"unknown special order {action.order!r} (dig_in, bonfire, recovery, night_raid, x28, sub_zero, rebuild)", action)]
         if ctx.phase != ACTION:
             rule = {"dig_in": "DI-2", "bonfire": "BF-1", "recovery": "RC-1", "night_raid": "NR-1", "x28": "EV-1"}[action.order]
             return [illegal(rule, f"{action.order.replace('_', ' ')} is an Action Phase order, not a {ctx.phase or 'no'} phase one", action)]
