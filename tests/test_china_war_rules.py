@@ -445,3 +445,14 @@ def test_5_12_with_nato_at_war_only_one_4_4_9_on_turn_6():
     assert ("5.12", "illegal") in arrive("SOV-MR-XX-2-04", "2701", 5)
     assert ("5.12", "illegal") in arrive("SOV-TK-XX-1-02", "1301", 6)  # not a 4-4-9
     assert ("5.12", "illegal") in arrive("SOV-MR-XX-2-04", "3802", 6)
+
+
+def test_10_8_a_reduced_division_comes_back_from_garrison_reduced():
+    from pbem.model.actions import Reinforce, Remove
+
+    state = scenario_state()
+    state.units["SOV-MR-XX-2-04"].step = 1
+    leave = Remove(index=0, source=SRC, units=("SOV-MR-XX-2-04",), to="garrison")
+    back = Reinforce(index=0, source=SRC, units=("SOV-MR-XX-2-04",), at=H("3001"))
+    assert run("soviet", [phase("movement"), leave, back], state) == []
+    assert state.units["SOV-MR-XX-2-04"].at == H("3001") and state.units["SOV-MR-XX-2-04"].step == 1

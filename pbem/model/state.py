@@ -119,8 +119,7 @@ class State:
                 self.lose_step(action.unit)  # type: ignore[attr-defined]
         elif kind == "reinforce":
             for unit_id in action.units:  # type: ignore[attr-defined]
-                self.units[unit_id].step = 0
-                self.place(unit_id, action.at)  # type: ignore[attr-defined]
+                self.place(unit_id, action.at)  # type: ignore[attr-defined]  (on the face it had off the map)
         elif kind == "replace":
             unit = self.units[action.unit]  # type: ignore[attr-defined]
             unit.step = max(0, unit.step - 1)
