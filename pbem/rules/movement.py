@@ -43,27 +43,40 @@ def walk(game_map: GameMap, path: tuple[int, ...], cost: StepCost) -> PathWalk:
     return PathWalk(costs, total)
 
 
-def cheapest_path(game_map: GameMap, start: int, goal: int, budget: int, cost: StepCost) -> list[int] | None:
-    """The cheapest path from ``start`` to ``goal`` costing at most ``budget`` (Dijkstra bounded by it)."""
-    best = {start: 0}
+def costs_from(
+    game_map: GameMap, start: int, cost: StepCost, *, budget: float | None = None, goal: int | None = None
+) -> tuple[dict[int, float], dict[int, int]]:
+    """Least total cost from ``start`` to each location within ``budget`` (Dijkstra), and the step each was
+    reached from; stops once ``goal`` is settled. ``cost(a, b)`` is None where ``b`` may not be entered from ``a``."""
+    best: dict[int, float] = {start: 0}
     came: dict[int, int] = {}
-    queue = [(0, start)]
+    done: set[int] = set()
+    queue: list[tuple[float, int]] = [(0, start)]
     while queue:
         spent, here = heapq.heappop(queue)
-        if here == goal:
-            path = [goal]
-            while path[-1] != start:
-                path.append(came[path[-1]])
-            return path[::-1]
-        if spent > best.get(here, budget + 1):
+        if here in done:
             continue
+        done.add(here)
+        if here == goal:
+            break
         for nxt in game_map.neighbours[here]:
             c = cost(here, nxt)
             if c is None:
                 continue
             total = spent + c
-            if total <= budget and total < best.get(nxt, budget + 1):
+            if (budget is None or total <= budget) and total < best.get(nxt, float("inf")):
                 best[nxt] = total
                 came[nxt] = here
                 heapq.heappush(queue, (total, nxt))
-    return None
+    return best, came
+
+
+def cheapest_path(game_map: GameMap, start: int, goal: int, budget: int, cost: StepCost) -> list[int] | None:
+    """The cheapest path from ``start`` to ``goal`` costing at most ``budget``, or None."""
+    best, came = costs_from(game_map, start, cost, budget=budget, goal=goal)
+    if goal not in best:
+        return None
+    path = [goal]
+    while path[-1] != start:
+        path.append(came[path[-1]])
+    return path[::-1]

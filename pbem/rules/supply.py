@@ -6,11 +6,11 @@ module passes in); this only walks the map.
 
 from __future__ import annotations
 
-import heapq
 from collections import deque
 from collections.abc import Callable, Iterable
 
 from pbem.model.maps import GameMap
+from pbem.rules.movement import costs_from
 
 
 def reach(
@@ -53,22 +53,4 @@ def cheapest(
 ) -> dict[int, float]:
     """Least total cost from ``start`` to every location (Dijkstra); ``cost(a, b)`` is None where b may not be
     entered from a. Stops early once ``goal`` is settled."""
-    best: dict[int, float] = {start: 0.0}
-    heap = [(0.0, start)]
-    done: set[int] = set()
-    while heap:
-        spent, here = heapq.heappop(heap)
-        if here in done:
-            continue
-        done.add(here)
-        if here == goal:
-            break
-        for there in game_map.neighbours[here]:
-            c = cost(here, there)
-            if c is None:
-                continue
-            total = spent + c
-            if total < best.get(there, float("inf")):
-                best[there] = total
-                heapq.heappush(heap, (total, there))
-    return best
+    return costs_from(game_map, start, cost, goal=goal)[0]
