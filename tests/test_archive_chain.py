@@ -2,32 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sqlite3
 from pathlib import Path
 
 import pytest
+from archive_support import archive_bench, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.archive import chain
-from pbem.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(capsys, *args) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_:
-        main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return exit_.value.code, out, err
-
-
 @pytest.fixture
 def archived(capsys, tmp_path) -> Path:
-    spec = importlib.util.spec_from_file_location("pbem_archive_bench", ROOT / "benchmarks" / "archive.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = archive_bench()
     paths = bench.sample_game(tmp_path / "game")
     db = tmp_path / "archive.sqlite"
     assert run(capsys, "archive", "--db", db, "add", *paths)[0] == 0

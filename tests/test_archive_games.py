@@ -3,36 +3,20 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import sqlite3
 import zipfile
 from pathlib import Path
 
 import pytest
-
-from pbem.cli import main
+from archive_support import archive_bench, run
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def bench():
-    spec = importlib.util.spec_from_file_location("pbem_archive_bench", ROOT / "benchmarks" / "archive.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_:
-        main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return exit_.value.code, out, err
-
-
 @pytest.fixture
 def game(tmp_path) -> list[Path]:
-    return bench().sample_game(tmp_path / "game")
+    return archive_bench().sample_game(tmp_path / "game")
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ inside the transaction (a marker file) and then wait; the test kills it there wi
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import signal
@@ -17,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from archive_support import archive_bench
 
 from pbem.archive import games
 
@@ -44,9 +44,7 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs PO
 
 @pytest.fixture
 def paths(tmp_path) -> list[Path]:
-    spec = importlib.util.spec_from_file_location("pbem_archive_bench", ROOT / "benchmarks" / "archive.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = archive_bench()
     return bench.sample_game(tmp_path / "game")
 
 

@@ -5,17 +5,10 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from archive_support import run
 
 from pbem.archive.store import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, open_archive
-from pbem.cli import main
 from pbem.model.errors import PbemError
-
-
-def run(capsys, *args) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_:
-        main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return exit_.value.code, out, err
 
 
 def test_new_archive_is_versioned_wal_with_foreign_keys(tmp_path):

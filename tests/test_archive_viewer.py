@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
+from archive_support import archive_bench, run
 
 from pbem.cli import main
 
@@ -16,19 +16,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
 
 
-def run(capsys, *args) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_:
-        main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return exit_.value.code, out, err
-
-
 @pytest.fixture(scope="module")
 def viewer(tmp_path_factory) -> tuple[Path, dict]:
     tmp = tmp_path_factory.mktemp("viewer")
-    spec = importlib.util.spec_from_file_location("pbem_archive_bench", ROOT / "benchmarks" / "archive.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = archive_bench()
     paths = bench.sample_game(tmp / "game")
     db = tmp / "archive.sqlite"
     out = tmp / "game.html"
@@ -60,9 +51,7 @@ def test_one_self_contained_file(viewer):
 
 
 def test_replay_straight_from_turn_files(capsys, tmp_path):
-    spec = importlib.util.spec_from_file_location("pbem_archive_bench", ROOT / "benchmarks" / "archive.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = archive_bench()
     paths = bench.sample_game(tmp_path / "game")
     code, out, _ = run(capsys, "replay", paths[0].parent, "-o", tmp_path / "g.html")
     assert code == 0 and "3 turns" in out and (tmp_path / "g.html").stat().st_size > 10_000
