@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pbem.formats.vassal.traits import substitute
@@ -96,44 +97,48 @@ class Numbering:
         return parse_part(match.group(col_group), self.h_type), parse_part(match.group(row_group), self.v_type)
 
     def _pattern(self) -> tuple[re.Pattern | None, int, int]:
-        from pbem.formats.vassal.sequence import split
-
         def part(kind: str, leading: int) -> str:
             return _ALPHA_MATCH if kind == "A" else "-?[0-9]{%d,}" % (leading + 1)
 
-        tokens = split(self.location_format, "$")
-        regex, groups, col_group, row_group = "", 0, 0, 0
-        for index, token in enumerate(tokens):
-            if not token:
-                continue
-            if index % 2 == 0 or index + 1 >= len(tokens):
-                regex += re.escape(token)
-            elif token == "gridLocation":
-                if self.first == "H":
-                    regex += "(" + part(self.h_type, self.h_leading) + ")"
-                    groups += 1
-                    col_group = groups
-                    regex += re.escape(self.sep) + "(" + part(self.v_type, self.v_leading) + ")"
-                    groups += 1
-                    row_group = groups
-                else:
-                    regex += "(" + part(self.v_type, self.v_leading) + ")"
-                    groups += 1
-                    row_group = groups
-                    regex += re.escape(self.sep) + "(" + part(self.h_type, self.h_leading) + ")"
-                    groups += 1
-                    col_group = groups
-            elif token == "row":
-                regex += "(" + part(self.v_type, self.v_leading) + ")"
-                groups += 1
-                row_group = groups
-            elif token == "column":
-                regex += "(" + part(self.h_type, self.h_leading) + ")"
-                groups += 1
-                col_group = groups
-        if not regex or not col_group or not row_group:
+        groups = {"count": 0, "col": 0, "row": 0}
+
+        def group(axis: str) -> str:
+            groups["count"] += 1
+            groups[axis] = groups["count"]
+            kind, leading = (self.h_type, self.h_leading) if axis == "col" else (self.v_type, self.v_leading)
+            return "(" + part(kind, leading) + ")"
+
+        def property_regex(token: str) -> str | None:
+            if token == "gridLocation":
+                first, second = ("col", "row") if self.first == "H" else ("row", "col")
+                return group(first) + re.escape(self.sep) + group(second)
+            if token == "row":
+                return group("row")
+            if token == "column":
+                return group("col")
+            return None
+
+        regex = _format_regex(self.location_format, property_regex)
+        if not regex or not groups["col"] or not groups["row"]:
             return None, 0, 0
-        return re.compile(regex), col_group, row_group
+        return re.compile(regex), groups["col"], groups["row"]
+
+
+def _format_regex(location_format: str, property_regex: Callable[[str], str | None]) -> str:
+    """A VASSAL location format (``text $property$ text``) as a regex: literal text escaped, each property
+    replaced by what ``property_regex`` gives for it (a property it returns None for is left out)."""
+    from pbem.formats.vassal.sequence import split
+
+    tokens = split(location_format, "$")
+    regex = ""
+    for index, token in enumerate(tokens):
+        if not token:
+            continue
+        if index % 2 == 0 or index + 1 >= len(tokens):
+            regex += re.escape(token)
+        else:
+            regex += property_regex(token) or ""
+    return regex
 
 
 def _java_div(a: int, b: int) -> int:
@@ -400,20 +405,18 @@ class ZonedGrid:
 
 def _zone_point(zone: Zone, grid, name: str, size: Size) -> Point | None:
     """``Zone.getLocation``: match the zone's format, then ask its grid, or use the polygon's mean."""
-    from pbem.formats.vassal.sequence import split
+    found = {"grid": False}
 
-    tokens = split(zone.location_format, "$")
-    regex, has_grid = "", False
-    for index, token in enumerate(tokens):
-        if not token:
-            continue
-        if index % 2 == 0 or index + 1 >= len(tokens):
-            regex += re.escape(token)
-        elif token == "name":
-            regex += re.escape(zone.name)
-        elif token == "gridLocation" and grid is not None:
-            regex += "(.*)"
-            has_grid = True
+    def property_regex(token: str) -> str | None:
+        if token == "name":
+            return re.escape(zone.name)
+        if token == "gridLocation" and grid is not None:
+            found["grid"] = True
+            return "(.*)"
+        return None
+
+    regex = _format_regex(zone.location_format, property_regex)
+    has_grid = found["grid"]
     if not regex:
         return None
     match = re.fullmatch(regex, name, re.S)
