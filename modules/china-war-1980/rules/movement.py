@@ -88,21 +88,20 @@ class MovementRules(ChinaWarBase):
         return allowance, rule, reason
 
     def _entry_problem(self, unit: UnitState, location: int, state: State, ctx: TurnContext) -> tuple[str, str] | None:
-        """Why ``unit`` may not enter ``location`` by movement, if it may not."""
-        name = self.name(unit.id)
+        """Why ``unit`` may not enter ``location`` by movement, if it may not (checked for every hex entered)."""
         holder = state.side_at(location)
         if holder is not None and holder != unit.side:
-            return "6.22", f"{name} enters {self.where(location)}, occupied by {holder} units"
+            return "6.22", f"{self.name(unit.id)} enters {self.where(location)}, occupied by {holder} units"
         if self.militia_active(location, unit.side, state, ctx):
             kind = self.pop[location].replace("pop", "pop-")  # type: ignore[union-attr]
-            return "10.24", f"{name} enters {self.where(location)}, an enemy {kind} hex with active militia: only an overrun or an advance after combat may enter it"
+            return "10.24", f"{self.name(unit.id)} enters {self.where(location)}, an enemy {kind} hex with active militia: only an overrun or an advance after combat may enter it"
         country = self.map.country[location]
         if country in MINOR_POWERS and unit.unit.type.nationality != country:
             stance = self.stance(state, country)
             if stance == "ambiguous":
-                return "5.13", f"{name} enters {self.where(location)} in {country}, which has not yet declared itself"
+                return "5.13", f"{self.name(unit.id)} enters {self.where(location)} in {country}, which has not yet declared itself"
             if stance == "neutral":
-                return "5.14", f"{name} enters {self.where(location)} in {country}, which has declared its neutrality"
+                return "5.14", f"{self.name(unit.id)} enters {self.where(location)} in {country}, which has declared its neutrality"
         return None
 
     # --- reaction follow-up (2.0) -----------------------------------------------------------------------
