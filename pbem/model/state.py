@@ -138,9 +138,6 @@ class State:
             if self.units[unit_id].on_map:
                 self.place(unit_id, combat.target)
 
-    def copy(self) -> "State":
-        return copy.deepcopy(self)
-
     # --- JSON ---------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         game_map = self.module.map

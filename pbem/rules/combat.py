@@ -29,11 +29,6 @@ def ratio_text(odds: tuple[int, int]) -> str:
     return f"{odds[0]}/{odds[1]}"
 
 
-def parse_ratio(text: str) -> tuple[int, int]:
-    a, d = text.split("/")
-    return int(a), int(d)
-
-
 class OddsScale:
     """A CRT's odds columns (``1/4`` … ``7/1``) as a scale that can be extended, shifted and clamped.
 
