@@ -137,3 +137,10 @@ def test_json_reader_never_crashes(blob):
 def test_python_dash_m(tmp_path):
     result = subprocess.run([sys.executable, "-m", "pbem", "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "check" in result.stdout
+
+
+@pytest.mark.parametrize("args, text", [(["check"], "Missing argument 'TURN'"), (["check", "t.json", "--format", "xml"], "'xml'"), (["nosuchverb"], "No such command")])
+def test_usage_mistakes_are_one_line(pbem, args, text):
+    result = pbem(*args)
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 1
+    assert text in result.err and "--help" in result.err

@@ -15,6 +15,9 @@ import click
 from pbem import __version__
 from pbem.model.errors import PbemError
 
+# click 8.2 raises this when a group is called without a verb; older versions print the help themselves.
+NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1
 EXIT_INPUT_ERROR = 2
@@ -59,9 +62,14 @@ def main(argv: list[str] | None = None) -> None:
         _fail(f"error: {error}")
     except click.exceptions.Abort:
         _fail("aborted", code=130)
-    except click.ClickException as error:
+    except NO_ARGS_IS_HELP as error:  # a group called without a verb: show its help
         error.show()
         sys.exit(EXIT_INPUT_ERROR)
+    except click.UsageError as error:
+        where = error.ctx.command_path if error.ctx is not None else "pbem"
+        _fail(f"error: {error.format_message()} (see '{where} --help')")
+    except click.ClickException as error:
+        _fail(f"error: {error.format_message()}")
     except KeyboardInterrupt:
         _fail("interrupted", code=130)
     except BrokenPipeError:
