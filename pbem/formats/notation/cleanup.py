@@ -29,6 +29,7 @@ MAX_ERRORS = 50
 class Line:
     number: int  # from 1, in the file
     text: str  # cleaned; a quote prefix is blanked, so columns match the file
+    quoted: bool = False  # it began with '>' (the turn itself may be quoted, or the mail it answers)
 
     @property
     def indent(self) -> int:
@@ -46,8 +47,54 @@ def clean_lines(text: str, first_line: int = 1) -> list[Line]:
         if line.strip() == _SIGNATURE:
             break  # the signature: nothing after it is the turn
         if line.strip():
-            lines.append(Line(n, line.rstrip()))
+            lines.append(Line(n, line.rstrip(), quote is not None))
     return lines
+
+
+# Where a reply's quoted earlier mail begins, as common mail clients write it (the first line of an attribution may wrap).
+_ATTRIBUTION = re.compile(
+    r"(on\s.*\swrote\s*:|le\s.*\sa\s+écrit\s*:|am\s.*\sschrieb.*:|el\s.*\sescribió\s*:"
+    r"|-{2,}\s*(original message|forwarded message)\s*-{2,})\s*",
+    re.IGNORECASE,
+)
+_ATTRIBUTION_START = re.compile(r"(on|le|am|el)\s", re.IGNORECASE)
+_HEADER_LINE = re.compile(r"\s*(game|module|version|scenario|turn|side|start|player|note)\s*:", re.IGNORECASE)
+
+
+def _is_attribution(line: Line, following: Line | None) -> bool:
+    text = line.text.strip()
+    if _ATTRIBUTION.fullmatch(text):
+        return True
+    return (
+        following is not None
+        and following.number == line.number + 1
+        and bool(_ATTRIBUTION_START.match(text))
+        and bool(_ATTRIBUTION.fullmatch(f"{text} {following.text.strip()}"))
+    )
+
+
+def turn_lines(lines: list[Line]) -> list[Line]:
+    """The lines of the turn in a reply: from its first header line to the quoted mail it answers.
+
+    Before the first header line (``Game:``, ``Turn:`` ...) comes the greeting; an attribution line ("On Tue, ...
+    Ivan wrote:", "-----Original Message-----") starts the earlier mail; so does a quoted line below an unquoted
+    header. A turn with no header line is kept whole.
+    """
+    start = next((n for n, line in enumerate(lines) if _HEADER_LINE.match(line.text)), None)
+    if start is None:
+        start = 0
+        header_quoted = True  # nothing tells the turn from the mail: keep every line
+    else:
+        header_quoted = lines[start].quoted
+    kept: list[Line] = []
+    for n in range(start, len(lines)):
+        line = lines[n]
+        if _is_attribution(line, lines[n + 1] if n + 1 < len(lines) else None):
+            break
+        if line.quoted and not header_quoted:
+            break
+        kept.append(line)
+    return kept
 
 
 def _email_body(text: str, file: str) -> tuple[str, int]:

@@ -19,6 +19,7 @@ from pbem.formats.notation.cleanup import (
     Line,
     _email_body,
     clean_lines,
+    turn_lines,
 )
 from pbem.formats.notation.grammar import _CLAUSE_START, _Failure, _parse
 from pbem.formats.notation.located import At
@@ -73,6 +74,7 @@ class NotationDocument(JsonDocument):
         return {}
 
 
+MAX_CLOSING = 3  # lines of a closing remark after the last action
 HEADER_FIELDS = {
     "game": "module", "module": "module", "version": "module_version", "scenario": "scenario", "turn": "turn",
     "side": "side", "start": "start", "player": "player", "note": "note",
@@ -145,6 +147,25 @@ class _Reader:
             if len(self.problems) >= MAX_ERRORS:
                 break
             self.read_line(line)
+        self.forgive_closing(lines)
+
+    def forgive_closing(self, lines: list[Line]) -> None:
+        """Drop the problems of a closing remark ("Cheers, Ivan"): a short last paragraph that reads as nothing.
+
+        Only a paragraph of at most ``MAX_CLOSING`` lines, after a blank line, with no digit in it (an action names a
+        hex or a unit, which a mistyped one still does) and none of whose lines could be read.
+        """
+        block: list[Line] = []
+        for line in reversed(lines):
+            if block and line.number != block[-1].number - 1:
+                break
+            block.append(line)
+        if len(block) == len(lines) or len(block) > MAX_CLOSING or any(ch.isdigit() for line in block for ch in line.text):
+            return
+        numbers = {line.number for line in block}
+        failed = {p.line for p in self.problems}
+        if numbers <= failed:
+            self.problems = [p for p in self.problems if p.line not in numbers]
 
     def read_line(self, line: Line) -> None:
         clause_like = bool(_CLAUSE_START.match(line.text))
@@ -585,7 +606,7 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1) -> Notation
     """Read a turn written in the notation; every problem is reported in one :class:`NotationError`."""
     file = str(file)
     reader = _Reader(file)
-    reader.read(clean_lines(text, first_line))
+    reader.read(turn_lines(clean_lines(text, first_line)))
     header = reader.header
     data: dict[str, Any] = {}
     positions: dict[str, tuple[int, int]] = {"": reader.first_line}
