@@ -33,6 +33,39 @@ def action_kinds(action: dict[str, Any]) -> list[str]:
 NOTATION_SUFFIXES = (".pbem", ".txt", ".eml")
 
 
+# What a file that is not a turn is, by its first bytes, and the command that reads it.
+_OTHER_KINDS = (
+    (b"PK\x03\x04", "a zip file (a VASSAL module, save or log?): read it with 'pbem vassal info' or 'pbem vassal log'"),
+    (b"!VCSK", "a VASSAL save or log: read it with 'pbem vassal log'"),
+    (b"\x89PNG", "a PNG picture, not a turn"),
+    (b"\xff\xd8\xff", "a JPEG picture, not a turn"),
+    (b"GIF8", "a GIF picture, not a turn"),
+    (b"%PDF", "a PDF document, not a turn"),
+    (b"SQLite format 3\x00", "a pbem archive or another database: read it with 'pbem archive list'"),
+)
+_OTHER_SUFFIXES = {
+    ".vlog": "a VASSAL log: read it with 'pbem vassal log'",
+    ".vsav": "a VASSAL save: read it with 'pbem vassal info'",
+    ".vmod": "a VASSAL module: read it with 'pbem vassal info'",
+    ".vext": "a VASSAL extension: read it with 'pbem vassal info'",
+}
+
+
+def _refuse_other_kinds(path: str | Path) -> None:
+    """A file that is plainly not a turn (a VASSAL file, a picture) is refused with the command that reads it."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(16)
+    except OSError:
+        return  # the reader below reports it in its own words
+    for magic, what in _OTHER_KINDS:
+        if head.startswith(magic):
+            raise PbemError.at(str(path), f"this is {what}", line=1)
+    what = _OTHER_SUFFIXES.get(Path(path).suffix.lower())
+    if what is not None:
+        raise PbemError.at(str(path), f"this is {what}", line=1)
+
+
 def read_turn_document(path: str | Path) -> JsonDocument:
     """The turn file (JSON, or PBEM notation by its suffix), parsed and checked against ``turn.schema.json``.
 
@@ -40,6 +73,7 @@ def read_turn_document(path: str | Path) -> JsonDocument:
     turn file, and ``source(pointer)`` / ``error(pointer, message)`` that point into the text the player
     wrote, so everything after this is the same for both.
     """
+    _refuse_other_kinds(path)
     if Path(path).suffix.lower() in NOTATION_SUFFIXES:
         from pbem.formats.notation import read_notation  # type: ignore[import-not-found]
 
@@ -73,6 +107,10 @@ def load_turn(path: str | Path, module: Module | None = None) -> tuple[act.Turn,
             if error.source is not None:
                 raise
             raise document.error("/module", error.message) from None
+    elif data["module"] != module.id:
+        raise document.error(
+            "/module", f"this turn is for {data['module']}, not {module.id}: drop --module, or give a module for {data['module']}"
+        )
     if data["side"] not in module.sides:
         raise document.error("/side", f"side {data['side']!r} is not one of {', '.join(module.sides)}")
     builder = _ActionBuilder(document, module)
