@@ -288,7 +288,12 @@ def load_start_state(turn: act.Turn, module: Module, override: str | Path | None
             raise PbemError.at(turn.file, f"start state {turn.header.start_state!r}: name a file beside the turn (no absolute path, no ..), or give --state", pointer="/start/state")
         path = Path(turn.file).parent / written
         if not path.is_file():
-            raise PbemError.at(turn.file, f"start state {turn.header.start_state!r}: no such file", pointer="/start/state")
+            raise PbemError.at(
+                turn.file,
+                f"start state {turn.header.start_state!r}: no such file beside the turn; write it with "
+                f"'pbem check PREVIOUS-TURN --write-state {path}' (the turn before this one), or give --state FILE",
+                pointer="/start/state",
+            )
         document = load_json(path)
         schemas.check(document, "state")
     else:
