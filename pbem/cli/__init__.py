@@ -34,7 +34,27 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class LazyGroup(click.Group):
+class WrappingGroup(click.Group):
+    """A group whose listing shows each verb's whole first sentence, wrapped, never cut off with '...'."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.short_help or _first_sentence(command.help or "")))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _first_sentence(text: str) -> str:
+    paragraph = " ".join(text.strip().split("\n\n")[0].split())
+    end = paragraph.find(". ")
+    return paragraph if end < 0 else paragraph[: end + 1]
+
+
+class LazyGroup(WrappingGroup):
     """A group that imports a verb's module only when that verb is asked for."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli import EXIT_OK, EXIT_VIOLATIONS
+from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, WrappingGroup
 
 DB_HELP = "Archive file (default: $PBEM_ARCHIVE, else ~/.local/share/pbem/archive.sqlite)."
 
@@ -38,7 +38,7 @@ def _print_rows(rows, output: str) -> None:
     click.echo(f"{len(rows)} game(s)", err=True)
 
 
-@click.group()
+@click.group(cls=WrappingGroup)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help=DB_HELP)
 @click.pass_context
 def archive(ctx: click.Context, db: Path | None) -> None:

@@ -9,7 +9,7 @@ from typing import Callable, Iterator
 
 import click
 
-from pbem.cli import EXIT_OK, EXIT_VIOLATIONS
+from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, WrappingGroup
 from pbem.model.errors import PbemError
 
 OutPath = click.Path(dir_okay=False, path_type=Path)
@@ -17,7 +17,7 @@ InPath = click.Path(dir_okay=False, path_type=Path)
 PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".pdf")
 
 
-@click.group()
+@click.group(cls=WrappingGroup)
 def art() -> None:
     """Pictures: counters, counter sheets, maps and turn overlays (same input, same bytes)."""
 

@@ -6,11 +6,11 @@ import json
 
 import click
 
-from pbem.cli import EXIT_OK
+from pbem.cli import EXIT_OK, WrappingGroup
 from pbem.model.module import bundled_modules, load_module
 
 
-@click.group()
+@click.group(cls=WrappingGroup)
 def module() -> None:
     """Game modules: bundled ones, or a folder of your own."""
 

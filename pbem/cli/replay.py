@@ -19,7 +19,7 @@ from pbem.cli.archive import DB_HELP
 def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str | None, title: str | None) -> int:
     """Write OUT, a replay of GAME that works offline (from a mail attachment too).
 
-    GAME is an archived game's number (see ``pbem archive list``), or a game folder, zip or turn files.
+    GAME is an archived game's number (see 'pbem archive list'), or a game folder, zip or turn files.
     """
     from pbem.archive import games
     from pbem.archive.gamefiles import read_game

@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from pbem.cli import WrappingGroup
+
 EXIT_OK = 0
 
 
@@ -41,7 +43,7 @@ def _print_lines(lines: list[tuple[str, str]]) -> None:
             click.echo(text)
 
 
-@click.group()
+@click.group(cls=WrappingGroup)
 def vassal() -> None:
     """Read VASSAL modules (.vmod, buildFile), saves (.vsav) and logs (.vlog)."""
 
