@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "art": "pbem.cli.art:art",
     "archive": "pbem.cli.archive:archive",
     "replay": "pbem.cli.replay:replay",
+    "state": "pbem.cli.state:state",
 }
 
 

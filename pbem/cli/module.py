@@ -26,9 +26,11 @@ def list_modules() -> int:
 
 @module.command()
 @click.argument("name")
+@click.option("--units", "list_units", is_flag=True, help="List every unit: id, printed name, aliases, type, values.")
+@click.option("--locations", "list_locations", is_flag=True, help="List every hex or space: label, name, terrain.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def show(name: str, output: str) -> int:
-    """Show what module NAME (an id or a folder) contains."""
+def show(name: str, list_units: bool, list_locations: bool, output: str) -> int:
+    """Show what module NAME (an id or a folder) contains; --units and --locations list the ids a turn uses."""
     loaded = load_module(name)
     game_map = loaded.map
     info = {
@@ -45,6 +47,12 @@ def show(name: str, output: str) -> int:
         "options": loaded.options,
         "notes": loaded.metadata.get("notes", []),
     }
+    units = [_unit_entry(unit) for unit in loaded.units.values()] if list_units else []
+    locations = [_location_entry(game_map, i) for i in range(len(game_map))] if list_locations else []
+    if list_units:
+        info["unit_list"] = units
+    if list_locations:
+        info["location_list"] = locations
     if output == "json":
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
         return EXIT_OK
@@ -56,7 +64,32 @@ def show(name: str, output: str) -> int:
     click.echo(f"  scenarios: {', '.join(sorted(loaded.scenarios)) or 'none'}")
     for note in info["notes"]:
         click.echo(f"  note: {note}")
+    if list_units:
+        click.echo("units:")
+        for unit in units:
+            also = ", ".join(n for n in (unit.get("name"), *unit["aliases"]) if n)
+            click.echo(f"  {unit['id']}{f' ({also})' if also else ''}: {unit['side']} {unit['type']}, {unit['values']}")
+    if list_locations:
+        click.echo("locations:")
+        for location in locations:
+            named = f" {location['name']}" if "name" in location else ""
+            click.echo(f"  {location['label']}{named}: {location['terrain']}")
     return EXIT_OK
+
+
+def _unit_entry(unit) -> dict:
+    faces = " / ".join(f"{s.attack}-{s.defence}-{s.move}" for s in unit.type.steps)
+    entry = {"id": unit.id, "side": unit.side, "type": unit.type.name, "values": faces, "aliases": list(unit.aliases)}
+    if unit.name:
+        entry["name"] = unit.name
+    return entry
+
+
+def _location_entry(game_map, index: int) -> dict:
+    entry = {"label": game_map.label(index), "terrain": game_map.terrain[index]}
+    if game_map.names[index]:
+        entry["name"] = game_map.names[index]
+    return entry
 
 
 @module.command()

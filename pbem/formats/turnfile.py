@@ -133,12 +133,24 @@ def normalize_ratio(text: str) -> str:
     return f"{int(match.group(1))}/{int(match.group(2))}"
 
 
+def _unit_names(module: Module) -> dict[str, str]:
+    """Each unit by its id, the name pbem prints (``1/1/JR16``) and its aliases, any case; ambiguous names left out."""
+    found: dict[str, set[str]] = {}
+    for unit in module.units.values():
+        for key in (unit.id, unit.name, *unit.aliases):
+            if key:
+                found.setdefault(" ".join(key.split()).casefold(), set()).add(unit.id)
+    names = {key: next(iter(ids)) for key, ids in found.items() if len(ids) == 1}
+    names.update({unit_id.casefold(): unit_id for unit_id in module.units})  # an id always means its unit
+    return names
+
+
 class _ActionBuilder:
     def __init__(self, document: JsonDocument, module: Module):
         self.document = document
         self.module = module
         self.units = module.units
-        self.lower = {unit_id.lower(): unit_id for unit_id in module.units}
+        self.lower = _unit_names(module)
         self.builders: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
             "phase": lambda e, p: {"name": e["phase"], "side": e.get("side")},
             "move": self._move,
@@ -171,7 +183,7 @@ class _ActionBuilder:
     def _unit(self, name: str, pointer: str) -> str:
         if name in self.units:
             return name
-        found = self.lower.get(name.lower())
+        found = self.lower.get(" ".join(name.split()).casefold())
         if found is None:
             raise self.document.error(pointer, f"unknown unit {name!r}{suggest(name, self.units)}")
         return found

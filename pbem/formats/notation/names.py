@@ -18,7 +18,9 @@ class Names:
         self.module = module
         self.unit_keys: dict[str, set[str]] = {}
         for unit in module.units.values():
-            for key in (unit.id, *unit.aliases):
+            for key in (unit.id, unit.name, *unit.aliases):
+                if not key:
+                    continue
                 self.unit_keys.setdefault(_fold(key), set()).add(unit.id)
         game_map = module.map
         self.location_names: dict[str, set[int]] = {}
