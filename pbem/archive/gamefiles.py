@@ -6,7 +6,7 @@
      "started": "2024-01-05", "finished": "2024-03-01", "result": "soviet",
      "turns": ["t01.json", "t02.json"], "start_state": "start.json"}
 
-``turns`` fixes the order (otherwise file names in natural order: ``t2`` before ``t10``); ``start_state``
+``turns`` fixes the order (otherwise the turns' headers decide: game-turn, then the order of the sides); ``start_state``
 overrides the first turn's ``start``. A folder's JSON files without ``actions`` (state files written by
 ``pbem check``) are not turns: the archive recomputes every state by replaying. Nothing here trusts the
 input: names are plain file names, zip members are bounded, every problem is a :class:`PbemError`.
@@ -54,6 +54,7 @@ class GameInput:
     folder: Path | None = None  # where relative names in the first header resolve (None for a zip)
     metadata: dict[str, Any] = field(default_factory=dict)
     members: dict[str, bytes] = field(default_factory=dict, repr=False)  # other files of a zip, by name
+    ordered: bool = False  # the player gave the order (files listed, or game.json's "turns"); else headers decide
 
     def fetch(self, relative: str, pointer_file: str) -> tuple[str, bytes]:
         """A file named in the first turn's header (its start state): its plain name and bytes."""
@@ -100,7 +101,7 @@ def read_game(paths: list[Path]) -> GameInput:
             raise PbemError.at(path, f"two turn files are named {name!r}; the archive keeps file names")
         seen.add(name)
         turns.append(TurnFile(name, data))
-    game = GameInput(origin=str(paths[0]), turns=turns, folder=paths[0].parent)
+    game = GameInput(origin=str(paths[0]), turns=turns, folder=paths[0].parent, ordered=True)
     if manifest is not None:
         _apply_manifest(game, manifest, {t.name: t.data for t in turns}, reorder=True)
     return _checked(game)
@@ -238,6 +239,7 @@ def _apply_manifest(game: GameInput, document: JsonDocument, files: dict[str, by
                 raise document.error(f"/turns/{k}", f"turn file {name!r} is not in the game")
             turns.append(TurnFile(name, files[name]))
         game.turns = turns
+        game.ordered = True
     if "start_state" in data:
         name = plain_name(data["start_state"], document.file)
         if name not in files and game.folder is not None and (game.folder / name).is_file():

@@ -12,7 +12,7 @@ from typing import Any
 
 from pbem.archive import chain
 from pbem.archive.gamefiles import MANIFEST, GameInput
-from pbem.archive.play import PlayedGame, TurnLoader, play_game
+from pbem.archive.play import PlayedGame, TurnLoader, order_by_headers, play_game
 from pbem.archive.store import Archive
 from pbem.model.errors import PbemError
 from pbem.model.files import write_atomic
@@ -65,8 +65,12 @@ def start_of(game: GameInput) -> tuple[str | None, bytes | None]:
 
 
 def play_input(game: GameInput, module: Module, *, players: bool = False) -> tuple[PlayedGame, str | None, bytes | None]:
+    if not game.ordered and len(game.turns) > 1:
+        with TurnLoader() as loader:
+            headers = [loader.header(t.name, t.data) for t in game.turns]
+        game.turns = [game.turns[k] for k in order_by_headers(module, headers)]
     start_name, start_data = start_of(game)
-    played = play_game(module, [(t.name, t.data) for t in game.turns], start_name, start_data, players=players)
+    played = play_game(module, [(t.name, t.data) for t in game.turns], start_name, start_data, players=players, check=True)
     return played, start_name, start_data
 
 
@@ -92,7 +96,7 @@ def store_game(
     scenario = first.scenario or played.start.scenario
     start_scenario = first.start_scenario if start_data is None else None
     now = datetime.datetime.now(datetime.timezone.utc)
-    finished = metadata.get("finished") or metadata.get("started") or now.date().isoformat()
+    finished = metadata.get("finished") or now.date().isoformat()
     turns = [(t.name, t.data) for t in game.turns]
     links = chain.chain(start_scenario, start_data, turns)
     if metadata.get("head") and metadata["head"] != links[-1]:

@@ -123,18 +123,70 @@ def play_game(
     start_data: bytes | None = None,
     *,
     players: bool = False,
+    check: bool = False,
 ) -> PlayedGame:
-    """Replay every turn in order; an unreadable turn file is a PbemError naming it."""
+    """Replay every turn in order; an unreadable turn file is a PbemError naming it.
+
+    ``check`` refuses a turn that does not follow on from the one before (a stored game is played as stored).
+    """
     with TurnLoader() as loader:
         parsed = [loader.load(name, data, module) for name, data in turns]
         state = start_state(loader, module, parsed[0], start_name, start_data)
         game = PlayedGame(module, start_state(loader, module, parsed[0], start_name, start_data))
+        sequence = TurnSequence(module, state.first_side or state.side) if check else None
+        previous: tuple[str, Turn] | None = None
         for (name, data), turn in zip(turns, parsed):
+            if sequence is not None and previous is not None:
+                sequence.check_follows(previous, (name, turn), state)
+            previous = (name, turn)
             result = replay(module, state, turn)
             violations = [_named(v, name) for v in result.violations]
             player = _player(loader, name, data) if players else None
             game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player))
     return game
+
+
+class TurnSequence:
+    """Where a turn file falls in the game: game-turn, then the side's place in the order of play."""
+
+    def __init__(self, module: Module, first: str | None):
+        sides = list(module.sides)
+        self.sides = sides[sides.index(first) :] + sides[: sides.index(first)] if first in sides else sides
+
+    def index(self, turn: Turn | tuple[int, str | None]) -> int:
+        number, side = (turn.header.turn, turn.header.side) if isinstance(turn, Turn) else turn
+        rank = self.sides.index(side) if side in self.sides else 0
+        return (number - 1) * len(self.sides) + rank
+
+    def name(self, index: int) -> str:
+        return f"game-turn {index // len(self.sides) + 1}, {self.sides[index % len(self.sides)]}"
+
+    def check_follows(self, previous: tuple[str, Turn], current: tuple[str, Turn], state: State) -> None:
+        """Refuse ``current`` unless it continues ``previous``, or comes next, or follows where the replay ended."""
+        before = self.index(previous[1])
+        here = self.index(current[1])
+        reached = self.index((state.turn, state.side)) if state.side in self.sides else before
+        if here in (before, before + 1) or (reached > before and here in (reached, reached + 1)):
+            return
+        what = "comes before" if here < before else "does not follow on from"
+        missing = "" if here < before else f" ({self.name(max(before, reached) + 1)} is missing)"
+        raise PbemError.at(
+            current[0],
+            f"this turn ({self.name(here)}) {what} {previous[0]} ({self.name(before)}){missing}: "
+            "add the missing turn, or list the turn files in play order in game.json",
+            pointer="/turn",
+        )
+
+
+def order_by_headers(module: Module, headers: list[dict[str, Any]]) -> list[int]:
+    """The order to play turn files in: by game-turn, then by the side's place (its scenario's ``first_side``)."""
+    first = None
+    scenario = next((h.get("scenario") or h["start"].get("scenario") for h in headers if h.get("scenario") or h["start"].get("scenario")), None)
+    if scenario in module.scenarios:
+        data = json.loads(Path(module.scenarios[scenario]).read_text(encoding="utf-8"))
+        first = data.get("first_side") or data.get("side")
+    sequence = TurnSequence(module, first)
+    return sorted(range(len(headers)), key=lambda k: sequence.index((headers[k]["turn"], headers[k]["side"])))
 
 
 def _player(loader: TurnLoader, name: str, data: bytes) -> str | None:
