@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         templates.append(read_game([folder]))
     print(f"generated {len(templates)} distinct games of {args.turns} turns x {args.actions} actions in {time.perf_counter() - start:.1f} s")
 
-    archive = open_archive(db_path)
+    archive = open_archive(db_path, create=True)
     # Each distinct game goes through the whole of ``add`` (replay + store), timed; its copies (other
     # players, dates, results) reuse that replay and time only the store, so the run stays short.
     played = {}

@@ -31,7 +31,7 @@ def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str |
     if len(game) == 1 and reference.isdigit() and not Path(game[0]).exists():
         from pbem.archive.store import open_archive
 
-        with open_archive(db, create=False) as archive:
+        with open_archive(db) as archive:
             stored = games.load_game(archive, reference)
         module = load_module(module_name or stored.module)
         played = play_game(module, stored.turns, stored.start_name, stored.start_data)
