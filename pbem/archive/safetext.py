@@ -30,7 +30,7 @@ def check_text(text: str, where: str, *, pointer: str | None = None) -> str:
     """``text`` if UTF-8 can store it, else a PbemError naming ``where`` and the offending character."""
     found = _SURROGATE.search(text)
     if found is not None:
-        raise PbemError.at(where, f"holds a lone surrogate ({ascii(found.group())[1:-1]}), which is not text; fix the file", pointer=pointer)
+        raise PbemError.at(where, f"holds a lone surrogate ({ascii(found.group())[1:-1]}), which is not text", pointer=pointer)
     return text
 
 

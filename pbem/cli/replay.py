@@ -24,9 +24,12 @@ def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str |
     from pbem.archive import games
     from pbem.archive.gamefiles import read_game
     from pbem.archive.play import play_game
+    from pbem.archive.safetext import check_text
     from pbem.archive.viewer import write_viewer
     from pbem.model.module import load_module
 
+    if title is not None:
+        check_text(title, "--title")
     reference = game[0].lstrip("#")
     if len(game) == 1 and reference.isdigit() and not Path(game[0]).exists():
         from pbem.archive.store import open_archive
