@@ -54,6 +54,10 @@ def test_lone_surrogate_on_the_command_line_is_refused_and_no_archive_is_made(ca
         code, _, err = run(capsys, "archive", "--db", db, "add", *game, *option)
         one_line_refusal(code, err, option[0], "lone surrogate")
     assert not (tmp_path / "new").exists()
+    run(capsys, "archive", "--db", tmp_path / "a.sqlite", "add", *game)
+    for option in ("--player", "--module", "--scenario", "--result", "--rule"):
+        code, _, err = run(capsys, "archive", "--db", tmp_path / "a.sqlite", "search", option, "\udcff")
+        one_line_refusal(code, err, option, "lone surrogate")
     code, _, err = run(capsys, "replay", game[0].parent, "--title", "\ud800", "-o", tmp_path / "g.html")
     one_line_refusal(code, err, "--title")
     assert not (tmp_path / "g.html").exists()
@@ -202,8 +206,9 @@ def test_a_bad_game_added_to_a_new_path_leaves_nothing(capsys, game, tmp_path):
 
 
 # --- item 6: stored names and text ---------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["../../escaped.json", "/tmp/abs.json", "sub/t.json", "..", "t\x1b[2J.json", "a\\..\\b.json"])
+@pytest.mark.parametrize("name", ["../../escaped.json", "ABSOLUTE", "sub/t.json", "..", "t\x1b[2J.json", "a\\..\\b.json"])
 def test_a_hostile_stored_file_name_writes_nothing_anywhere(capsys, archived, tmp_path, name):
+    name = str(tmp_path / "absolute.json") if name == "ABSOLUTE" else name
     db = sqlite3.connect(archived)
     db.execute("UPDATE turns SET name = ? WHERE seq = 1", (name,))
     db.commit()
@@ -219,7 +224,7 @@ def test_a_hostile_stored_file_name_writes_nothing_anywhere(capsys, archived, tm
     code, _, err = run(capsys, "replay", "1", "--db", archived, "-o", tmp_path / "work" / "g.html")
     one_line_refusal(code, err, "not a plain file name")
     assert list((tmp_path / "work").iterdir()) == []
-    assert not (tmp_path / "escaped.json").exists() and not Path("/tmp/abs.json").exists()
+    assert not (tmp_path / "escaped.json").exists() and not (tmp_path / "absolute.json").exists()
 
 
 def test_names_differing_only_in_case_are_not_exported_over_each_other(capsys, archived, tmp_path):

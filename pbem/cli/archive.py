@@ -141,8 +141,14 @@ def search(ctx, player, module_id, scenario, since, until, result, rule, severit
     from pbem.archive.gamefiles import parse_date
     from pbem.model.errors import PbemError
 
+    from pbem.archive.safetext import check_text
+
     def date(value, option):
         return parse_date(value, lambda message: PbemError(f"{option}: {message}")) if value else None
+
+    for option, value in (("--player", player), ("--module", module_id), ("--scenario", scenario), ("--result", result), ("--rule", rule)):
+        if value is not None:
+            check_text(value, option)
 
     rows = games.search(
         _open(ctx), player=player, module=module_id, scenario=scenario, since=date(since, "--since"),
