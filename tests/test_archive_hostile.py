@@ -466,3 +466,20 @@ def test_a_hostile_zip_from_export_never_carries_a_bad_name(capsys, archived, tm
     assert run(capsys, "archive", "--db", archived, "export", "1", out)[0] == 0
     with zipfile.ZipFile(out) as archive_zip:
         assert all(name.startswith("g/") and name.count("/") == 1 for name in archive_zip.namelist())
+
+
+def test_an_export_made_before_scheme_2_is_taken_back(capsys, archived, tmp_path):
+    from pbem.archive import chain
+
+    run(capsys, "archive", "--db", archived, "export", "1", tmp_path / "out")
+    manifest = tmp_path / "out" / "game.json"
+    data = json.loads(manifest.read_text())
+    turns = [(name, (tmp_path / "out" / name).read_bytes()) for name in data["turns"]]
+    old_head = chain.chain(chain.Record(1, "border-war", None), turns)[-1]
+    old = {k: v for k, v in data.items() if k not in ("chain", "module_version")}
+    manifest.write_text(json.dumps({**old, "head": old_head}))
+    assert run(capsys, "archive", "--db", archived, "add", tmp_path / "out")[0] == 0
+    # A game.json that names scheme 2 must carry a scheme-2 head.
+    manifest.write_text(json.dumps({**data, "head": old_head}))
+    code, _, err = run(capsys, "archive", "--db", archived, "add", tmp_path / "out")
+    one_line_refusal(code, err, "/head")

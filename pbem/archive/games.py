@@ -148,7 +148,7 @@ def _check_recorded_head(game: GameInput, new: NewGame) -> None:
         game.metadata.get("result"),
     )  # fmt: skip
     candidates = {chain.chain(stored_as, new.turns)[-1]}
-    if stored_as.scheme == 2:
+    if "chain" not in game.metadata:  # exported before game.json named the scheme: a scheme-1 head
         candidates.add(chain.chain(chain.Record(1, new.start_scenario, new.start_data), new.turns)[-1])
     if recorded not in candidates:
         raise PbemError.at(
