@@ -483,3 +483,43 @@ def test_an_export_made_before_scheme_2_is_taken_back(capsys, archived, tmp_path
     manifest.write_text(json.dumps({**data, "head": old_head}))
     code, _, err = run(capsys, "archive", "--db", archived, "add", tmp_path / "out")
     one_line_refusal(code, err, "/head")
+
+
+def test_a_stored_module_path_never_picks_the_code_run(capsys, archived, tmp_path):
+    """A module folder holds code (rules): a received archive names modules by id, never by path."""
+    evil = tmp_path / "evil-module"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "modules" / "china-war-1980", evil)
+    marker = tmp_path / "ran"
+    init = evil / "rules" / "__init__.py"
+    init.write_text(f"open({str(marker)!r}, 'w').close()\n" + init.read_text())
+    db = sqlite3.connect(archived)
+    db.execute("UPDATE games SET module = ?", (str(evil),))
+    db.commit()
+    db.close()
+    code, _, err = run(capsys, "replay", "1", "--db", archived, "-o", tmp_path / "g.html")
+    one_line_refusal(code, err, "by id")
+    code, out, _ = run(capsys, "archive", "--db", archived, "revalidate", "--jobs", "1")
+    assert code == 1 and "by id" in out
+    assert not marker.exists() and not (tmp_path / "g.html").exists()
+
+
+@pytest.mark.parametrize(
+    "sql",
+    ["UPDATE games SET title = X'1b5b326a', result = 7, scenario = X'00ff'", "UPDATE turns SET data = CAST(data AS TEXT), seq = 'x' WHERE seq = 1",
+     "UPDATE players SET name = 42", "UPDATE games SET start_data = 'text', head = 5, turn_count = 'many'",
+     "UPDATE violations SET message = X'1b', line = 'x'"],
+)  # fmt: skip
+def test_columns_of_unexpected_types_are_shown_and_checked_not_crashed_on(capsys, archived, tmp_path, sql):
+    db = sqlite3.connect(archived)
+    db.execute(sql)
+    db.commit()
+    db.close()
+    for verb in (["list"], ["list", "--format", "json"], ["show", "1"], ["show", "1", "--format", "json"], ["search", "--player", "42"],
+                 ["verify"], ["verify", "1", "--head", "0" * 64], ["export", "1", tmp_path / "out"], ["revalidate", "--jobs", "1", "--dry-run"]):  # fmt: skip
+        code, out, err = run(capsys, "archive", "--db", archived, *verb)
+        assert code in (0, 1, 2) and "Traceback" not in err, (verb, err)
+        assert "\x1b" not in out + err
+        if code == 2:
+            one_line_refusal(code, err)
+    code, _, err = run(capsys, "replay", "1", "--db", archived, "-o", tmp_path / "g.html")
+    assert code in (0, 2), err

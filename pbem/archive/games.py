@@ -228,7 +228,10 @@ def _players(played: PlayedGame, given: dict[str, list[str]]) -> dict[str, list[
 
 
 # --- list, search, show --------------------------------------------------------------------------------
-_ROW = "SELECT id, module, scenario, title, finished, result, turn_count, actions, violations, ok FROM games"
+# A received archive may hold any SQLite type in any column (a title stored as a blob, a turn file as
+# text): every query that reads what is shown or hashed casts each column to the type pbem writes.
+_ROW = ("SELECT id, CAST(module AS TEXT), CAST(scenario AS TEXT), CAST(title AS TEXT), CAST(finished AS TEXT), CAST(result AS TEXT),"
+        " CAST(turn_count AS INTEGER), CAST(actions AS INTEGER), CAST(violations AS INTEGER), CAST(ok AS INTEGER) FROM games")
 
 
 def list_games(archive: Archive) -> list[GameRow]:
@@ -291,7 +294,8 @@ def _rows(archive: Archive, rows: list[tuple]) -> list[GameRow]:
     # Batched so a search over the whole archive stays one indexed query per 500 games.
     for k in range(0, len(ids), 500):
         batch = ids[k : k + 500]
-        query = f"SELECT game_id, side, name FROM players WHERE game_id IN ({','.join('?' * len(batch))}) ORDER BY rowid"
+        query = (f"SELECT game_id, CAST(side AS TEXT), CAST(name AS TEXT) FROM players WHERE game_id IN ({','.join('?' * len(batch))})"
+                 " ORDER BY rowid")
         for game_id, side, name in archive.db.execute(query, batch):
             players.setdefault(game_id, {}).setdefault(side, []).append(name)
     return [
@@ -304,28 +308,35 @@ def _rows(archive: Archive, rows: list[tuple]) -> list[GameRow]:
 def game_id(archive: Archive, reference: str | int) -> int:
     """A game's id from ``3`` or ``#3``; an unknown game is a PbemError."""
     text = str(reference).lstrip("#")
-    if not text.isdigit() or archive.db.execute("SELECT 1 FROM games WHERE id = ?", (int(text),)).fetchone() is None:
-        raise PbemError.at(archive.path, f"no game {reference!r} in the archive (see pbem archive list)")
+    known = text.isascii() and text.isdigit() and len(text) <= 18
+    if not known or archive.db.execute("SELECT 1 FROM games WHERE id = ?", (int(text),)).fetchone() is None:
+        raise PbemError.at(archive.path, f"no game {printable(str(reference))!r} in the archive (see pbem archive list)")
     return int(text)
 
 
 def show(archive: Archive, reference: str | int) -> dict[str, Any]:
     """Everything the archive knows about a game, its turns and their violations."""
     gid = game_id(archive, reference)
-    columns = ["id", "module", "module_version", "scenario", "title", "started", "finished", "result", "added",
-               "start_scenario", "start_name", "head", "turn_count", "actions", "violations", "ok", "checked", "checked_version", "chain"]  # fmt: skip
-    row = archive.db.execute(f"SELECT {', '.join(columns)} FROM games WHERE id = ?", (gid,)).fetchone()
+    texts = ["module", "module_version", "scenario", "title", "started", "finished", "result", "added", "start_scenario",
+             "start_name", "head"]  # fmt: skip
+    numbers = ["turn_count", "actions", "violations", "ok", "chain"]
+    columns = ["id", *texts, *numbers, "checked", "checked_version"]
+    selected = ["id", *(f"CAST({c} AS TEXT)" for c in texts), *(f"CAST({c} AS INTEGER)" for c in numbers),
+                "CAST(checked AS TEXT)", "CAST(checked_version AS TEXT)"]  # fmt: skip
+    row = archive.db.execute(f"SELECT {', '.join(selected)} FROM games WHERE id = ?", (gid,)).fetchone()
     info: dict[str, Any] = dict(zip(columns, row))
     info["ok"] = bool(info["ok"])
     info["players"] = _rows(archive, [(gid, *([None] * 9))])[0].players
     info["turns"] = []
     for seq, name, turn, side, file_hash, link, actions in archive.db.execute(
-        "SELECT seq, name, turn, side, file_hash, link, actions FROM turns WHERE game_id = ? ORDER BY seq", (gid,)
+        "SELECT CAST(seq AS INTEGER), CAST(name AS TEXT), CAST(turn AS INTEGER), CAST(side AS TEXT), CAST(file_hash AS TEXT), CAST(link AS TEXT),"
+        " CAST(actions AS INTEGER) FROM turns WHERE game_id = ? ORDER BY seq", (gid,)
     ):
         violations = [
             {"action": a, "rule": r, "severity": s, "message": m, "line": line, "column": c}
             for a, r, s, m, line, c in archive.db.execute(
-                "SELECT action, rule, severity, message, line, column_ FROM violations WHERE game_id = ? AND seq = ? ORDER BY n", (gid, seq)
+                "SELECT CAST(action AS INTEGER), CAST(rule AS TEXT), CAST(severity AS TEXT), CAST(message AS TEXT),"
+                " CAST(line AS INTEGER), CAST(column_ AS INTEGER) FROM violations WHERE game_id = ? AND seq = ? ORDER BY n", (gid, seq)
             )
         ]
         info["turns"].append({"seq": seq, "name": name, "turn": turn, "side": side, "hash": file_hash, "link": link,
@@ -357,11 +368,13 @@ def load_game(archive: Archive, reference: str | int) -> StoredGame:
     """A stored game, its file names checked: a received archive may hold names such as ``../../x``."""
     gid = game_id(archive, reference)
     module, version, scenario, title, started, finished, result, start_scenario, start_name, start_data, head, scheme = archive.db.execute(
-        "SELECT module, module_version, scenario, title, started, finished, result, start_scenario, start_name, start_data, head, chain"
-        " FROM games WHERE id = ?",
+        "SELECT CAST(module AS TEXT), CAST(module_version AS TEXT), CAST(scenario AS TEXT), CAST(title AS TEXT), CAST(started AS TEXT),"
+        " CAST(finished AS TEXT), CAST(result AS TEXT), CAST(start_scenario AS TEXT), CAST(start_name AS TEXT),"
+        " CAST(start_data AS BLOB), CAST(head AS TEXT), CAST(chain AS INTEGER) FROM games WHERE id = ?",
         (gid,),
     ).fetchone()
-    turns = [(name, bytes(data)) for name, data in archive.db.execute("SELECT name, data FROM turns WHERE game_id = ? ORDER BY seq", (gid,))]
+    turns = [(name, bytes(data)) for name, data in archive.db.execute(
+        "SELECT CAST(name AS TEXT), CAST(data AS BLOB) FROM turns WHERE game_id = ? ORDER BY seq", (gid,))]  # fmt: skip
     seen: set[str] = set()
     for seq, (name, _) in enumerate(turns):
         plain_name(name, f"{archive.path}: game {gid}, turn {seq + 1}")
@@ -451,12 +464,13 @@ def verify(archive: Archive, references: list[str] | None = None) -> tuple[int, 
 
 def _chain_break(archive: Archive, gid: int) -> tuple[str | None, chain.Record, list[chain.StoredLink]]:
     """The game's first broken link (or None), the record its genesis binds and its stored turns."""
-    head, count = archive.db.execute("SELECT head, turn_count FROM games WHERE id = ?", (gid,)).fetchone()
+    head, count = archive.db.execute("SELECT CAST(head AS TEXT), CAST(turn_count AS INTEGER) FROM games WHERE id = ?", (gid,)).fetchone()
     record = stored_record(archive, gid)
     stored = [
         chain.StoredLink(seq, name, bytes(data), file_hash, link)
         for seq, name, data, file_hash, link in archive.db.execute(
-            "SELECT seq, name, data, file_hash, link FROM turns WHERE game_id = ? ORDER BY seq", (gid,)
+            "SELECT CAST(seq AS INTEGER), CAST(name AS TEXT), CAST(data AS BLOB), CAST(file_hash AS TEXT), CAST(link AS TEXT) FROM turns"
+            " WHERE game_id = ? ORDER BY seq", (gid,)
         )
     ]
     if record.scheme not in chain.SCHEMES:
@@ -466,7 +480,8 @@ def _chain_break(archive: Archive, gid: int) -> tuple[str | None, chain.Record, 
 
 def stored_record(archive: Archive, gid: int) -> chain.Record:
     module, version, scenario, result, start_scenario, start_data, scheme = archive.db.execute(
-        "SELECT module, module_version, scenario, result, start_scenario, start_data, chain FROM games WHERE id = ?", (gid,)
+        "SELECT CAST(module AS TEXT), CAST(module_version AS TEXT), CAST(scenario AS TEXT), CAST(result AS TEXT),"
+        " CAST(start_scenario AS TEXT), CAST(start_data AS BLOB), CAST(chain AS INTEGER) FROM games WHERE id = ?", (gid,)
     ).fetchone()
     players = _rows(archive, [(gid, *([None] * 9))])[0].players
     return chain.Record(scheme, start_scenario, bytes(start_data) if start_data is not None else None, module, version,
