@@ -161,6 +161,13 @@ def open_archive(path: str | Path | None = None, *, create: bool = False) -> Arc
     return _connect(path, path)
 
 
+def check_target(path: str | Path | None = None) -> None:
+    """Refuse, before any long work, an existing file at ``path`` that is not a pbem archive."""
+    path = Path(path) if path is not None else default_path()
+    if os.path.lexists(path):
+        inspect(path)
+
+
 @contextmanager
 def adding_to(path: str | Path | None = None) -> Iterator[Archive]:
     """The archive to add games to. Where no file exists yet, the new archive is built in a private file

@@ -77,7 +77,7 @@ def add(ctx, game, module_name, players, title, started, finished, result) -> in
     from pbem.archive import games
     from pbem.archive.gamefiles import parse_date, read_game
     from pbem.archive.safetext import check_text
-    from pbem.archive.store import adding_to
+    from pbem.archive.store import adding_to, check_target
     from pbem.model.errors import PbemError
 
     for option, value in (("--title", title), ("--result", result), *(("--player", p) for p in players)):
@@ -95,6 +95,7 @@ def add(ctx, game, module_name, players, title, started, finished, result) -> in
                 raise PbemError(f"--player {entry!r}: write SIDE=NAME, e.g. soviet=Alice")
             parsed.setdefault(side.strip(), []).append(name.strip())
         overrides["players"] = parsed
+    check_target(ctx.obj["db"])  # a foreign file is refused before the replay, not after it
     found = read_game(list(game))
     module = games.resolve_module(found, module_name)
     # Replay and check everything before the archive is opened: a bad game leaves the archive untouched,
