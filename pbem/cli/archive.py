@@ -105,7 +105,7 @@ def add(ctx, game, module_name, players, title, started, finished, result) -> in
         summary = games.store_game(archive_, new)
     verdict = "all legal" if summary["ok"] else f"{summary['violations']} violation(s)"
     click.echo(
-        f"added game #{summary['id']}: {summary['module']}/{summary['scenario']}, {summary['turns']} turns, "
+        f"added game #{summary['id']}: {_shown(summary['module'])}/{_shown(summary['scenario'])}, {summary['turns']} turns, "
         f"{summary['actions']} actions, {verdict}"
     )
     click.echo(f"head {summary['head']}")
