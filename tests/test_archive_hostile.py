@@ -13,6 +13,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from archive_support import archive_bench, run
 
 from pbem.archive.store import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
@@ -523,3 +525,16 @@ def test_columns_of_unexpected_types_are_shown_and_checked_not_crashed_on(capsys
             one_line_refusal(code, err)
     code, _, err = run(capsys, "replay", "1", "--db", archived, "-o", tmp_path / "g.html")
     assert code in (0, 2), err
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.characters(exclude_categories=()), max_size=40))
+def test_shown_text_is_always_printable_and_json_round_trips(text):
+    from pbem.archive.safetext import json_text, printable
+
+    shown = printable(text)
+    assert shown.isprintable()
+    assert printable(text) == text or "\\" in shown
+    out = json_text({"t": text})
+    assert all(line.isprintable() for line in out.split("\n"))
+    assert json.loads(out) == {"t": text}
