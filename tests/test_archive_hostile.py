@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from archive_support import archive_bench, run
 
@@ -528,6 +528,7 @@ def test_columns_of_unexpected_types_are_shown_and_checked_not_crashed_on(capsys
 
 
 @settings(max_examples=200, deadline=None)
+@example(text="\ud800\x1b[2J\u202e\\\x9b\U000e0001\u2028")
 @given(text=st.text(alphabet=st.characters(exclude_categories=()), max_size=40))
 def test_shown_text_is_always_printable_and_json_round_trips(text):
     from pbem.archive.safetext import json_text, printable
