@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         templates.append(read_game([folder]))
     print(f"generated {len(templates)} distinct games of {args.turns} turns x {args.actions} actions in {time.perf_counter() - start:.1f} s")
 
-    archive = open_archive(db_path)
+    archive = open_archive(db_path, create=True)
     # Each distinct game goes through the whole of ``add`` (replay + store), timed; its copies (other
     # players, dates, results) reuse that replay and time only the store, so the run stays short.
     played = {}
@@ -236,10 +236,10 @@ def main(argv: list[str] | None = None) -> int:
         if t not in played:
             begin = time.perf_counter()
             played[t] = archive_games.play_input(game, module)
-            archive_games.store_game(archive, game, module, *played[t], overrides)
+            archive_games.store_game(archive, archive_games.prepare_game(game, module, overrides, played=played[t]))
             add_seconds += time.perf_counter() - begin
         else:
-            archive_games.store_game(archive, game, module, *played[t], overrides)
+            archive_games.store_game(archive, archive_games.prepare_game(game, module, overrides, played=played[t]))
     seconds = time.perf_counter() - start
     total_actions = archive.db.execute("SELECT sum(actions) FROM games").fetchone()[0]
     per_game = add_seconds / len(templates)

@@ -73,17 +73,44 @@ turn_lists = st.lists(st.tuples(st.text(min_size=1, max_size=8), st.binary(min_s
 @settings(max_examples=60, deadline=None)
 @given(turns=turn_lists, which=st.integers(min_value=0), offset=st.integers(min_value=0), bit=st.integers(0, 7))
 def test_first_break_is_the_edited_link(turns, which, offset, bit):
-    links = chain.chain("border-war", None, turns)
+    record = chain.Record(2, "border-war", None, "china-war-1980", "1", "border-war", {"soviet": ["Alice"]}, "draw")
+    links = chain.chain(record, turns)
     stored = [chain.StoredLink(k, n, d, chain.file_hash(d), link) for k, ((n, d), link) in enumerate(zip(turns, links))]
-    assert chain.first_break("border-war", None, stored, links[-1], len(turns)) is None
+    assert chain.first_break(record, stored, links[-1], len(turns)) is None
     k = which % len(turns)
     data = bytearray(stored[k].data)
     data[offset % len(data)] ^= 1 << bit
     stored[k] = chain.StoredLink(k, stored[k].name, bytes(data), stored[k].file_hash, stored[k].link)
-    assert chain.first_break("border-war", None, stored, links[-1], len(turns)).startswith(f"link {k + 1} ")
+    assert chain.first_break(record, stored, links[-1], len(turns)).startswith(f"link {k + 1} ")
 
 
 def test_the_start_is_part_of_the_chain():
     turns = [("t1.json", b"{}")]
-    assert chain.chain("border-war", None, turns) != chain.chain("other", None, turns)
-    assert chain.chain(None, b"state", turns) != chain.chain(None, b"state!", turns)
+    for scheme in (1, 2):
+        assert chain.chain(chain.Record(scheme, "border-war", None), turns) != chain.chain(chain.Record(scheme, "other", None), turns)
+        assert chain.chain(chain.Record(scheme, None, b"state"), turns) != chain.chain(chain.Record(scheme, None, b"state!"), turns)
+
+
+def test_scheme_1_links_are_unchanged():
+    # Heads players kept before scheme 2 must still verify: the scheme-1 formula, computed by hand.
+    import hashlib
+
+    genesis = hashlib.sha256(b"pbem-archive-chain-v1\x00scenario:border-war").digest()
+    digest = hashlib.sha256(genesis + (0).to_bytes(4, "big") + hashlib.sha256(b"t1.json").digest() + hashlib.sha256(b"{}").digest())
+    assert chain.chain(chain.Record(1, "border-war", None), [("t1.json", b"{}")]) == [digest.hexdigest()]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"module": "other"}, {"module_version": "2"}, {"scenario": "x"}, {"start_scenario": "x"}, {"start_data": b"{}"},
+     {"players": {"soviet": ["Alice"], "chinese": ["Bob", "Eve"]}}, {"players": {"soviet": ["Bob"], "chinese": ["Alice"]}},
+     {"result": "soviet"}, {"result": None}],
+)  # fmt: skip
+def test_scheme_2_head_covers_the_record(change):
+    base = dict(scheme=2, start_scenario="border-war", start_data=None, module="china-war-1980", module_version="1",
+                scenario="border-war", players={"soviet": ["Alice"], "chinese": ["Bob"]}, result="draw")  # fmt: skip
+    turns = [("t1.json", b"{}")]
+    assert chain.chain(chain.Record(**base), turns) != chain.chain(chain.Record(**{**base, **change}), turns)
+    # The order players were named in does not matter; who played which side does.
+    same = {**base, "players": {"chinese": ["Bob"], "soviet": ["Alice"]}}
+    assert chain.chain(chain.Record(**base), turns) == chain.chain(chain.Record(**same), turns)

@@ -12,7 +12,7 @@ from pbem.model.errors import PbemError
 
 
 def test_new_archive_is_versioned_wal_with_foreign_keys(tmp_path):
-    with open_archive(tmp_path / "a.sqlite") as archive:
+    with open_archive(tmp_path / "a.sqlite", create=True) as archive:
         db = archive.db
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
@@ -42,7 +42,7 @@ def test_an_old_archive_is_migrated_keeping_its_games(tmp_path):
 
 def test_a_newer_archive_is_refused(tmp_path):
     path = tmp_path / "new.sqlite"
-    open_archive(path).close()
+    open_archive(path, create=True).close()
     db = sqlite3.connect(path)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.close()
@@ -61,7 +61,7 @@ def test_corrupt_or_foreign_files_are_refused_in_one_line(capsys, tmp_path, kind
         db.commit()
         db.close()
     else:
-        open_archive(path).close()
+        open_archive(path, create=True).close()
         data = path.read_bytes()
         path.write_bytes(data[:16] + b"\xff" * 84 + data[100:200])
     before = path.read_bytes()

@@ -1,47 +1,87 @@
-"""The tamper-evidence hash chain over a game's turn files (the scheme is described in ``docs/archive.md``).
+"""The tamper-evidence hash chain over a game's record and turn files (described in ``docs/archive.md``).
 
 ::
 
-    genesis  = SHA-256("pbem-archive-chain-v1" 0x00 start)        start = "scenario:<id>" or "state:" + file bytes
+    genesis  = SHA-256("pbem-archive-chain-v2" 0x00 ‖ record)      record: canonical JSON of the module id and
+               version, the scenario, the start (scenario id or SHA-256 of the start state file), the
+               players by side and the result the game was stored with
     link[i]  = SHA-256(link[i-1] ‖ uint32_be(i) ‖ SHA-256(name[i]) ‖ SHA-256(bytes[i]))   (link[-1] = genesis)
     head     = link[last]
 
 Editing a byte of a turn file changes its hash and every link after it; dropping, inserting or reordering
-turns changes the links from that point; dropping the last turns changes the head. Anyone holding the
-head (players mail it to each other when a game ends) can tell whether the archive still holds that game.
+turns changes the links from that point; dropping the last turns changes the head; editing the record
+changes every link. Anyone holding the head (players mail it to each other when a game ends) can tell
+whether the archive still holds that game: ``pbem archive verify GAME --head HEX``.
+
+Games stored before scheme 2 keep their scheme-1 chain, whose genesis binds only the start
+(``SHA-256("pbem-archive-chain-v1" 0x00 ‖ "scenario:" id | "state:" bytes)``): re-chaining them would make
+any edit made before the upgrade look authentic, and would break the heads players kept.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 
-DOMAIN = b"pbem-archive-chain-v1\x00"
+SCHEMES = {1: b"pbem-archive-chain-v1\x00", 2: b"pbem-archive-chain-v2\x00"}
+CURRENT = 2
 
 
 def file_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def genesis(start_scenario: str | None, start_data: bytes | None) -> str:
-    """The link before the first turn: it binds the chain to where the game started."""
-    start = b"state:" + start_data if start_data is not None else b"scenario:" + (start_scenario or "").encode("utf-8")
-    return hashlib.sha256(DOMAIN + start).hexdigest()
+@dataclass(frozen=True)
+class Record:
+    """What the genesis link binds: where the game started and, from scheme 2, what it was stored as."""
+
+    scheme: int
+    start_scenario: str | None
+    start_data: bytes | None
+    module: str = ""
+    module_version: str = ""
+    scenario: str | None = None
+    players: dict[str, list[str]] = field(default_factory=dict)
+    result: str | None = None
+
+    def canonical(self) -> bytes:
+        """The scheme-2 record as canonical JSON (sorted keys, ASCII, each side's names sorted)."""
+        start = f"state:{file_hash(self.start_data)}" if self.start_data is not None else f"scenario:{self.start_scenario or ''}"
+        value = {
+            "module": self.module,
+            "module_version": self.module_version,
+            "scenario": self.scenario,
+            "start": start,
+            "players": {side: sorted(names) for side, names in self.players.items()},
+            "result": self.result,
+        }
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def genesis(record: Record) -> str:
+    """The link before the first turn: it binds the chain to where the game started (and, from scheme 2, to its record)."""
+    if record.scheme == 1:
+        start = b"state:" + record.start_data if record.start_data is not None else b"scenario:" + (record.start_scenario or "").encode("utf-8", "surrogatepass")
+        return hashlib.sha256(SCHEMES[1] + start).hexdigest()
+    if record.scheme != 2:
+        raise ValueError(f"unknown chain scheme {record.scheme}")
+    return hashlib.sha256(SCHEMES[2] + record.canonical()).hexdigest()
 
 
 def link(previous: str, seq: int, name: str, data: bytes) -> str:
     """The link of turn ``seq`` (0-based) named ``name`` with contents ``data``, chained to ``previous``."""
     digest = hashlib.sha256(bytes.fromhex(previous))
     digest.update(seq.to_bytes(4, "big"))
-    digest.update(hashlib.sha256(name.encode("utf-8")).digest())
+    digest.update(hashlib.sha256(name.encode("utf-8", "surrogatepass")).digest())
     digest.update(hashlib.sha256(data).digest())
     return digest.hexdigest()
 
 
-def chain(start_scenario: str | None, start_data: bytes | None, turns: list[tuple[str, bytes]]) -> list[str]:
+def chain(record: Record, turns: list[tuple[str, bytes]]) -> list[str]:
     """Every link of a game, first turn first."""
     links: list[str] = []
-    previous = genesis(start_scenario, start_data)
+    previous = genesis(record)
     for seq, (name, data) in enumerate(turns):
         previous = link(previous, seq, name, data)
         links.append(previous)
@@ -57,9 +97,9 @@ class StoredLink:
     link: str
 
 
-def first_break(start_scenario: str | None, start_data: bytes | None, stored: list[StoredLink], head: str, count: int) -> str | None:
+def first_break(record: Record, stored: list[StoredLink], head: str, count: int) -> str | None:
     """Why the stored chain is broken, naming the first broken link, or ``None`` if it holds."""
-    previous = genesis(start_scenario, start_data)
+    previous = genesis(record)
     for position, entry in enumerate(stored):
         where = f"link {position + 1} ({entry.name})"
         if entry.seq != position:
@@ -69,7 +109,8 @@ def first_break(start_scenario: str | None, start_data: bytes | None, stored: li
         expected = link(previous, position, entry.name, entry.data)
         if expected != entry.link:
             if position == 0:
-                return f"{where}: does not follow from the game's start (start state edited, or turns dropped or reordered)"
+                edited = "start state" if record.scheme == 1 else "start, module, scenario, players or result"
+                return f"{where}: does not follow from the game's start (its {edited} edited, or turns dropped or reordered)"
             return f"{where}: does not follow from link {position} (turns edited, dropped, inserted or reordered)"
         previous = entry.link
     if len(stored) != count:

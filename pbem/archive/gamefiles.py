@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem.archive.safetext import check_text, has_surrogate, printable
 from pbem.formats.turnfile import NOTATION_SUFFIXES
 from pbem.model.errors import PbemError
 from pbem.model.files import MAX_INPUT_BYTES, read_bytes
@@ -69,8 +70,8 @@ class GameInput:
 
 def plain_name(name: str, where: str) -> str:
     """``name`` if it is a plain file name (no folder, no control characters), else a PbemError."""
-    if not _PLAIN_NAME.match(name) or name in (".", "..") or name.startswith(" ") or name.endswith(" "):
-        raise PbemError.at(where, f"{name!r} is not a plain file name")
+    if not _PLAIN_NAME.match(name) or name in (".", "..") or name.startswith(" ") or name.endswith(" ") or has_surrogate(name):
+        raise PbemError.at(where, f"{printable(name)!r} is not a plain file name")
     return name
 
 
@@ -198,13 +199,22 @@ def _manifest(data: bytes, where: str) -> JsonDocument:
 
 def _apply_manifest(game: GameInput, document: JsonDocument, files: dict[str, bytes], *, reorder: bool) -> None:
     data = document.data
-    known = {"$schema", "title", "players", "started", "finished", "result", "turns", "start_state", "module", "scenario", "head", "pbem_archive"}
+    known = {"$schema", "title", "players", "started", "finished", "result", "turns", "start_state", "module", "module_version",
+             "scenario", "head", "chain", "pbem_archive"}  # fmt: skip
     for key in data:
         if key not in known:
-            raise document.error(f"/{key}", f"unknown key {key!r} in game.json (known: {', '.join(sorted(known - {'$schema'}))})")
-    for key in ("title", "result", "start_state"):
+            raise document.error(f"/{key}", f"unknown key {printable(key)!r} in game.json (known: {', '.join(sorted(known - {'$schema'}))})")
+    for key in ("title", "result", "start_state", "module_version"):
         if key in data and not (isinstance(data[key], str) and data[key].strip()):
             raise document.error(f"/{key}", f"{key} must be a non-empty string")
+        if key in data:
+            _text(document, data[key], f"/{key}")
+    if "module_version" in data:
+        game.metadata["module_version"] = data["module_version"]
+    if "chain" in data:
+        if data["chain"] not in (1, 2) or isinstance(data["chain"], bool):
+            raise document.error("/chain", "chain must be the hash-chain scheme an export wrote (1 or 2)")
+        game.metadata["chain"] = data["chain"]
     for key in ("started", "finished"):
         if key in data:
             game.metadata[key] = parse_date(data[key], lambda message, k=key: document.error(f"/{k}", message))
@@ -223,7 +233,9 @@ def _apply_manifest(game: GameInput, document: JsonDocument, files: dict[str, by
         for side, names in players.items():
             names = [names] if isinstance(names, str) else names
             if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
-                raise document.error(f"/players/{side}", "a side's players are a name or a list of names")
+                raise document.error(f"/players/{printable(side)}", "a side's players are a name or a list of names")
+            for name in [side, *names]:
+                _text(document, name, f"/players/{printable(side)}")
             parsed[side] = [n.strip() for n in names]
         game.metadata["players"] = parsed
     if "turns" in data and reorder:
@@ -247,6 +259,13 @@ def _apply_manifest(game: GameInput, document: JsonDocument, files: dict[str, by
         if name not in files:
             raise document.error("/start_state", f"start state {name!r} is not in the game")
         game.start_name, game.start_data = name, files[name]
+
+
+def _text(document: JsonDocument, text: str, pointer: str) -> None:
+    try:
+        check_text(text, document.file, pointer=pointer)
+    except PbemError as error:
+        raise document.error(pointer, error.message) from None
 
 
 def parse_date(value: Any, error) -> str:

@@ -5,14 +5,16 @@ from __future__ import annotations
 import datetime
 import io
 import json
+import os
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pbem.archive import chain
-from pbem.archive.gamefiles import MANIFEST, GameInput
+from pbem.archive.gamefiles import MANIFEST, GameInput, plain_name
 from pbem.archive.play import PlayedGame, TurnLoader, order_by_headers, play_game
+from pbem.archive.safetext import check_text, escape_json, printable, without_surrogates
 from pbem.archive.store import Archive
 from pbem.model.errors import PbemError
 from pbem.model.files import write_atomic
@@ -74,55 +76,115 @@ def play_input(game: GameInput, module: Module, *, players: bool = False) -> tup
     return played, start_name, start_data
 
 
+@dataclass
+class NewGame:
+    """A game replayed and checked for storing: nothing in it can make the store fail but the disk."""
+
+    module: Module
+    played: PlayedGame
+    turns: list[tuple[str, bytes]]
+    start_name: str | None
+    start_data: bytes | None
+    scenario: str | None
+    start_scenario: str | None
+    metadata: dict[str, Any]
+    players: dict[str, list[str]]
+    links: list[str]
+
+    @property
+    def record(self) -> chain.Record:
+        return chain.Record(chain.CURRENT, self.start_scenario, self.start_data, self.module.id, self.module.version,
+                            self.scenario, self.players, self.metadata.get("result"))  # fmt: skip
+
+    @property
+    def head(self) -> str:
+        return self.links[-1]
+
+
 def add_game(archive: Archive, game: GameInput, module: Module, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Replay ``game`` and store it in one transaction (all turns or none). Returns a summary."""
-    played, start_name, start_data = play_input(game, module, players=True)
-    return store_game(archive, game, module, played, start_name, start_data, overrides)
+    return store_game(archive, prepare_game(game, module, overrides))
 
 
-def store_game(
-    archive: Archive,
+def prepare_game(
     game: GameInput,
     module: Module,
-    played: PlayedGame,
-    start_name: str | None,
-    start_data: bytes | None,
     overrides: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Store ``game`` as ``played`` (its replay by :func:`play_input`) in one transaction."""
+    played: tuple[PlayedGame, str | None, bytes | None] | None = None,
+) -> NewGame:
+    """Replay ``game`` (unless ``played``, its :func:`play_input`, is given) and check all that ``add`` will
+    store, before any archive is opened: a refusal here leaves every archive as it was."""
+    played_game, start_name, start_data = played or play_input(game, module, players=True)
     metadata = {**game.metadata, **{k: v for k, v in (overrides or {}).items() if v}}
-    players = _players(played, metadata.get("players", {}))
-    first = played.turns[0].turn.header
-    scenario = first.scenario or played.start.scenario
-    start_scenario = first.start_scenario if start_data is None else None
+    players = _players(played_game, metadata.get("players", {}))
+    first = played_game.turns[0].turn.header
+    turns = [(t.name, t.data) for t in game.turns]
+    new = NewGame(
+        module=module, played=played_game, turns=turns, start_name=start_name, start_data=start_data,
+        scenario=first.scenario or played_game.start.scenario, start_scenario=first.start_scenario if start_data is None else None,
+        metadata=metadata, players=players, links=[],
+    )  # fmt: skip
+    for key in ("title", "result", "started", "finished"):
+        if isinstance(metadata.get(key), str):
+            check_text(metadata[key], game.origin, pointer=f"/{key}")
+    for side, names in players.items():
+        for name in [side, *names]:
+            check_text(name, game.origin, pointer=f"/players/{side}")
+    for name, _ in turns:
+        check_text(name, game.origin)
+    new.links = chain.chain(new.record, turns)
+    _check_recorded_head(game, new)
+    return new
+
+
+def _check_recorded_head(game: GameInput, new: NewGame) -> None:
+    """A game.json written by ``export`` names the head; the files must still give it.
+
+    The head is recomputed from the manifest's own record (the module version it was exported with, its
+    players and result), so taking a game back under a newer module is not mistaken for an edit.
+    """
+    recorded = game.metadata.get("head")
+    if not recorded:
+        return
+    stored_as = chain.Record(
+        int(game.metadata.get("chain", chain.CURRENT)), new.start_scenario, new.start_data, new.module.id,
+        game.metadata.get("module_version", new.module.version), new.scenario, game.metadata.get("players", new.players),
+        game.metadata.get("result"),
+    )  # fmt: skip
+    candidates = {chain.chain(stored_as, new.turns)[-1]}
+    if "chain" not in game.metadata:  # exported before game.json named the scheme: a scheme-1 head
+        candidates.add(chain.chain(chain.Record(1, new.start_scenario, new.start_data), new.turns)[-1])
+    if recorded not in candidates:
+        raise PbemError.at(
+            f"{game.origin}/game.json", "the game does not give the head recorded at export: a turn, the start state, "
+            "the players or the result was edited, dropped or reordered since (remove \"head\" to add the game as it is now)", pointer="/head",
+        )  # fmt: skip
+
+
+def store_game(archive: Archive, new: NewGame) -> dict[str, Any]:
+    """Store a prepared game in one transaction. Returns a summary."""
+    metadata, played, module = new.metadata, new.played, new.module
     now = datetime.datetime.now(datetime.timezone.utc)
     finished = metadata.get("finished") or now.date().isoformat()
-    turns = [(t.name, t.data) for t in game.turns]
-    links = chain.chain(start_scenario, start_data, turns)
-    if metadata.get("head") and metadata["head"] != links[-1]:
-        raise PbemError.at(
-            f"{game.origin}/game.json", "the turn files do not give the head recorded at export: a turn or the start "
-            "state was edited, dropped or reordered since (remove \"head\" to add the game as it is now)", pointer="/head",
-        )
     with archive.transaction() as db:
         cursor = db.execute(
             "INSERT INTO games (module, module_version, scenario, title, started, finished, result, added, start_scenario,"
-            " start_name, start_data, head, turn_count, actions, violations, ok, checked, checked_version)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (module.id, module.version, scenario, metadata.get("title"), metadata.get("started"), finished,
-             metadata.get("result"), now.isoformat(timespec="seconds"), start_scenario, start_name, start_data,
-             links[-1], len(turns), played.actions, played.violations, int(played.ok), now.isoformat(timespec="seconds"),
-             module.version),
+            " start_name, start_data, head, turn_count, actions, violations, ok, checked, checked_version, chain)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (module.id, module.version, new.scenario, metadata.get("title"), metadata.get("started"), finished,
+             metadata.get("result"), now.isoformat(timespec="seconds"), new.start_scenario, new.start_name, new.start_data,
+             new.head, len(new.turns), played.actions, played.violations, int(played.ok), now.isoformat(timespec="seconds"),
+             module.version, chain.CURRENT),
         )  # fmt: skip
         game_id = cursor.lastrowid
         db.executemany(
             "INSERT INTO players (game_id, side, name, name_key) VALUES (?, ?, ?, ?)",
-            [(game_id, side, name, name.casefold()) for side, names in players.items() for name in names],
+            [(game_id, side, name, name.casefold()) for side, names in new.players.items() for name in names],
         )
-        for seq, ((name, data), link, turn) in enumerate(zip(turns, links, played.turns)):
+        for seq, ((name, data), link, turn) in enumerate(zip(new.turns, new.links, played.turns)):
             insert_turn(db, game_id, seq, name, data, link, turn)
-    return {"id": game_id, "module": module.id, "scenario": scenario, "turns": len(turns), "actions": played.actions,
-            "violations": played.violations, "ok": played.ok, "head": links[-1], "players": players}  # fmt: skip
+    return {"id": game_id, "module": module.id, "scenario": new.scenario, "turns": len(new.turns), "actions": played.actions,
+            "violations": played.violations, "ok": played.ok, "head": new.head, "players": new.players}  # fmt: skip
 
 
 def insert_turn(db, game_id: int, seq: int, name: str, data: bytes, link: str, turn) -> None:
@@ -138,14 +200,20 @@ def store_violations(db, game_id: int, seq: int, violations) -> None:
     db.executemany(
         "INSERT INTO violations (game_id, seq, n, action, rule, severity, message, line, column_) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (game_id, seq, n, v.index, v.rule, v.severity, v.message, v.source.line if v.source else None, v.source.column if v.source else None)
+            (game_id, seq, n, v.index, v.rule, v.severity, _storable(v.message), v.source.line if v.source else None,
+             v.source.column if v.source else None)
             for n, v in enumerate(violations)
         ],
     )
 
 
 def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return escape_json(json.dumps(value, separators=(",", ":"), ensure_ascii=False), everything=False)
+
+
+def _storable(text: str) -> str:
+    """Derived text (a violation message may quote a turn file) with any lone surrogate as U+FFFD."""
+    return without_surrogates(text)
 
 
 def _players(played: PlayedGame, given: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -164,7 +232,10 @@ def _players(played: PlayedGame, given: dict[str, list[str]]) -> dict[str, list[
 
 
 # --- list, search, show --------------------------------------------------------------------------------
-_ROW = "SELECT id, module, scenario, title, finished, result, turn_count, actions, violations, ok FROM games"
+# A received archive may hold any SQLite type in any column (a title stored as a blob, a turn file as
+# text): every query that reads what is shown or hashed casts each column to the type pbem writes.
+_ROW = ("SELECT id, CAST(module AS TEXT), CAST(scenario AS TEXT), CAST(title AS TEXT), CAST(finished AS TEXT), CAST(result AS TEXT),"
+        " CAST(turn_count AS INTEGER), CAST(actions AS INTEGER), CAST(violations AS INTEGER), CAST(ok AS INTEGER) FROM games")
 
 
 def list_games(archive: Archive) -> list[GameRow]:
@@ -227,7 +298,8 @@ def _rows(archive: Archive, rows: list[tuple]) -> list[GameRow]:
     # Batched so a search over the whole archive stays one indexed query per 500 games.
     for k in range(0, len(ids), 500):
         batch = ids[k : k + 500]
-        query = f"SELECT game_id, side, name FROM players WHERE game_id IN ({','.join('?' * len(batch))}) ORDER BY rowid"
+        query = (f"SELECT game_id, CAST(side AS TEXT), CAST(name AS TEXT) FROM players WHERE game_id IN ({','.join('?' * len(batch))})"
+                 " ORDER BY rowid")
         for game_id, side, name in archive.db.execute(query, batch):
             players.setdefault(game_id, {}).setdefault(side, []).append(name)
     return [
@@ -240,28 +312,35 @@ def _rows(archive: Archive, rows: list[tuple]) -> list[GameRow]:
 def game_id(archive: Archive, reference: str | int) -> int:
     """A game's id from ``3`` or ``#3``; an unknown game is a PbemError."""
     text = str(reference).lstrip("#")
-    if not text.isdigit() or archive.db.execute("SELECT 1 FROM games WHERE id = ?", (int(text),)).fetchone() is None:
-        raise PbemError.at(archive.path, f"no game {reference!r} in the archive (see pbem archive list)")
+    known = text.isascii() and text.isdigit() and len(text) <= 18
+    if not known or archive.db.execute("SELECT 1 FROM games WHERE id = ?", (int(text),)).fetchone() is None:
+        raise PbemError.at(archive.path, f"no game {printable(str(reference))!r} in the archive (see pbem archive list)")
     return int(text)
 
 
 def show(archive: Archive, reference: str | int) -> dict[str, Any]:
     """Everything the archive knows about a game, its turns and their violations."""
     gid = game_id(archive, reference)
-    columns = ["id", "module", "module_version", "scenario", "title", "started", "finished", "result", "added",
-               "start_scenario", "start_name", "head", "turn_count", "actions", "violations", "ok", "checked", "checked_version"]  # fmt: skip
-    row = archive.db.execute(f"SELECT {', '.join(columns)} FROM games WHERE id = ?", (gid,)).fetchone()
+    texts = ["module", "module_version", "scenario", "title", "started", "finished", "result", "added", "start_scenario",
+             "start_name", "head"]  # fmt: skip
+    numbers = ["turn_count", "actions", "violations", "ok", "chain"]
+    columns = ["id", *texts, *numbers, "checked", "checked_version"]
+    selected = ["id", *(f"CAST({c} AS TEXT)" for c in texts), *(f"CAST({c} AS INTEGER)" for c in numbers),
+                "CAST(checked AS TEXT)", "CAST(checked_version AS TEXT)"]  # fmt: skip
+    row = archive.db.execute(f"SELECT {', '.join(selected)} FROM games WHERE id = ?", (gid,)).fetchone()
     info: dict[str, Any] = dict(zip(columns, row))
     info["ok"] = bool(info["ok"])
     info["players"] = _rows(archive, [(gid, *([None] * 9))])[0].players
     info["turns"] = []
     for seq, name, turn, side, file_hash, link, actions in archive.db.execute(
-        "SELECT seq, name, turn, side, file_hash, link, actions FROM turns WHERE game_id = ? ORDER BY seq", (gid,)
+        "SELECT CAST(seq AS INTEGER), CAST(name AS TEXT), CAST(turn AS INTEGER), CAST(side AS TEXT), CAST(file_hash AS TEXT), CAST(link AS TEXT),"
+        " CAST(actions AS INTEGER) FROM turns WHERE game_id = ? ORDER BY seq", (gid,)
     ):
         violations = [
             {"action": a, "rule": r, "severity": s, "message": m, "line": line, "column": c}
             for a, r, s, m, line, c in archive.db.execute(
-                "SELECT action, rule, severity, message, line, column_ FROM violations WHERE game_id = ? AND seq = ? ORDER BY n", (gid, seq)
+                "SELECT CAST(action AS INTEGER), CAST(rule AS TEXT), CAST(severity AS TEXT), CAST(message AS TEXT),"
+                " CAST(line AS INTEGER), CAST(column_ AS INTEGER) FROM violations WHERE game_id = ? AND seq = ? ORDER BY n", (gid, seq)
             )
         ]
         info["turns"].append({"seq": seq, "name": name, "turn": turn, "side": side, "hash": file_hash, "link": link,
@@ -281,24 +360,43 @@ class StoredGame:
     turns: list[tuple[str, bytes]]
     metadata: dict[str, Any]
     head: str
+    scheme: int
+
+    @property
+    def record(self) -> chain.Record:
+        return chain.Record(self.scheme, self.start_scenario, self.start_data, self.module, self.module_version,
+                            self.metadata["scenario"], self.metadata["players"], self.metadata["result"])  # fmt: skip
 
 
 def load_game(archive: Archive, reference: str | int) -> StoredGame:
+    """A stored game, its file names checked: a received archive may hold names such as ``../../x``."""
     gid = game_id(archive, reference)
-    module, version, scenario, title, started, finished, result, start_scenario, start_name, start_data, head = archive.db.execute(
-        "SELECT module, module_version, scenario, title, started, finished, result, start_scenario, start_name, start_data, head"
-        " FROM games WHERE id = ?",
+    module, version, scenario, title, started, finished, result, start_scenario, start_name, start_data, head, scheme = archive.db.execute(
+        "SELECT CAST(module AS TEXT), CAST(module_version AS TEXT), CAST(scenario AS TEXT), CAST(title AS TEXT), CAST(started AS TEXT),"
+        " CAST(finished AS TEXT), CAST(result AS TEXT), CAST(start_scenario AS TEXT), CAST(start_name AS TEXT),"
+        " CAST(start_data AS BLOB), CAST(head AS TEXT), CAST(chain AS INTEGER) FROM games WHERE id = ?",
         (gid,),
     ).fetchone()
-    turns = [(name, bytes(data)) for name, data in archive.db.execute("SELECT name, data FROM turns WHERE game_id = ? ORDER BY seq", (gid,))]
+    turns = [(name, bytes(data)) for name, data in archive.db.execute(
+        "SELECT CAST(name AS TEXT), CAST(data AS BLOB) FROM turns WHERE game_id = ? ORDER BY seq", (gid,))]  # fmt: skip
+    seen: set[str] = set()
+    for seq, (name, _) in enumerate(turns):
+        plain_name(name, f"{archive.path}: game {gid}, turn {seq + 1}")
+        if name.casefold() in seen:
+            raise PbemError.at(archive.path, f"game {gid}, turn {seq + 1}: a second turn file named {printable(name)!r}")
+        seen.add(name.casefold())
+    if start_name is not None:
+        plain_name(start_name, f"{archive.path}: game {gid}, start state")
     metadata = {"title": title, "started": started, "finished": finished, "result": result,
                 "players": _rows(archive, [(gid, *([None] * 9))])[0].players, "scenario": scenario}  # fmt: skip
-    return StoredGame(gid, module, version, start_scenario, start_name, bytes(start_data) if start_data is not None else None, turns, metadata, head)
+    return StoredGame(gid, module, version, start_scenario, start_name, bytes(start_data) if start_data is not None else None,
+                      turns, metadata, head, scheme)  # fmt: skip
 
 
 def manifest(game: StoredGame) -> dict[str, Any]:
     """The ``game.json`` an export writes: enough for ``add`` to take the game back unchanged."""
-    out: dict[str, Any] = {"pbem_archive": game.id, "module": game.module, "head": game.head}
+    out: dict[str, Any] = {"pbem_archive": game.id, "module": game.module, "module_version": game.module_version,
+                           "chain": game.scheme, "head": game.head}  # fmt: skip
     for key in ("title", "started", "finished", "result", "scenario"):
         if game.metadata.get(key):
             out[key] = game.metadata[key]
@@ -306,21 +404,25 @@ def manifest(game: StoredGame) -> dict[str, Any]:
         out["players"] = game.metadata["players"]
     out["turns"] = [name for name, _ in game.turns]
     if game.start_data is not None:
-        out["start_state"] = game.start_name
+        out["start_state"] = game.start_name or "start.json"
     return out
 
 
 def export(archive: Archive, reference: str | int, out: Path) -> list[str]:
-    """Write a game's turn files byte for byte, its start state and a ``game.json`` to a folder or a ``.zip``."""
+    """Write a game's turn files byte for byte, its start state and a ``game.json`` to a folder or a ``.zip``.
+
+    Every name written is a plain file name inside ``out`` (checked by :func:`load_game`); nothing is
+    written if one is not.
+    """
     game = load_game(archive, reference)
     files: dict[str, bytes] = {name: data for name, data in game.turns}
     if game.start_data is not None:
         name = game.start_name or "start.json"
         if name in files and files[name] != game.start_data:
-            raise PbemError(f"game {game.id}: the start state and a turn file are both named {name!r}")
+            raise PbemError.at(archive.path, f"game {game.id}: the start state and a turn file are both named {printable(name)!r}")
         files[name] = game.start_data
     if MANIFEST in files:
-        raise PbemError(f"game {game.id}: a turn file is named {MANIFEST}")
+        raise PbemError.at(archive.path, f"game {game.id}: a turn file is named {MANIFEST}")
     files[MANIFEST] = (json.dumps(manifest(game), indent=1, ensure_ascii=False) + "\n").encode("utf-8")
     if out.suffix.lower() == ".zip":
         buffer = io.BytesIO()
@@ -330,10 +432,10 @@ def export(archive: Archive, reference: str | int, out: Path) -> list[str]:
                 archive_zip.writestr(f"{folder}/{name}", data)
         write_atomic(out, buffer.getvalue())
     else:
-        if out.exists() and not out.is_dir():
+        if os.path.lexists(out) and not out.is_dir():
             raise PbemError.at(out, "exists and is not a folder")
         if out.is_dir() and any(out.iterdir()):
-            clashes = sorted(n for n in files if (out / n).exists())
+            clashes = sorted(n for n in files if os.path.lexists(out / n))
             if clashes:
                 raise PbemError.at(out, f"would overwrite {', '.join(clashes[:3])}: export into an empty or new folder")
         out.mkdir(parents=True, exist_ok=True)
@@ -358,16 +460,63 @@ def verify(archive: Archive, references: list[str] | None = None) -> tuple[int, 
         problems.append((0, "database: " + "; ".join(str(r[0]) for r in check[:3])))
     ids = [game_id(archive, r) for r in references] if references else [r[0] for r in archive.db.execute("SELECT id FROM games ORDER BY id")]
     for gid in ids:
-        start_scenario, start_data, head, count = archive.db.execute(
-            "SELECT start_scenario, start_data, head, turn_count FROM games WHERE id = ?", (gid,)
-        ).fetchone()
-        stored = [
-            chain.StoredLink(seq, name, bytes(data), file_hash, link)
-            for seq, name, data, file_hash, link in archive.db.execute(
-                "SELECT seq, name, data, file_hash, link FROM turns WHERE game_id = ? ORDER BY seq", (gid,)
-            )
-        ]
-        broken = chain.first_break(start_scenario, bytes(start_data) if start_data is not None else None, stored, head, count)
+        broken = _chain_break(archive, gid)[0]
         if broken:
             problems.append((gid, broken))
     return len(ids), problems
+
+
+def _chain_break(archive: Archive, gid: int) -> tuple[str | None, chain.Record, list[chain.StoredLink]]:
+    """The game's first broken link (or None), the record its genesis binds and its stored turns."""
+    head, count = archive.db.execute("SELECT CAST(head AS TEXT), CAST(turn_count AS INTEGER) FROM games WHERE id = ?", (gid,)).fetchone()
+    record = stored_record(archive, gid)
+    stored = [
+        chain.StoredLink(seq, name, bytes(data), file_hash, link)
+        for seq, name, data, file_hash, link in archive.db.execute(
+            "SELECT CAST(seq AS INTEGER), CAST(name AS TEXT), CAST(data AS BLOB), CAST(file_hash AS TEXT), CAST(link AS TEXT) FROM turns"
+            " WHERE game_id = ? ORDER BY seq", (gid,)
+        )
+    ]
+    if record.scheme not in chain.SCHEMES:
+        return f"chain scheme {record.scheme} is unknown to this pbem", record, stored
+    return chain.first_break(record, stored, head, count), record, stored
+
+
+def stored_record(archive: Archive, gid: int) -> chain.Record:
+    module, version, scenario, result, start_scenario, start_data, scheme = archive.db.execute(
+        "SELECT CAST(module AS TEXT), CAST(module_version AS TEXT), CAST(scenario AS TEXT), CAST(result AS TEXT),"
+        " CAST(start_scenario AS TEXT), CAST(start_data AS BLOB), CAST(chain AS INTEGER) FROM games WHERE id = ?", (gid,)
+    ).fetchone()
+    players = _rows(archive, [(gid, *([None] * 9))])[0].players
+    return chain.Record(scheme, start_scenario, bytes(start_data) if start_data is not None else None, module, version,
+                        scenario, players, result)  # fmt: skip
+
+
+def verify_head(archive: Archive, reference: str | int, kept: str) -> tuple[bool, list[str]]:
+    """Does the game the archive holds end at ``kept``, the head a player kept? (verdict, lines to show)
+
+    The chain is recomputed from what is stored (record and turn files), not read from the stored links,
+    which whoever edits the file can rewrite along with the turns.
+    """
+    gid = game_id(archive, reference)
+    kept = kept.strip().lower()
+    broken, record, stored = _chain_break(archive, gid)
+    if record.scheme not in chain.SCHEMES:
+        return False, [f"game #{gid}: {broken}"]
+    links = chain.chain(record, [(s.name, s.data) for s in stored])
+    computed = links[-1] if links else chain.genesis(record)
+    lines = []
+    if broken:
+        lines.append(f"game #{gid}: {broken}")
+    covers = "its start and turn files only (stored before pbem covered module, players and result)" if record.scheme == 1 else \
+        "its module and version, scenario, start, players, result and every turn file in order"  # fmt: skip
+    if computed == kept:
+        lines.append(f"game #{gid}: the stored game ends at the head you kept; it covers {covers}")
+        return broken is None, lines
+    if kept in links:
+        k = links.index(kept) + 1
+        lines.append(f"game #{gid}: the head you kept is link {k} of {len(links)}: turns {k + 1}-{len(links)} were added after it")
+    else:
+        lines.append(f"game #{gid}: the stored game does not end at the head you kept: its record or turn files differ from the "
+                     f"game you kept the head of (the stored game gives {computed})")  # fmt: skip
+    return False, lines

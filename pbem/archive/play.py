@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from pbem.archive.gamefiles import plain_name
+from pbem.archive.safetext import check_text
 from pbem.engine.replay import replay
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.actions import Turn
@@ -68,7 +70,7 @@ class TurnLoader:
         self._tmp.cleanup()
 
     def write(self, name: str, data: bytes) -> Path:
-        path = self.folder / name
+        path = self.folder / plain_name(name, name)
         path.write_bytes(data)
         return path
 
@@ -194,7 +196,9 @@ def _player(loader: TurnLoader, name: str, data: bytes) -> str | None:
         value = json.loads(data).get("player")  # already parsed and checked once by the turn loader
     else:
         value = loader.header(name, data).get("player")
-    return value.strip() or None if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    return check_text(value, name, pointer="/player").strip() or None
 
 
 def _named(violation: Violation, name: str) -> Violation:

@@ -104,7 +104,7 @@ def revalidate(
     progress: bool = False,
 ) -> Report:
     """Replay every game (of ``module``, or the ``games`` listed, if given) and store and report what changed."""
-    from pbem.model.module import load_module
+    from pbem.model.module import load_module, load_module_by_id
 
     jobs = jobs or os.cpu_count() or 1
     report = Report(jobs=jobs)
@@ -115,9 +115,10 @@ def revalidate(
         ids = [r[0] for r in archive.db.execute("SELECT id FROM games WHERE module = ? ORDER BY id", (chosen.id,))]
     else:
         ids = [r[0] for r in archive.db.execute("SELECT id FROM games ORDER BY id")]
-        for (module_id,) in archive.db.execute("SELECT DISTINCT module FROM games"):
+        for (module_id,) in archive.db.execute("SELECT DISTINCT CAST(module AS TEXT) FROM games"):
             try:
-                paths[module_id] = str(load_module(module_id).path)
+                # By id only: a module is code, and a received archive must not choose a folder to run.
+                paths[module_id] = str(load_module_by_id(module_id).path)
             except PbemError as error:
                 paths[module_id] = ""
                 report.errors.append((0, f"module {module_id}: {error}"))
@@ -131,7 +132,7 @@ def revalidate(
             if isinstance(outcome, str):
                 report.errors.append((gid, outcome))
             else:
-                module_id = archive.db.execute("SELECT module FROM games WHERE id = ?", (gid,)).fetchone()[0]
+                module_id = archive.db.execute("SELECT CAST(module AS TEXT) FROM games WHERE id = ?", (gid,)).fetchone()[0]
                 change = _compare_and_store(archive, gid, outcome, version[module_id], store)
                 report.actions += sum(turn[2] for turn in outcome)
                 if change is not None:
@@ -145,12 +146,13 @@ def revalidate(
 def _jobs(archive: Archive, ids: list[int], paths: dict[str, str]) -> Iterator[Job | tuple[int, str]]:
     for gid in ids:
         module_id, start_name, start_data = archive.db.execute(
-            "SELECT module, start_name, start_data FROM games WHERE id = ?", (gid,)
+            "SELECT CAST(module AS TEXT), CAST(start_name AS TEXT), CAST(start_data AS BLOB) FROM games WHERE id = ?", (gid,)
         ).fetchone()
         if not paths.get(module_id):
             yield gid, f"module {module_id} is not installed; give its folder with --module"
             continue
-        turns = [(n, bytes(d)) for n, d in archive.db.execute("SELECT name, data FROM turns WHERE game_id = ? ORDER BY seq", (gid,))]
+        turns = [(n, bytes(d)) for n, d in archive.db.execute(
+            "SELECT CAST(name AS TEXT), CAST(data AS BLOB) FROM turns WHERE game_id = ? ORDER BY seq", (gid,))]  # fmt: skip
         yield gid, paths[module_id], start_name, bytes(start_data) if start_data is not None else None, turns
 
 

@@ -1,15 +1,28 @@
 """The archive database: one SQLite file (WAL, foreign keys), its schema version and the migrations to it.
 
 ``PRAGMA application_id`` marks the file as a pbem archive and ``PRAGMA user_version`` is the schema
-version; opening an older archive migrates it step by step, each step in one transaction. A file that is
-not SQLite, or is somebody else's SQLite database, is refused with a :class:`PbemError` (exit 2), and
-nothing is written to it.
+version; opening an older archive migrates it step by step, each step in one transaction.
+
+An archive may come from someone else, so a file is pbem's only once it is shown to be: its header
+carries pbem's application id and a known version, and its schema objects are exactly the ones pbem's
+migrations make (an extra trigger or view would run inside pbem's own transactions). Until then it is
+only read, in a way that cannot change a byte of it or of its ``-wal``/``-shm`` files: the header is
+read as plain bytes, and the schema through an ``immutable`` read-only connection, or, when a ``-wal``
+file holds recent changes, through a private copy of the two files. Anything else is refused with a
+:class:`PbemError` (exit 2). An empty file or an empty SQLite database is not an archive either: a new
+archive is only made where no file exists, built in a private file beside it and moved into place
+whole, so a failed ``add`` leaves nothing behind.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import re
+import secrets
+import shutil
 import sqlite3
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -18,6 +31,7 @@ from pbem.model.errors import PbemError
 
 APPLICATION_ID = 0x5042454D  # "PBEM"
 ENV_VARIABLE = "PBEM_ARCHIVE"
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 # Migration n takes the schema from version n to n + 1. Never edit a released step: append a new one.
 MIGRATIONS: tuple[str, ...] = (
@@ -87,6 +101,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN checked TEXT;
     ALTER TABLE games ADD COLUMN checked_version TEXT;
     """,
+    # 2 -> 3: which hash-chain scheme a game's head follows (games stored before are scheme 1; see chain.py).
+    """
+    ALTER TABLE games ADD COLUMN chain INTEGER NOT NULL DEFAULT 1;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -127,50 +145,234 @@ class Archive:
         self.close()
 
 
-def open_archive(path: str | Path | None = None, *, create: bool = True) -> Archive:
-    """Open (creating or migrating if needed) the archive at ``path``; refuse anything else."""
+def open_archive(path: str | Path | None = None, *, create: bool = False) -> Archive:
+    """Open (migrating if needed) the archive at ``path``; refuse anything that is not one.
+
+    With ``create``, a path where no file exists gets a new, empty archive.
+    """
     path = Path(path) if path is not None else default_path()
-    exists = path.exists()
-    if path.is_dir():
-        raise PbemError.at(path, "is a folder, not an archive file")
-    if not exists:
+    if not os.path.lexists(path):
         if not create:
             raise PbemError.at(path, "no such archive (add a game first)")
-        path.parent.mkdir(parents=True, exist_ok=True)
-    elif path.stat().st_size and not _looks_like_sqlite(path):
-        raise PbemError.at(path, "not a pbem archive: the file is not an SQLite database")
-    try:
-        # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE … COMMIT), never implicit.
-        connection = sqlite3.connect(path, isolation_level=None, timeout=30)
-    except sqlite3.Error as error:
-        raise PbemError.at(path, f"cannot open the archive: {error}") from None
-    try:
-        _prepare(path, connection)
-    except sqlite3.DatabaseError as error:
-        connection.close()
-        raise PbemError.at(path, f"not a usable pbem archive: {error}") from None
-    except BaseException:
-        connection.close()
-        raise
-    return Archive(path, connection)
+        with new_archive(path):
+            pass
+    else:
+        inspect(path)
+    return _connect(path, path)
 
 
-def _looks_like_sqlite(path: Path) -> bool:
+def check_target(path: str | Path | None = None) -> None:
+    """Refuse, before any long work, an existing file at ``path`` that is not a pbem archive."""
+    path = Path(path) if path is not None else default_path()
+    if os.path.lexists(path):
+        inspect(path)
+
+
+@contextmanager
+def adding_to(path: str | Path | None = None) -> Iterator[Archive]:
+    """The archive to add games to. Where no file exists yet, the new archive is built in a private file
+    beside it and appears at ``path`` only if the block succeeds: a failed add leaves no file behind."""
+    path = Path(path) if path is not None else default_path()
+    if os.path.lexists(path):
+        with open_archive(path) as archive:
+            yield archive
+    else:
+        with new_archive(path) as archive:
+            yield archive
+
+
+@contextmanager
+def new_archive(path: Path) -> Iterator[Archive]:
+    """A new archive, moved to ``path`` (which must not exist) when the block succeeds."""
+    made = _make_folders(path.parent)
+    staged = path.parent / f".{path.name}.{secrets.token_hex(6)}.new"
+    archive = None
     try:
+        archive = _connect(staged, path, fresh=True)
+        yield archive
+        archive.close()  # the last connection: SQLite folds the WAL into the file and deletes it
+        _publish(staged, path)
+    finally:
+        if archive is not None:
+            archive.close()
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{staged}{suffix}").unlink(missing_ok=True)
+        if not os.path.lexists(path):
+            for folder in reversed(made):
+                try:
+                    folder.rmdir()
+                except OSError:
+                    break
+
+
+def _make_folders(folder: Path) -> list[Path]:
+    """Create ``folder`` and its missing parents; return the ones created (outermost first)."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        try:
+            made.mkdir()
+        except FileExistsError:
+            pass
+        except OSError as error:
+            raise PbemError.at(made, f"cannot create the folder: {error.strerror or error}") from None
+    return list(reversed(missing))
+
+
+def _publish(staged: Path, path: Path) -> None:
+    """Move the finished new archive into place, never over a file that appeared meanwhile."""
+    try:
+        os.link(staged, path)
+    except FileExistsError:
+        raise PbemError.at(path, "a file appeared there while the archive was being made; nothing was added") from None
+    except OSError:
+        # A file system without hard links: check, then rename (a race here is only with another writer).
+        if os.path.lexists(path):
+            raise PbemError.at(path, "a file appeared there while the archive was being made; nothing was added") from None
+        try:
+            os.replace(staged, path)
+        except OSError as error:
+            raise PbemError.at(path, f"cannot write the archive: {error.strerror or error}") from None
+
+
+# --- is it ours? -----------------------------------------------------------------------------------------
+def inspect(path: Path) -> None:
+    """Refuse ``path`` unless it is a pbem archive of a version this pbem knows, with exactly pbem's schema.
+
+    Writes nothing: not to the file, not to its ``-wal`` or ``-shm``.
+    """
+    try:
+        if path.is_dir():
+            raise PbemError.at(path, "is a folder, not an archive file")
         with path.open("rb") as handle:
-            return handle.read(16) == b"SQLite format 3\x00"
+            head = handle.read(108)
     except OSError as error:
         raise PbemError.at(path, f"cannot read: {error.strerror or error}") from None
-
-
-def _prepare(path: Path, db: sqlite3.Connection) -> None:
-    application_id = db.execute("PRAGMA application_id").fetchone()[0]
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
-    if application_id != APPLICATION_ID and (tables or version):
+    if not head:
+        raise PbemError.at(path, "an empty file, not a pbem archive (a new archive is only made where no file exists)")
+    if len(head) < 108 or not head.startswith(SQLITE_MAGIC):
+        raise PbemError.at(path, "not a pbem archive: the file is not an SQLite database")
+    # The database header: user_version at byte 60, application_id at 68; page 1's b-tree header at 100
+    # (its cell count at 103) is sqlite_schema, empty in an empty database.
+    version = int.from_bytes(head[60:64], "big")
+    application_id = int.from_bytes(head[68:72], "big")
+    if application_id != APPLICATION_ID:
+        if head[100] == 0x0D and int.from_bytes(head[103:105], "big") == 0 and not _wal_has_data(path):
+            raise PbemError.at(path, "an empty SQLite database, not a pbem archive (a new archive is only made where no file exists)")
         raise PbemError.at(path, "not a pbem archive: an SQLite database of another program")
     if version > SCHEMA_VERSION:
         raise PbemError.at(path, f"archive schema {version} is newer than this pbem understands ({SCHEMA_VERSION}); upgrade pbem")
+    if version < 1:
+        raise PbemError.at(path, "not a pbem archive: pbem's application id but no schema version")
+    journal = Path(f"{path}-journal")
+    if journal.exists() and journal.stat().st_size:
+        raise PbemError.at(journal, "a rollback journal beside the archive: pbem never writes one (not a pbem archive, or tampered with)")
+    with _read_only(path) as db:
+        check_schema(path, db)
+
+
+def _wal_has_data(path: Path) -> bool:
+    wal = Path(f"{path}-wal")
+    try:
+        return wal.stat().st_size > 0
+    except OSError:
+        return False
+
+
+@contextmanager
+def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
+    """A connection that sees ``path`` (and the changes in its ``-wal``) and cannot alter either.
+
+    Without a ``-wal`` no program has the database open in WAL mode, so it is read as an immutable file
+    (no locks, no ``-shm``). With one, even a read-only connection would write to the ``-shm`` (its read
+    marks), so the database and its WAL are copied to a private folder and the copy is read.
+    """
+    try:
+        with tempfile.TemporaryDirectory(prefix="pbem-inspect-") as folder:
+            if _wal_has_data(path):
+                copy = Path(folder) / "archive.sqlite"
+                shutil.copyfile(f"{path}-wal", f"{copy}-wal")  # the WAL first: its frames stay valid while the file catches up
+                shutil.copyfile(path, copy)
+                db = sqlite3.connect(copy, isolation_level=None)
+            else:
+                db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro&immutable=1", uri=True, isolation_level=None)
+            try:
+                db.execute("PRAGMA trusted_schema = OFF")
+                yield db
+            finally:
+                db.close()
+    except OSError as error:
+        raise PbemError.at(path, f"cannot read: {error.strerror or error}") from None
+    except sqlite3.DatabaseError as error:
+        raise PbemError.at(path, f"not a usable pbem archive: {error}") from None
+
+
+@functools.lru_cache(maxsize=None)
+def expected_schema(version: int) -> tuple[tuple[str, str, str, str], ...]:
+    """The schema objects (type, name, table, SQL with spaces normalised) of a pbem archive of ``version``."""
+    db = sqlite3.connect(":memory:")
+    try:
+        for step in range(version):
+            db.executescript(MIGRATIONS[step])
+        return _schema(db)
+    finally:
+        db.close()
+
+
+def _schema(db: sqlite3.Connection) -> tuple[tuple[str, str, str, str], ...]:
+    rows = db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema").fetchall()
+    return tuple(sorted((str(t), str(n), str(tbl), re.sub(r"\s+", " ", str(sql or "")).strip()) for t, n, tbl, sql in rows))
+
+
+def check_schema(where: Path, db: sqlite3.Connection) -> int:
+    """The archive's version, if its schema objects are exactly pbem's for that version; else a PbemError."""
+    application_id = db.execute("PRAGMA application_id").fetchone()[0]
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if application_id != APPLICATION_ID or not 1 <= version <= SCHEMA_VERSION:
+        raise PbemError.at(where, "not a pbem archive: not pbem's application id and a known schema version")
+    actual, expected = _schema(db), expected_schema(version)
+    if actual != expected:
+        extra = sorted(set(actual) - set(expected))
+        missing = sorted(set(expected) - set(actual))
+        if extra and missing and (extra[0][0], extra[0][1]) == (missing[0][0], missing[0][1]):
+            what = f"{extra[0][0]} {extra[0][1]!r} is defined differently"
+        elif extra:
+            what = f"unexpected {extra[0][0]} {extra[0][1]!r}"
+        else:
+            what = f"{missing[0][0]} {missing[0][1]!r} is missing"
+        raise PbemError.at(where, f"not a pbem archive: pbem's application id, but not pbem's schema ({what}); refused unchanged")
+    return version
+
+
+# --- the working connection ------------------------------------------------------------------------------
+def _connect(file: Path, shown: Path, *, fresh: bool = False) -> Archive:
+    try:
+        # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE … COMMIT), never implicit.
+        connection = sqlite3.connect(file, isolation_level=None, timeout=30)
+    except sqlite3.Error as error:
+        raise PbemError.at(shown, f"cannot open the archive: {error}") from None
+    # Text a hostile file stored as invalid UTF-8 is shown with U+FFFD instead of failing the query.
+    connection.text_factory = lambda data: data.decode("utf-8", "replace")
+    try:
+        _prepare(shown, connection, fresh)
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        raise PbemError.at(shown, f"not a usable pbem archive: {error}") from None
+    except BaseException:
+        connection.close()
+        raise
+    return Archive(shown, connection)
+
+
+def _prepare(path: Path, db: sqlite3.Connection, fresh: bool) -> None:
+    db.execute("PRAGMA trusted_schema = OFF")
+    if fresh:
+        version = 0
+    else:
+        # Checked again on this connection, before anything runs: the file may have changed since inspect().
+        version = check_schema(path, db)
     db.execute("PRAGMA foreign_keys = ON")
     if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         db.execute("PRAGMA journal_mode = WAL")

@@ -12,10 +12,12 @@ import base64
 import html
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
 from pbem.archive.play import PlayedGame
+from pbem.archive.safetext import without_surrogates
 from pbem.model import actions as act
 from pbem.model.module import Module
 from pbem.model.state import State
@@ -28,11 +30,35 @@ TERRAIN_FALLBACK = {"clear": "#eef0d0", "forest": "#9cc486", "mountain": "#c8a87
                     "rough": "#d8c8a0", "hills": "#dccb92", "lake": "#a8d0f0", "sea": "#9cc3e6", "urban": "#c9c0b8"}  # fmt: skip
 
 
+# Characters that must not appear raw in JSON inside <script>: "<" could close the element or open a
+# comment, ">" and "&" are escaped for good measure, U+2028/U+2029 end a line in older JavaScript, and a
+# lone surrogate cannot be written as UTF-8. Each becomes its \uXXXX escape, which JSON.parse reads back.
+_SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
+_SLOT = re.compile(r"__(TITLE|DATA|CSS|JS)__")
+
+
 def render_html(game: PlayedGame, *, title: str, metadata: dict[str, Any] | None = None) -> str:
-    """The viewer page for a replayed game."""
+    """The viewer page for a replayed game.
+
+    The page is filled in one pass over the template: text put into a slot is never searched again, so
+    a note or a title that reads ``__JS__`` stays a note. The game is JSON inside a
+    ``<script type="application/json">`` element (never run), with every character that could end the
+    element escaped; the page's script reads it with ``JSON.parse`` and shows text with ``textContent``.
+    """
     data = game_data(game, title=title, metadata=metadata or {})
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-    return _PAGE.replace("__TITLE__", html.escape(title)).replace("__DATA__", payload).replace("__CSS__", _CSS).replace("__JS__", _JS)
+    slots = {
+        "TITLE": html.escape(without_surrogates(title)),
+        "DATA": script_json(data),
+        "CSS": _CSS,
+        "JS": _JS,
+    }
+    return _SLOT.sub(lambda match: slots[match.group(1)], _PAGE)
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON that can sit inside a ``<script>`` element whatever its strings hold."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _SCRIPT_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any]) -> dict[str, Any]:

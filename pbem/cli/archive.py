@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -12,28 +11,41 @@ from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, WrappingGroup
 DB_HELP = "Archive file (default: $PBEM_ARCHIVE, else ~/.local/share/pbem/archive.sqlite)."
 
 
-def _open(ctx: click.Context, create: bool = False):
+def _open(ctx: click.Context):
     from pbem.archive.store import open_archive
 
-    archive = open_archive(ctx.obj["db"], create=create)
+    archive = open_archive(ctx.obj["db"])
     ctx.call_on_close(archive.close)
     return archive
 
 
+def _shown(text: object) -> str:
+    """Text from the archive as it may reach a terminal: control characters and the like escaped."""
+    from pbem.archive.safetext import printable
+
+    return printable(str(text))
+
+
+def _json(value: object) -> str:
+    from pbem.archive.safetext import json_text
+
+    return json_text(value)
+
+
 def _players_text(players: dict[str, list[str]]) -> str:
-    return " vs ".join(f"{', '.join(names)} ({side})" for side, names in players.items()) or "-"
+    return " vs ".join(f"{', '.join(map(_shown, names))} ({_shown(side)})" for side, names in players.items()) or "-"
 
 
 def _print_rows(rows, output: str) -> None:
     if output == "json":
-        click.echo(json.dumps([row.as_json() for row in rows], indent=1, ensure_ascii=False))
+        click.echo(_json([row.as_json() for row in rows]))
         return
     for row in rows:
         verdict = "legal" if row.ok else f"{row.violations} violation(s)"
-        title = f" “{row.title}”" if row.title else ""
+        title = f" “{_shown(row.title)}”" if row.title else ""
         click.echo(
-            f"#{row.id:<5} {row.finished or '-':10}  {row.module}/{row.scenario or '-'}{title}  {_players_text(row.players)}"
-            f"  result: {row.result or '-'}  {row.turns} turns, {row.actions} actions, {verdict}"
+            f"#{row.id:<5} {_shown(row.finished or '-'):10}  {_shown(row.module)}/{_shown(row.scenario or '-')}{title}"
+            f"  {_players_text(row.players)}  result: {_shown(row.result or '-')}  {row.turns} turns, {row.actions} actions, {verdict}"
         )
     click.echo(f"{len(rows)} game(s)", err=True)
 
@@ -64,8 +76,13 @@ def add(ctx, game, module_name, players, title, started, finished, result) -> in
     """
     from pbem.archive import games
     from pbem.archive.gamefiles import parse_date, read_game
+    from pbem.archive.safetext import check_text
+    from pbem.archive.store import adding_to, check_target
     from pbem.model.errors import PbemError
 
+    for option, value in (("--title", title), ("--result", result), *(("--player", p) for p in players)):
+        if value is not None:
+            check_text(value, option)
     overrides: dict = {"title": title, "result": result}
     for key, value in (("started", started), ("finished", finished)):
         if value:
@@ -78,15 +95,21 @@ def add(ctx, game, module_name, players, title, started, finished, result) -> in
                 raise PbemError(f"--player {entry!r}: write SIDE=NAME, e.g. soviet=Alice")
             parsed.setdefault(side.strip(), []).append(name.strip())
         overrides["players"] = parsed
+    check_target(ctx.obj["db"])  # a foreign file is refused before the replay, not after it
     found = read_game(list(game))
     module = games.resolve_module(found, module_name)
-    # Replay everything before the archive is opened: a bad turn file leaves the archive untouched.
-    summary = games.add_game(_open(ctx, create=True), found, module, overrides)
+    # Replay and check everything before the archive is opened: a bad game leaves the archive untouched,
+    # and a new archive is not even made.
+    new = games.prepare_game(found, module, overrides)
+    with adding_to(ctx.obj["db"]) as archive_:
+        summary = games.store_game(archive_, new)
     verdict = "all legal" if summary["ok"] else f"{summary['violations']} violation(s)"
     click.echo(
-        f"added game #{summary['id']}: {summary['module']}/{summary['scenario']}, {summary['turns']} turns, "
-        f"{summary['actions']} actions, {verdict}; head {summary['head']}"
+        f"added game #{summary['id']}: {_shown(summary['module'])}/{_shown(summary['scenario'])}, {summary['turns']} turns, "
+        f"{summary['actions']} actions, {verdict}"
     )
+    click.echo(f"head {summary['head']}")
+    click.echo(f"  (keep it: 'pbem archive verify {summary['id']} --head HEAD' tells whether the archive still holds this game)")
     return EXIT_OK
 
 
@@ -119,8 +142,14 @@ def search(ctx, player, module_id, scenario, since, until, result, rule, severit
     from pbem.archive.gamefiles import parse_date
     from pbem.model.errors import PbemError
 
+    from pbem.archive.safetext import check_text
+
     def date(value, option):
         return parse_date(value, lambda message: PbemError(f"{option}: {message}")) if value else None
+
+    for option, value in (("--player", player), ("--module", module_id), ("--scenario", scenario), ("--result", result), ("--rule", rule)):
+        if value is not None:
+            check_text(value, option)
 
     rows = games.search(
         _open(ctx), player=player, module=module_id, scenario=scenario, since=date(since, "--since"),
@@ -140,22 +169,30 @@ def show(ctx, game, output) -> int:
 
     info = games.show(_open(ctx), game)
     if output == "json":
-        click.echo(json.dumps(info, indent=1, ensure_ascii=False))
+        click.echo(_json(info))
         return EXIT_OK
-    click.echo(f"game #{info['id']}{' “' + info['title'] + '”' if info['title'] else ''}")
-    click.echo(f"  module   {info['module']} {info['module_version']} (checked {info['checked']} with {info['checked_version']})")
-    click.echo(f"  scenario {info['scenario'] or '-'}; start: {info['start_name'] or 'scenario ' + str(info['start_scenario'])}")
+    title = f" “{_shown(info['title'])}”" if info["title"] else ""
+    start = _shown(info["start_name"]) if info["start_name"] else f"scenario {_shown(info['start_scenario'])}"
+    click.echo(f"game #{info['id']}{title}")
+    click.echo(f"  module   {_shown(info['module'])} {_shown(info['module_version'])} (checked {_shown(info['checked'])} with {_shown(info['checked_version'])})")
+    click.echo(f"  scenario {_shown(info['scenario'] or '-')}; start: {start}")
     click.echo(f"  players  {_players_text(info['players'])}")
-    click.echo(f"  dates    started {info['started'] or '-'}, finished {info['finished'] or '-'} (added {info['added']})")
-    click.echo(f"  result   {info['result'] or '-'}")
+    click.echo(f"  dates    started {_shown(info['started'] or '-')}, finished {_shown(info['finished'] or '-')} (added {_shown(info['added'])})")
+    click.echo(f"  result   {_shown(info['result'] or '-')}")
     verdict = "all legal" if info["ok"] else f"{info['violations']} violation(s)"
     click.echo(f"  verdict  {info['turn_count']} turns, {info['actions']} actions, {verdict}")
-    click.echo(f"  head     {info['head']}")
+    covers = "start and turn files only: stored before pbem's heads covered module, players and result" if info["chain"] == 1 else \
+        "module and version, scenario, start, players, result and every turn file"  # fmt: skip
+    click.echo(f"  head     {_shown(info['head'])}")
+    click.echo(f"           (covers the {covers}; check it with 'pbem archive verify {info['id']} --head HEAD')")
     for turn in info["turns"]:
-        click.echo(f"  {turn['seq'] + 1:>3}. {turn['name']}  turn {turn['turn']} {turn['side']}, {turn['actions']} actions, link {turn['link'][:16]}…")
+        click.echo(
+            f"  {turn['seq'] + 1:>3}. {_shown(turn['name'])}  turn {turn['turn']} {_shown(turn['side'])}, {turn['actions']} actions,"
+            f" link {_shown(turn['link'])[:16]}…"
+        )
         for v in turn["violations"]:
-            where = f"{turn['name']}:{v['line']}" if v["line"] else turn["name"]
-            click.echo(f"       {where}: rule {v['rule']} [{v['severity']}] {v['message']}")
+            where = f"{_shown(turn['name'])}:{v['line']}" if v["line"] else _shown(turn["name"])
+            click.echo(f"       {where}: rule {_shown(v['rule'])} [{_shown(v['severity'])}] {_shown(v['message'])}")
     return EXIT_OK
 
 
@@ -191,14 +228,32 @@ def remove(ctx, game, yes) -> int:
 
 @archive.command()
 @click.argument("game", nargs=-1)
+@click.option("--head", "kept", metavar="HEX", help="The head you kept of GAME (one game): does the stored game still end at it?")
 @click.pass_context
-def verify(ctx, game) -> int:
-    """Check every game's hash chain (or GAME's); name the first broken link. Exit 1 if any is broken."""
-    from pbem.archive import games
+def verify(ctx, game, kept) -> int:
+    """Check every game's hash chain (or GAME's); name the first broken link. Exit 1 if any is broken.
 
+    With --head, check that GAME is still exactly the game whose head you kept (exit 1 if not).
+    """
+    import re
+
+    from pbem.archive import games
+    from pbem.model.errors import PbemError
+
+    if kept is not None:
+        if len(game) != 1:
+            raise PbemError("--head: name exactly one game, e.g. pbem archive verify 3 --head HEX")
+        if not re.fullmatch(r"[0-9a-fA-F]{64}", kept.strip()):
+            raise PbemError("--head: a head is 64 hexadecimal digits, as 'archive add' and 'archive show' print it")
+        archive_ = _open(ctx)
+        _, database = games.verify(archive_, list(game))
+        ok, lines = games.verify_head(archive_, game[0], kept)
+        for line in [problem for gid, problem in database if not gid] + lines:
+            click.echo(_shown(line))
+        return EXIT_OK if ok and not database else EXIT_VIOLATIONS
     count, problems = games.verify(_open(ctx), list(game) or None)
     for gid, problem in problems:
-        click.echo(f"game #{gid}: {problem}" if gid else problem)
+        click.echo(_shown(f"game #{gid}: {problem}" if gid else problem))
     click.echo(f"{count} game(s) checked, {'all chains intact' if not problems else f'{len(problems)} broken'}")
     return EXIT_VIOLATIONS if problems else EXIT_OK
 
@@ -226,8 +281,8 @@ def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
     chosen = [game_id(archive_, g) for g in game] or None
     report = run(archive_, module=module_name, games=chosen, jobs=jobs, store=not dry_run, progress=console.is_terminal)
     if output == "json":
-        click.echo(json.dumps(report.as_json(), indent=1, ensure_ascii=False))
+        click.echo(_json(report.as_json()))
     else:
         for line in report.lines():
-            click.echo(line)
+            click.echo(_shown(line))
     return EXIT_VIOLATIONS if report.changed or report.errors else EXIT_OK

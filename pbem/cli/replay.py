@@ -24,16 +24,20 @@ def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str |
     from pbem.archive import games
     from pbem.archive.gamefiles import read_game
     from pbem.archive.play import play_game
+    from pbem.archive.safetext import check_text
     from pbem.archive.viewer import write_viewer
-    from pbem.model.module import load_module
+    from pbem.model.module import load_module, load_module_by_id
 
+    if title is not None:
+        check_text(title, "--title")
     reference = game[0].lstrip("#")
     if len(game) == 1 and reference.isdigit() and not Path(game[0]).exists():
         from pbem.archive.store import open_archive
 
-        with open_archive(db, create=False) as archive:
+        with open_archive(db) as archive:
             stored = games.load_game(archive, reference)
-        module = load_module(module_name or stored.module)
+        # A stored game names its module by id only: a path in a received archive must not pick the code run.
+        module = load_module(module_name) if module_name else load_module_by_id(stored.module)
         played = play_game(module, stored.turns, stored.start_name, stored.start_data)
         metadata = stored.metadata
         default_title = f"Game #{stored.id}"
