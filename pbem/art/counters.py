@@ -7,7 +7,6 @@ other pictures can find the parts.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -21,6 +20,7 @@ from pbem.model.units import CounterType
 Box = tuple[int, int, int, int]
 
 MIN_SIZE, MAX_SIZE = 16, 2048  # pixels per counter side
+MIN_FONT = 3  # values on the smallest counters shrink this far rather than spill out of their box
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def render_counter(counter_type: CounterType, face: int, style: CounterStyle, si
     image.paste(symbol, (x0, y0), symbol)
     if caption:
         box = _caption_box(layout)
-        draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), caption, font=font(_fit_caption(caption, box)), fill=nation.text, anchor="mm")
+        draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), caption, font=font(_fit_caption(caption, box), True), fill=nation.text, anchor="mm")
     vx0, vy0, vx1, vy1 = layout.values
     runs, value_size = _value_runs(printed_values(style, counter_type, face), vx1 - vx0, vy1 - vy0)
     cy = (vy0 + vy1) / 2
@@ -98,11 +98,9 @@ def render_counter(counter_type: CounterType, face: int, style: CounterStyle, si
             pad = max(1, value_size // 10)
             draw.rectangle([left - pad, cy - value_size * 0.55, left + width + pad - 1, cy + value_size * 0.5], fill=part.fill)
         colour = part.colour or nation.text
-        draw.text((left, cy), part.text, font=font(value_size), fill=colour, anchor="lm")
-        if part.sup == INFINITY:
-            _infinity(draw, left + font(value_size).getlength(part.text), cy - value_size * 0.05, _sup_size(value_size), colour)
-        elif part.sup:
-            draw.text((left + font(value_size).getlength(part.text), cy - value_size * 0.05), part.sup, font=font(_sup_size(value_size)), fill=colour, anchor="ls")
+        draw.text((left, cy), part.text, font=font(value_size, True), fill=colour, anchor="lm")
+        if part.sup:
+            draw.text((left + font(value_size, True).getlength(part.text), cy - value_size * 0.05), part.sup, font=font(_sup_size(value_size), True), fill=colour, anchor="ls")
     if style.quality and counter_type.quality is not None:
         qx0, qy0, qx1, qy1 = layout.quality
         draw.text(((qx0 + qx1) / 2, (qy0 + qy1) / 2), str(counter_type.quality), font=font(round((qy1 - qy0) * 0.9)), fill=nation.text, anchor="mm")
@@ -122,8 +120,8 @@ def _fit(text: str, width: int, height: int) -> int:
     key = (sample, width, height)
     found = _FIT_CACHE.get(key)
     if found is None:
-        found = max(4, round(height * 0.95))
-        while found > 4 and font(found).getlength(sample) > width:
+        found = max(MIN_FONT, round(height * 0.95))
+        while found > MIN_FONT and font(found, True).getlength(sample) > width:
             found -= 1
         _FIT_CACHE[key] = found
     return found
@@ -133,29 +131,13 @@ def _sup_size(size: int) -> int:
     return max(4, round(size * 0.6))
 
 
-INFINITY = "∞"  # Pillow's bundled font has no such glyph: drawn as a curve
-
-
 def _sup_width(sup: str, size: int) -> float:
-    if sup == INFINITY:
-        return _sup_size(size) * 1.1
-    return font(_sup_size(size)).getlength(sup) if sup else 0.0
+    return font(_sup_size(size), True).getlength(sup) if sup else 0.0
 
 
 def _run_widths(parts: list[Printed], size: int) -> list[float]:
-    return [font(size).getlength(p.text) + _sup_width(p.sup, size) for p in parts]
+    return [font(size, True).getlength(p.text) + _sup_width(p.sup, size) for p in parts]
 
-
-def _infinity(draw: ImageDraw.ImageDraw, left: float, baseline: float, size: int, colour: str) -> None:
-    """A lemniscate as wide as a raised figure, sitting on ``baseline``."""
-    half_w, half_h = size * 0.5, size * 0.28
-    cx, cy = left + size * 0.55, baseline - size * 0.4
-    points = []
-    for k in range(41):
-        t = 2 * math.pi * k / 40
-        d = 1 + math.sin(t) ** 2
-        points.append((cx + half_w * math.cos(t) / d, cy + half_h * 2 * math.sin(t) * math.cos(t) / d))
-    draw.line(points, fill=colour, width=max(1, round(size / 8)), joint="curve")
 
 
 def _value_runs(parts: list[Printed], width: int, height: int) -> tuple[list[tuple[float, float, Printed]], int]:
@@ -166,13 +148,13 @@ def _value_runs(parts: list[Printed], width: int, height: int) -> tuple[list[tup
     """
     if len(parts) == 1 and not parts[0].sup and not parts[0].fill:
         size = _fit(parts[0].text, width, height)
-        w = font(size).getlength(parts[0].text)
+        w = font(size, True).getlength(parts[0].text)
         return [((width - w) / 2, w, parts[0])], size
-    size = max(4, round(height * 0.95))
+    size = max(MIN_FONT, round(height * 0.95))
     while True:
         widths = _run_widths(parts, size)
         gap = size * 0.35
-        if size <= 4 or sum(widths) + gap * (len(parts) - 1) <= width:
+        if size <= MIN_FONT or sum(widths) + gap * (len(parts) - 1) <= width:
             break
         size -= 1
     if len(parts) == 1:

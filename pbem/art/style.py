@@ -279,7 +279,7 @@ def printed_values(style: CounterStyle, counter_type: CounterType, face: int) ->
         if value is None:
             continue
         if _holds(counter_type, part.dash, face):
-            out.append(Printed("-"))
+            out.append(Printed("–"))
             continue
         text = _text(value)
         if _holds(counter_type, part.parens, face):
