@@ -5,7 +5,7 @@ page only has to add up differences) and writes every action's text and violatio
 map from the module's geometry (or over the user's own map image, placed by the module's calibration), the
 counters (``pbem.art``'s pictures as data URIs when it is available, plain NATO-box counters otherwise), and
 the current action's marks: move arrows, attacks, fire (firers to target, with the result), special orders
-(night raids, dig-in, recovery, sub-zero rolls…) and steps lost, each labelled on the map. Phase and order
+(whatever orders the module defines) and steps lost, each labelled on the map. Phase and order
 names come from the module's ``art.json`` (``phases``, ``orders``).
 """
 

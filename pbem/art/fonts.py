@@ -1,5 +1,5 @@
 """The fonts of every picture: Bitstream Vera Sans as shipped inside the reportlab package, so that nothing
-depends on the system's fonts and place names keep their letters (Tolvajärvi, Tuninenselkä): Pillow's own
+depends on the system's fonts and place names keep their letters (ä, ö, å, é…): Pillow's own
 bundled font has no glyph outside ASCII. Vera is free to redistribute (Bitstream's licence); pbem ships no copy.
 """
 

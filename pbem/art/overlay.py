@@ -1,6 +1,6 @@
 """Turn overlays: the map with the units as counters, each move as an arrow along its path, each attack
 as an arrow into the defender with its odds and result, each ranged or anti-tank fire as a dashed line from
-the firers with its result, each special order (dig-in, night raid, recovery…) and each step lost outside
+the firers with its result, each special order the module defines and each step lost outside
 combat as a labelled badge on its hex, and each violation ringed in red with its rule.
 
 ``overlay(picture, state, marks, style)`` is a pure function; :func:`turn_marks` derives the marks from
@@ -60,7 +60,7 @@ class FireMark:
 
 @dataclass(frozen=True)
 class OrderMark:
-    """A special order at ``location`` (a dig-in, a recovery, a night raid from ``sources``…), or a step lost."""
+    """A special order at ``location`` (carried out by units in ``sources`` when they stand elsewhere), or a step lost."""
 
     location: int
     label: str
@@ -141,7 +141,7 @@ def fire_label(action: act.Fire, style: CounterStyle) -> str:
 
 
 def order_label(action: act.Special, style: CounterStyle) -> str:
-    """``Night raid 2: 2R``, ``Dig in`` — a special order's name, roll and result."""
+    """The order's name as the module gives it, its roll and result, e.g. ``Bombardment 4: hit``."""
     text = style.order_name(action.order)
     if action.rolls:
         text += " " + ", ".join(str(r) for r in action.rolls)

@@ -95,7 +95,7 @@ class CounterStyle:
         return replace(base, **own.colours) if own and own.colours else base
 
     def phase_name(self, phase: str) -> str:
-        """``sub_zero`` -> "Sub-Zero Loss Phase" when the module names it, else a readable form of the id."""
+        """The name the module gives phase ``phase``, else a readable form of the id (``night_move`` -> "Night move phase")."""
         return self.phases.get(phase) or (phase.replace("_", " ").capitalize() + " phase" if phase else "")
 
     def order_name(self, order: str) -> str:
