@@ -9,6 +9,7 @@ a turn, its start state and its replay.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -194,6 +195,7 @@ def overlay(
             ldraw.ellipse([sx - width * 1.2, sy - width * 1.2, sx + width * 1.2, sy + width * 1.2], fill=colour + (220,))
             arrow(ldraw, points, fill=colour + (220,), width=width, head=head)
     labels = _Labels(image.size, taken)
+    # In the order the actions were played: an earlier action's label sits nearer its hex.
     for mark in marks:
         if isinstance(mark, (AttackMark, FireMark)):
             tx, ty = centers[mark.target]
@@ -208,9 +210,8 @@ def overlay(
                     arrow(ldraw, [(sx + (tx - sx) * 0.7, sy + (ty - sy) * 0.7), end], fill=colour + (235,), width=width, head=head)
                 else:
                     arrow(ldraw, [(sx, sy), end], fill=colour + (235,), width=width + 1, head=head * 1.1)
-            labels.place(ldraw, (tx, ty + unit * 0.55), mark.label, label_font, fill=colour)
-    for mark in marks:
-        if isinstance(mark, OrderMark):
+            labels.place(ldraw, (tx, ty), unit * 0.55, mark.label, label_font, fill=colour)
+        elif isinstance(mark, OrderMark):
             x, y = centers[mark.location]
             colour = LOSS if mark.loss else ORDER
             for source in mark.sources:
@@ -219,13 +220,13 @@ def overlay(
             if not mark.loss:
                 r = unit * 0.5
                 ldraw.ellipse([x - r, y - r, x + r, y + r], outline=colour + (255,), width=max(2, width - 1))
-            labels.place(ldraw, (x, y + unit * (0.62 if mark.loss else 0.55)), mark.label, label_font, fill=colour)
+            labels.place(ldraw, (x, y), unit * 0.55, mark.label, label_font, fill=colour)
     for mark in marks:
         if isinstance(mark, ViolationMark) and mark.location is not None:
             x, y = centers[mark.location]
             r = unit * 0.6
             ldraw.ellipse([x - r, y - r, x + r, y + r], outline=VIOLATION + (255,), width=max(3, width))
-            labels.place(ldraw, (x - r * 0.8, y - r * 0.95), f"{mark.number}: {mark.rule}", label_font, fill=VIOLATION, background=(255, 255, 255, 235))
+            labels.place(ldraw, (x - r * 0.8, y), -r * 0.95, f"{mark.number}: {mark.rule}", label_font, fill=VIOLATION, background=(255, 255, 255, 235))
     image = Image.alpha_composite(image, layer).convert("RGB")
     if crop:
         points = [centers[i] for i in state.stacks]
@@ -257,22 +258,46 @@ class _Labels:
         self.obstacles = list(obstacles)
         self.boxes: list[tuple[float, float, float, float]] = []
 
-    def place(self, draw: ImageDraw.ImageDraw, at, text: str, text_font, *, fill, background=(255, 255, 255, 220)) -> None:
+    def place(self, draw: ImageDraw.ImageDraw, at, offset: float, text: str, text_font, *, fill, background=(255, 255, 255, 220)) -> None:
+        """Label ``text`` ``offset`` pixels below point ``at`` (above it for a negative offset), else the
+        other side of it, else further along the first side until a free place is found."""
         pad = 3
-        x0, y0, x1, y1 = draw.textbbox(at, text, font=text_font, anchor="mm")
         x, y = at
-        x += max(0.0, pad + 1 - x0) - max(0.0, x1 + pad + 1 - self.size[0])
-        y += max(0.0, pad + 1 - y0)
-        height = y1 - y0 + 2 * pad + 2
-        for _ in range(12):
-            box = draw.textbbox((x, y), text, font=text_font, anchor="mm")
-            box = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+        box = self._box(draw, (x, y + offset), text, text_font, pad)
+        height = box[3] - box[1] + 2
+        half_width = (box[2] - box[0]) / 2
+        beside = abs(offset) * 0.9 + half_width
+        for k in range(16):
+            if k == 0:
+                candidate = (x, y + offset)
+            elif k == 1:
+                candidate = (x, y - offset)
+            elif k in (2, 3):
+                candidate = (x + (beside if k == 2 else -beside), y + offset / 3)
+            else:
+                candidate = (x, y + offset + (k - 3) * height * (1 if offset >= 0 else -1))
+            box = self._box(draw, candidate, text, text_font, pad)
             if not any(_overlap(box, other) for other in self.boxes + self.obstacles):
                 break
-            y += height
         self.boxes.append(box)
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if abs(cy - y - offset) > 1 or abs(cx - x) > 1:
+            # Moved away from its place: a thin leader ties the label to its hex.
+            near = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
+            length = math.dist((x, y), near)
+            if length > abs(offset):
+                # From the edge of the counters, not across them.
+                start = abs(offset) * 0.75 / length
+                draw.line([(x + (near[0] - x) * start, y + (near[1] - y) * start), near], fill=tuple(fill) + (255,), width=2)
         draw.rectangle(box, fill=background, outline=tuple(fill) + (255,))
-        draw.text((x, y), text, font=text_font, fill=tuple(fill) + (255,), anchor="mm")
+        draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, font=text_font, fill=tuple(fill) + (255,), anchor="mm")
+
+    def _box(self, draw: ImageDraw.ImageDraw, at, text: str, text_font, pad: int) -> tuple[float, float, float, float]:
+        """The padded box of ``text`` centred on ``at``, moved inside the picture."""
+        x0, y0, x1, y1 = draw.textbbox(at, text, font=text_font, anchor="mm")
+        dx = max(0.0, pad + 1 - x0) - max(0.0, x1 + pad + 1 - self.size[0])
+        dy = max(0.0, pad + 1 - y0) - max(0.0, y1 + pad + 1 - self.size[1])
+        return (x0 - pad + dx, y0 - pad + dy, x1 + pad + dx, y1 + pad + dy)
 
 
 def _overlap(a, b) -> bool:
