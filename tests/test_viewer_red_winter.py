@@ -126,3 +126,21 @@ def test_browser_place_names_are_whole_and_on_top(browser, pages):
     assert last.get_attribute("class") == "names"
     box = page.locator('#terrain .names text[data-name="J16"]').bounding_box()
     assert box["width"] > 60  # "Hevossalmi (bridge)": wider than its hex, drawn whole
+
+
+@pytest.mark.parametrize(("sample", "label", "text"), [
+    ("illegal-DI-3-dig-in-in-ezoc", "Dig in", "Dig in by 3/1/609"),
+    ("illegal-RC-2-recovery-in-ezoc", "Recovery 6: recovered", "Recovery by 1/1/609 roll 6: recovered"),
+])  # fmt: skip
+def test_dig_in_and_recovery_are_marked_where_the_units_stand(tmp_path, sample, label, text):
+    from pbem.cli import main
+
+    out = tmp_path / "page.html"
+    with pytest.raises(SystemExit):
+        main(["replay", str(SAMPLES / f"{sample}.json"), "-o", str(out)])
+    data = page_data(out)
+    frame = next(f for f in data["frames"] if f["kind"] == "special")
+    assert frame["order"]["label"] == label and frame["text"] == text and frame["order"]["from"] == []
+    unit = next(u for u in data["units"] if data["units"][u]["name"] in text)
+    assert frame["order"]["at"] == data["start"][unit][0]
+    assert frame["violations"]  # the sample is illegal: its hex is outlined as well
