@@ -225,3 +225,30 @@ def test_phase_and_order_names_come_from_the_module(style):
     for path in (ROOT / "pbem").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert "Sub-Zero" not in text and "Night raid" not in text and "Tolvaj" not in text, path
+
+
+@pytest.mark.parametrize(("data", "pointer"), [
+    ({"values": [{"field": "attack", "colour": "red"}]}, "/values/0"),
+    ({"values": [{"sup": "range"}]}, "/values/0"),
+    ({"values": [{"field": "attack; drop"}]}, "/values/0/field"),
+    ({"values": [{"field": "ras", "fill": "not-a-colour"}]}, "/values/0/fill"),
+    ({"values": []}, "/values"),
+    ({"types": {"x": {"background": "#zzzzzz"}}}, "/types/x/background"),
+    ({"types": {"x": {"icons": ["no_such_icon"]}}}, "/types/x/icons/0"),
+    ({"types": {"x": {"caption": "a caption far too long to print"}}}, "/types/x/caption"),
+    ({"types": {"x": {"shape": "round"}}}, "/types/x"),
+    ({"types": []}, "/types"),
+    ({"phases": {"sub_zero": 5}}, "/phases/sub_zero"),
+    ({"orders": {"dig_in": ""}}, "/orders/dig_in"),
+])  # fmt: skip
+def test_a_bad_style_is_refused_naming_the_place(tmp_path, data, pointer):
+    import json
+
+    from pbem.art.style import load_style
+    from pbem.model.errors import PbemError
+
+    (tmp_path / "art.json").write_text(json.dumps(data))
+    with pytest.raises(PbemError) as error:
+        load_style(tmp_path)
+    message = str(error.value)
+    assert "art.json" in message and pointer in message and "\n" not in message

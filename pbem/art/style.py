@@ -214,7 +214,9 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
 
 
 def _object(data: dict[str, Any], key: str, fail) -> dict[str, Any]:
-    value = data.get(key) or {}
+    value = data.get(key)
+    if value is None:
+        return {}
     if not isinstance(value, dict):
         raise fail(f"/{key}", f"{key} must be an object")
     return value
