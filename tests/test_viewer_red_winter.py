@@ -107,6 +107,7 @@ def test_browser_draws_each_action_on_the_map(browser, pages):
             assert page.locator("#overlay g.loss .tag text").first.text_content() == "−1 step (sub-zero)"
         if frame["kind"] == "phase":
             assert frame["phase"] in page.inner_text("#position")
+            assert page.inner_text("#position").startswith("Turn 5 · Finnish · ")
     path, data = pages["legal-05-anti-tank-fire"]
     page5 = open_page(browser, path)
     step_to(page5, len(data["frames"]))

@@ -51,8 +51,9 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any], backgro
     turns = []
     for seq, turn in enumerate(game.turns):
         header = turn.turn.header
-        turns.append({"name": turn.name, "turn": header.turn, "side": header.side, "first": len(frames) + 1,
-                      "actions": turn.actions, "ok": turn.ok})  # fmt: skip
+        side_name = style.side_name(header.side) if style is not None else header.side
+        turns.append({"name": turn.name, "turn": header.turn, "side": header.side, "side_name": side_name,
+                      "first": len(frames) + 1, "actions": turn.actions, "ok": turn.ok})  # fmt: skip
         by_index: dict[int, list[dict[str, Any]]] = {}
         last = turn.turn.actions[-1].index if turn.turn.actions else 0
         for v in turn.violations:
@@ -651,7 +652,7 @@ function tag(parent, x, y, text) {
   for (const [k, v] of Object.entries({x: cx - w / 2, y: cy - h / 2, width: w, height: h, rx: 3})) rect.setAttribute(k, v);
 }
 const items = [];
-function turnLabel(t) { const T = G.turns[t]; return `Turn ${T.turn} · ${T.side} · ${T.name}`; }
+function turnLabel(t) { const T = G.turns[t]; return `Turn ${T.turn} · ${T.side_name || T.side} · ${T.name}`; }
 function show(n) {
   frame = Math.max(0, Math.min(last, n));
   const f = frame ? G.frames[frame - 1] : null;

@@ -84,6 +84,7 @@ class CounterStyle:
     types: dict[str, TypeStyle] = field(default_factory=dict)  # counter type id -> its own look
     phases: dict[str, str] = field(default_factory=dict)  # phase id -> the name players use
     orders: dict[str, str] = field(default_factory=dict)  # special order or action kind -> its name
+    sides: dict[str, str] = field(default_factory=dict)  # side id -> its name ("finnish" -> "Finnish")
 
     def nation(self, nationality: str) -> NationStyle:
         return self.nations.get(nationality, self.default)
@@ -97,6 +98,9 @@ class CounterStyle:
     def phase_name(self, phase: str) -> str:
         """The name the module gives phase ``phase``, else a readable form of the id (``night_move`` -> "Night move phase")."""
         return self.phases.get(phase) or (phase.replace("_", " ").capitalize() + " phase" if phase else "")
+
+    def side_name(self, side: str) -> str:
+        return self.sides.get(side) or side
 
     def order_name(self, order: str) -> str:
         return self.orders.get(order) or order.replace("_", " ").capitalize()
@@ -197,7 +201,7 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
             caption,
         )
     words = {}
-    for key in ("phases", "orders"):
+    for key in ("phases", "orders", "sides"):
         names = _object(data, key, fail)
         for name, text in names.items():
             if not isinstance(text, str) or not 0 < len(text) <= 60:
@@ -210,7 +214,7 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
     quality = data.get("quality", False)
     if not isinstance(quality, bool):
         raise fail("/quality", "quality must be true or false")
-    return CounterStyle(nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"])
+    return CounterStyle(nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"])
 
 
 def _object(data: dict[str, Any], key: str, fail) -> dict[str, Any]:
