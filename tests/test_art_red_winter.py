@@ -233,6 +233,7 @@ def test_phase_and_order_names_come_from_the_module(style):
     ({"values": [{"field": "attack; drop"}]}, "/values/0/field"),
     ({"values": [{"field": "ras", "fill": "not-a-colour"}]}, "/values/0/fill"),
     ({"values": []}, "/values"),
+    ({"values": [{"field": "move"}] * 13}, "/values"),
     ({"types": {"x": {"background": "#zzzzzz"}}}, "/types/x/background"),
     ({"types": {"x": {"icons": ["no_such_icon"]}}}, "/types/x/icons/0"),
     ({"types": {"x": {"caption": "a caption far too long to print"}}}, "/types/x/caption"),

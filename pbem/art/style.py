@@ -124,6 +124,7 @@ DEFAULT_TERRAIN = {
 
 VALUE_FIELDS = ("attack", "defence", "move")
 NATION_KEYS = ("background", "text", "symbol", "line", "reduced")
+MAX_PARTS = 12  # values printed along a counter's bottom edge
 _PART_KEYS = {"field", "sup", "when", "unless", "box", "parens", "dash", "fill", "fill_if", "text"}
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 
@@ -152,7 +153,7 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
     def nation(entry: Any, pointer: str) -> NationStyle:
         if not isinstance(entry, dict):
             raise fail(pointer, "a nationality's style must be an object")
-        unknown = set(entry) - {"background", "text", "symbol", "line", "reduced"}
+        unknown = set(entry) - set(NATION_KEYS)
         if unknown:
             raise fail(pointer, f"unknown key(s) {', '.join(sorted(unknown))}")
         return NationStyle(**{k: _colour(document, f"{pointer}/{k}", v) for k, v in entry.items()})
@@ -163,9 +164,9 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
     default = nation(data.get("default", {}), "/default")
     values: str | tuple[ValuePart, ...] = data.get("values", CounterStyle.values)
     if isinstance(values, list):
-        values = tuple(_value_part(document, f"/values/{k}", part, fail) for k, part in enumerate(values[:12]))
-        if not values:
-            raise fail("/values", "values must name at least one part")
+        if not 1 <= len(values) <= MAX_PARTS:
+            raise fail("/values", f"values must list 1 to {MAX_PARTS} parts")
+        values = tuple(_value_part(document, f"/values/{k}", part, fail) for k, part in enumerate(values))
     elif not isinstance(values, str) or len(values) > 60:
         raise fail("/values", "values must be a short template such as '{attack}-{defence}-{move}', or a list of parts")
     else:
