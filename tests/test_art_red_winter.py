@@ -253,3 +253,21 @@ def test_a_bad_style_is_refused_naming_the_place(tmp_path, data, pointer):
         load_style(tmp_path)
     message = str(error.value)
     assert "art.json" in message and pointer in message and "\n" not in message
+
+
+def test_labels_on_one_hex_do_not_overlap_and_stay_inside():
+    from pbem.art.overlay import Labels
+
+    image = Image.new("RGBA", (300, 200))
+    draw = ImageDraw.Draw(image)
+    counter = (130, 80, 170, 120)
+    labels = Labels(image.size, [counter])
+    for k in range(6):
+        labels.place(draw, (150, 100), 30, f"Sub-zero roll {k}: step", font(12), fill=(90, 40, 140))
+    labels.place(draw, (295, 195), 30, "a label at the very corner", font(12), fill=(90, 40, 140))
+    boxes = labels.boxes
+    for k, a in enumerate(boxes):
+        assert 0 <= a[0] and a[2] <= 300 and 0 <= a[1] and a[3] <= 200
+        assert not (a[0] < counter[2] and counter[0] < a[2] and a[1] < counter[3] and counter[1] < a[3])
+        for b in boxes[k + 1:6]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])

@@ -194,7 +194,7 @@ def overlay(
             sx, sy = points[0]
             ldraw.ellipse([sx - width * 1.2, sy - width * 1.2, sx + width * 1.2, sy + width * 1.2], fill=colour + (220,))
             arrow(ldraw, points, fill=colour + (220,), width=width, head=head)
-    labels = _Labels(image.size, taken)
+    labels = Labels(image.size, taken)
     # In the order the actions were played: an earlier action's label sits nearer its hex.
     for mark in marks:
         if isinstance(mark, (AttackMark, FireMark)):
@@ -250,8 +250,10 @@ def overlay(
     return image
 
 
-class _Labels:
-    """Labels in boxes that never overlap one another nor leave the picture: a label that would lands lower."""
+class Labels:
+    """Labels in boxes inside the picture, off the counters and off one another: a label whose place is taken
+    goes to the other side of its point, beside it, or further out on either side (16 places are tried; the last one is
+    kept even if taken), tied to its point by a line when it lands away from it."""
 
     def __init__(self, size: tuple[int, int], obstacles: Sequence[tuple[float, float, float, float]] = ()) -> None:
         self.size = size
@@ -260,7 +262,7 @@ class _Labels:
 
     def place(self, draw: ImageDraw.ImageDraw, at, offset: float, text: str, text_font, *, fill, background=(255, 255, 255, 220)) -> None:
         """Label ``text`` ``offset`` pixels below point ``at`` (above it for a negative offset), else the
-        other side of it, else further along the first side until a free place is found."""
+        other side of it, beside it, or further out on either side until a free place is found."""
         pad = 3
         x, y = at
         box = self._box(draw, (x, y + offset), text, text_font, pad)
@@ -274,8 +276,9 @@ class _Labels:
                 candidate = (x, y - offset)
             elif k in (2, 3):
                 candidate = (x + (beside if k == 2 else -beside), y + offset / 3)
-            else:
-                candidate = (x, y + offset + (k - 3) * height * (1 if offset >= 0 else -1))
+            else:  # further out, on either side in turn
+                along = 1 if (k % 2 == 0) == (offset >= 0) else -1
+                candidate = (x, y + along * (abs(offset) + (k - 2) // 2 * height))
             box = self._box(draw, candidate, text, text_font, pad)
             if not any(_overlap(box, other) for other in self.boxes + self.obstacles):
                 break
