@@ -271,3 +271,23 @@ def test_labels_on_one_hex_do_not_overlap_and_stay_inside():
         assert not (a[0] < counter[2] and counter[0] < a[2] and a[1] < counter[3] and counter[1] < a[3])
         for b in boxes[k + 1:6]:
             assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+
+
+def test_values_stay_on_the_counter_at_any_size(module, style):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=40, deadline=None)
+    @given(size=st.integers(min_value=16, max_value=240), type_id=st.sampled_from(sorted(PRINTED_FRONTS)))
+    def check(size, type_id):
+        counter_type = module.counter_types[type_id]
+        image = render_counter(counter_type, 0, style, size)
+        background = rgb(style.colours(counter_type).background)
+        layout = counter_layout(size)
+        x0, y0, x1, y1 = layout.values
+        # Nothing is drawn in the margins around the values: left, right and under them.
+        for box in ((0, y0, max(1, x0 - 1), y1), (min(size - 1, x1 + 1), y0, size, y1), (0, min(size - 1, y1 + 1), size, size)):
+            data = image.crop(box).tobytes()
+            assert all(sum(abs(a - b) for a, b in zip(data[k:k + 3], background)) < 60 for k in range(0, len(data), 3)), (box, type_id)
+
+    check()

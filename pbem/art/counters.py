@@ -95,8 +95,8 @@ def render_counter(counter_type: CounterType, face: int, style: CounterStyle, si
     for x, width, part in runs:
         left = vx0 + x
         if part.fill:
-            pad = max(1, value_size // 10)
-            draw.rectangle([left - pad, cy - value_size * 0.55, left + width + pad - 1, cy + value_size * 0.5], fill=part.fill)
+            fx0, fy0, fx1, fy1 = _fill_box(left, width, cy, value_size, layout.values)
+            draw.rectangle([fx0, fy0, fx1 - 1, fy1 - 1], fill=part.fill)
         colour = part.colour or nation.text
         draw.text((left, cy), part.text, font=font(value_size, True), fill=colour, anchor="lm")
         if part.sup:
@@ -167,6 +167,12 @@ def _value_runs(parts: list[Printed], width: int, height: int) -> tuple[list[tup
     return runs, size
 
 
+def _fill_box(left: float, width: float, cy: float, size: int, values: Box) -> tuple[float, float, float, float]:
+    """The coloured box behind a value: a little wider and taller than its figures, never outside the values' box."""
+    pad = max(1, size // 10)
+    return (max(values[0], left - pad), max(values[1], cy - size * 0.55), min(values[2], left + width + pad), min(values[3], cy + size * 0.5))
+
+
 def _icons(counter_type: CounterType, style: CounterStyle) -> tuple[str, ...]:
     own = style.types.get(counter_type.id)
     if own is not None and own.icons is not None:
@@ -225,10 +231,10 @@ def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_
         for x, width, part in runs:
             left = vx0 + x
             if part.fill:
-                pad = max(1, value_size // 10)
+                fx0, fy0, fx1, fy1 = _fill_box(left, width, cy, value_size, layout.values)
                 parts.append(
-                    f'<rect x="{left - pad:.1f}" y="{cy - value_size * 0.55:.1f}" width="{width + 2 * pad:.1f}" '
-                    f'height="{value_size * 1.05:.1f}" fill="{part.fill}"/>'
+                    f'<rect x="{fx0:.1f}" y="{fy0:.1f}" width="{fx1 - fx0:.1f}" '
+                    f'height="{fy1 - fy0:.1f}" fill="{part.fill}"/>'
                 )
             sup = f'<tspan font-size="{_sup_size(value_size)}" dy="{-value_size * 0.3:.1f}">{escape(part.sup)}</tspan>' if part.sup else ""
             parts.append(
