@@ -63,7 +63,7 @@ class CombatRules(ChinaWarBase):
         defence = (
             sum(u.face.defence for u in counted)
             + self.militia_strength(target, attack_side, state, ctx)
-            + (self.garrison_strength(target, state) if attack_side != SOVIET else 0)
+            + self.garrison_strength(target, state, attack_side)
         )
         odds = round_odds(attack, defence) if defence > 0 else None
         shifts = self._shifts(combat, attackers, defenders, attack_side)
@@ -100,16 +100,21 @@ class CombatRules(ChinaWarBase):
                 if any(u.unit.type.nationality in ("PLA", "North Korea") and not u.unit.type.mechanized for u in group):
                     add("mountain_non_mech", side)
         if terrain == "desert":  # 10.41, 10.42, 10.72: only when the defender's hex is desert
+            # 10.41: armour favours its owner, mechanized infantry the defender, and each player benefits
+            # from only one of these two modifiers in a combat (the larger); each counts once per combat.
+            desert: dict[str, str] = {}
+            mech_entry = table["mech_infantry_desert"]
             for side, group in ((attack_side, attackers), (defender_side, defenders)):
                 arms = {u.unit.type.arm for u in group}
                 if "armour" in arms:
-                    add("armour_desert", side)
-                elif "mechanized_infantry" in arms:
-                    entry = table["mech_infantry_desert"]
-                    beneficiary = defender_side if entry["direction"] == "defender" else side
-                    shifts.append(("mech_infantry_desert", toward(beneficiary) * entry["columns"]))
-                if any(u.unit.type.nationality == "Mongolia" for u in group):
-                    add("mongolian_desert", SOVIET)
+                    desert[side] = "armour_desert"
+                if "mechanized_infantry" in arms:
+                    beneficiary = defender_side if mech_entry["direction"] == "defender" else side
+                    desert.setdefault(beneficiary, "mech_infantry_desert")
+            for side, shift_id in sorted(desert.items()):
+                add(shift_id, side)
+            if any(u.unit.type.nationality == "Mongolia" for u in everyone):
+                add("mongolian_desert", SOVIET)
         mode_all = self.options.get("supply_shift", "any") == "all"  # 9.51
         for side, group in ((attack_side, attackers), (defender_side, defenders)):
             unsupplied = [u for u in group if not u.supplied]
@@ -199,8 +204,8 @@ class CombatRules(ChinaWarBase):
         found: list[Violation] = []
         target = action.target
         attack_side = ctx.active_side
-        if not defenders and not self.militia_strength(target, attack_side, state, ctx):
-            return [illegal(rule, f"there is no enemy unit (or active militia) in {self.where(target)} to attack", action)]
+        if not defenders and self.guard(target, attack_side, state, ctx) is None:
+            return [illegal(rule, f"there is no enemy unit (nor active militia or Trans-Siberian garrison) in {self.where(target)} to attack", action)]
         if any(u.side == attack_side for u in defenders):
             return [illegal(rule, f"{self.where(target)} holds {attack_side} units: you cannot attack your own hex", action)]
         for unit in defenders:
@@ -269,7 +274,9 @@ class CombatRules(ChinaWarBase):
     def _check_shift_claims(self, action: Combat, assessment: Assessment, state: State) -> list[Violation]:
         """Compare an itemised shift claim with the shifts the situation gives, one rule at a time."""
         found = []
-        actual = dict(assessment.shifts)
+        actual: dict[str, int] = {}
+        for shift_id, columns in assessment.shifts:  # a shift both sides earn (armour in desert) nets out
+            actual[shift_id] = actual.get(shift_id, 0) + columns
         candidates = {i for i, _ in self._quality_of([state.units[u] for u in action.attackers] + state.units_at(action.target))}
         for shift_id in sorted(set(actual) | set(action.shifts or {})):
             claimed, real = (action.shifts or {}).get(shift_id, 0), actual.get(shift_id, 0)
@@ -325,16 +332,20 @@ class CombatRules(ChinaWarBase):
                 if len([u for u in lost_d if u in defending]) != required:
                     found.append(illegal("9.54" if mass else "9.76", f"{result}: a defender who retreats loses {required} step(s), not {len(lost_d)}", action))
             elif defending:
-                required = 3 if mass else 1
+                # 9.54: a mass attack triples the loss, but no stack loses more steps than it has.
+                required = min(3 if mass else 1, self._steps_in(defending, state))
                 taken = len([u for u in lost_d if u in defending]) + self._steps_in(eliminated & defending, state)
+                can_retreat = all(state.units[u].unit.type.retreats for u in defending)
                 if taken < required:
-                    found.append(illegal("9.54" if mass else "9.76", f"{result}: the defender must lose {required} step{'s' if required > 1 else ''} or retreat every unit one hex", action))
+                    steps = f"{required} step{'s' if required > 1 else ''}"
+                    choice = f"lose {steps} or retreat every unit one hex" if can_retreat else f"lose {steps} (it may not retreat, 9.8)"
+                    found.append(illegal("9.54" if mass else "9.76", f"{result}: the defender must {choice}", action))
                 elif len(lost_d) > required:
                     found.append(illegal("9.77", f"{result}: the defender loses {required} step(s), not {len(lost_d)}", action))
         elif lost_d or (retreating & defending) or (eliminated & defending):
             found.append(illegal("9.73", f"{result}: the defender suffers nothing", action))
         survivors = [u for u in defending if u not in eliminated and u not in retreating and state.units[u].step + lost_d.count(u) < len(state.units[u].unit.type.steps)]
-        vacated = not survivors
+        vacated = not survivors and defender_part != "-"  # 10.24: militia that suffers "no effect" still holds
         # The attacker's result, and the mass attack's price (9.54).
         crt_steps = {"E": None, "1": 1, "-": 0}.get(attacker_part, 0)
         taken_hex = vacated and bool(action.advance)
@@ -355,21 +366,31 @@ class CombatRules(ChinaWarBase):
         if retreating & attackers:
             found.append(illegal("9.75", "the attacker never retreats; it takes losses instead", action))
         found.extend(self._check_retreats(action, state, ctx, defending, eliminated))
-        found.extend(self._check_advance(action, state, survivors, lost_a, eliminated))
+        found.extend(self._check_advance(action, state, ctx, survivors, lost_a, eliminated, defender_part))
+        if action.defender_advance:
+            rule = "7.25" if action.kind == "overrun" else "9.78"
+            found.append(illegal(rule, f"the defender never advances after combat, not even into a hex the attackers vacated ({', '.join(map(self.name, action.defender_advance))})", action))
         return found
 
-    def _retreat_options(self, action: Combat, state: State, unit: UnitState) -> list[int]:
-        """Hexes a unit of the defending stack may retreat into (9.8, 9.81): adjacent, no enemy units,
-        and away from the attack: not adjacent to a hex an attacker stands in."""
+    def _retreat_options(self, action: Combat, state: State, ctx: TurnContext, unit: UnitState) -> list[int]:
+        """Hexes a unit of the defending stack may retreat into (9.8, 9.81, 10.24): adjacent, no enemy units,
+        no enemy militia or garrison, and away from the enemy: not adjacent to a hex an enemy unit stands in
+        (option ``retreat_away``: ``from_enemy``, every enemy unit; ``from_attackers``, this combat's attackers)."""
         attack_hexes = {state.units[u].at for u in action.attackers if state.units[u].on_map}
+        away = self.options.get("retreat_away", "from_enemy")
+        if away == "from_enemy":
+            enemy = self.other(unit.side)
+            shunned = {u.at for u in state.units.values() if u.on_map and u.side == enemy}
+        else:
+            shunned = attack_hexes if away == "from_attackers" else set()
         options = []
         for hex_ in self.map.neighbours[action.target]:
             holder = state.side_at(hex_)
             if holder is not None and holder != unit.side:
                 continue
-            if hex_ in attack_hexes:
+            if hex_ in attack_hexes or any(self.map.is_adjacent(hex_, a) for a in shunned):
                 continue
-            if self.options.get("retreat_away", "from_attackers") == "from_attackers" and any(self.map.is_adjacent(hex_, a) for a in attack_hexes):
+            if holder is None and self.guard(hex_, unit.side, state, ctx):
                 continue
             options.append(hex_)
         return options
@@ -392,9 +413,13 @@ class CombatRules(ChinaWarBase):
             if holder is not None and holder != unit.side:
                 found.append(illegal("9.81", f"{name} retreats into {self.where(hex_)}, occupied by enemy units", action))
                 continue
-            options = self._retreat_options(action, state, unit)
+            options = self._retreat_options(action, state, ctx, unit)
             if hex_ not in options:
-                found.append(illegal("9.8", f"{name} retreats to {self.where(hex_)}, next to the attackers: a retreat goes away from the battle", action))
+                guard = self.guard(hex_, unit.side, state, ctx) if holder is None else None
+                if guard:
+                    found.append(illegal(guard, f"{name} retreats into {self.where(hex_)}, {self.guard_name(hex_)}: only an overrun or an advance after combat may enter it", action))
+                else:
+                    found.append(illegal("9.8", f"{name} retreats to {self.where(hex_)}, next to enemy units: a retreat goes away from the battle and from the enemy", action))
                 continue
             counts_empty = holder is None or self.pop[hex_] is not None
             if not counts_empty and any(state.side_at(o) is None or self.pop[o] for o in options):
@@ -408,7 +433,7 @@ class CombatRules(ChinaWarBase):
                 found.append(illegal("9.83", f"retreating units overfill {self.where(hex_)} ({total} divisions, limit {self.stack_limit[hex_]}); the excess retreating units are eliminated", action))
         return found
 
-    def _check_advance(self, action: Combat, state: State, survivors: list[str], lost_a: list[str], eliminated: set[str]) -> list[Violation]:
+    def _check_advance(self, action: Combat, state: State, ctx: TurnContext, survivors: list[str], lost_a: list[str], eliminated: set[str], defender_part: str) -> list[Violation]:
         found: list[Violation] = []
         if not action.advance:
             return found
@@ -416,6 +441,11 @@ class CombatRules(ChinaWarBase):
         if survivors:
             found.append(illegal("9.91", f"{self.where(action.target)} was not vacated ({', '.join(map(self.name, survivors))} still there): no advance", action))
             return found
+        if defender_part == "-":
+            guard = self.guard(action.target, state.units[action.attackers[0]].side, state, ctx)
+            if guard:
+                return [illegal(guard, f"{self.where(action.target)} is {self.guard_name(action.target)}: a result with no effect on the defender does not defeat it, so no advance", action)]
+            return [illegal("9.91", f"{self.where(action.target)} was not vacated: no advance", action)]
         weight = 0
         for unit_id in action.advance:
             unit = state.units[unit_id]
