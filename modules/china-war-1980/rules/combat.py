@@ -374,21 +374,22 @@ class CombatRules(ChinaWarBase):
 
     def _retreat_options(self, action: Combat, state: State, ctx: TurnContext, unit: UnitState) -> list[int]:
         """Hexes a unit of the defending stack may retreat into (9.8, 9.81, 10.24): adjacent, no enemy units,
-        no enemy militia or garrison, and away from the enemy: not adjacent to a hex an enemy unit stands in
-        (option ``retreat_away``: ``from_enemy``, every enemy unit; ``from_attackers``, this combat's attackers)."""
+        no enemy militia or garrison, away from the battle (not next to an attacker) and, with option
+        ``retreat_away`` = ``from_enemy``, no nearer to any enemy unit than the defended hex is."""
         attack_hexes = {state.units[u].at for u in action.attackers if state.units[u].on_map}
-        away = self.options.get("retreat_away", "from_enemy")
-        if away == "from_enemy":
+        target = action.target
+        enemy_hexes: set[int] = set()
+        if self.options.get("retreat_away", "from_enemy") == "from_enemy":
             enemy = self.other(unit.side)
-            shunned = {u.at for u in state.units.values() if u.on_map and u.side == enemy}
-        else:
-            shunned = attack_hexes if away == "from_attackers" else set()
+            enemy_hexes = {u.at for u in state.units.values() if u.on_map and u.side == enemy and self.map.distance(u.at, target) <= 2}
         options = []
-        for hex_ in self.map.neighbours[action.target]:
+        for hex_ in self.map.neighbours[target]:
             holder = state.side_at(hex_)
             if holder is not None and holder != unit.side:
                 continue
-            if hex_ in attack_hexes or any(self.map.is_adjacent(hex_, a) for a in shunned):
+            if hex_ in attack_hexes or any(self.map.is_adjacent(hex_, a) for a in attack_hexes):
+                continue
+            if any(self.map.distance(hex_, e) < self.map.distance(target, e) for e in enemy_hexes):
                 continue
             if holder is None and self.guard(hex_, unit.side, state, ctx):
                 continue
@@ -413,13 +414,15 @@ class CombatRules(ChinaWarBase):
             if holder is not None and holder != unit.side:
                 found.append(illegal("9.81", f"{name} retreats into {self.where(hex_)}, occupied by enemy units", action))
                 continue
+            if not unit.unit.type.retreats:
+                continue  # reported once for the stack (9.8)
             options = self._retreat_options(action, state, ctx, unit)
             if hex_ not in options:
                 guard = self.guard(hex_, unit.side, state, ctx) if holder is None else None
                 if guard:
                     found.append(illegal(guard, f"{name} retreats into {self.where(hex_)}, {self.guard_name(hex_)}: only an overrun or an advance after combat may enter it", action))
                 else:
-                    found.append(illegal("9.8", f"{name} retreats to {self.where(hex_)}, next to enemy units: a retreat goes away from the battle and from the enemy", action))
+                    found.append(illegal("9.8", f"{name} retreats to {self.where(hex_)}, next to the attackers or nearer to enemy units: a retreat goes away from the battle and from the enemy", action))
                 continue
             counts_empty = holder is None or self.pop[hex_] is not None
             if not counts_empty and any(state.side_at(o) is None or self.pop[o] for o in options):

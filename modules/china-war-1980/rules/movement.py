@@ -244,6 +244,8 @@ class MovementRules(ChinaWarBase):
             return [illegal("10.25", "pacification is done by the phasing player in his movement phase", action)]
         if not unit.on_map or self.militia_owner(unit.at) in (None, unit.side):
             return [illegal("10.25", f"{name} is not in an enemy pop-100 or pop-200 hex", action)]
+        if unit.unit.type.size != "XX":
+            return [illegal("10.25", f"{name} is not a division: pacifying a hex costs a division's step loss", action)]
         if self.where(unit.at) in ctx.extra["pacified"]:
             return [illegal("10.25", f"{self.where(unit.at)} is already pacified", action)]
         ctx.extra["pacify_at"] = self.where(unit.at)
