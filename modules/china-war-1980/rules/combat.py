@@ -375,13 +375,13 @@ class CombatRules(ChinaWarBase):
     def _retreat_options(self, action: Combat, state: State, ctx: TurnContext, unit: UnitState) -> list[int]:
         """Hexes a unit of the defending stack may retreat into (9.8, 9.81, 10.24): adjacent, no enemy units,
         no enemy militia or garrison, away from the battle (not next to an attacker) and, with option
-        ``retreat_away`` = ``from_enemy``, no nearer to any enemy unit than the defended hex is."""
+        ``retreat_away`` = ``from_enemy``, not next to an enemy unit that was not already next to the defender."""
         attack_hexes = {state.units[u].at for u in action.attackers if state.units[u].on_map}
         target = action.target
         enemy_hexes: set[int] = set()
         if self.options.get("retreat_away", "from_enemy") == "from_enemy":
             enemy = self.other(unit.side)
-            enemy_hexes = {u.at for u in state.units.values() if u.on_map and u.side == enemy and self.map.distance(u.at, target) <= 2}
+            enemy_hexes = {u.at for u in state.units.values() if u.on_map and u.side == enemy and self.map.distance(u.at, target) == 2}
         options = []
         for hex_ in self.map.neighbours[target]:
             holder = state.side_at(hex_)
