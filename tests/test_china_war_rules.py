@@ -192,7 +192,7 @@ def test_9_11_attacks_only_in_combat_and_adjacent():
     legal = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", **GOOD_ATTACK)
     assert run("soviet", [*to_combat(), legal]) == []
     early = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", **GOOD_ATTACK)
-    assert run("soviet", [phase("movement"), early]) == [("9.11", "illegal")]
+    assert run("soviet", [phase("movement"), early]) == [("6.24", "illegal")]  # no combat in the movement phase
     far = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-2-04"], "3005", 4, "1/1", odds="2/1", column="1/1",
                  losses_attacker=("SOV-MR-XX-2-04",), losses_defender=("PLA-INF-XX-1-01",))  # fmt: skip
     assert run("soviet", [*to_combat(), far]) == [("9.11", "illegal")]

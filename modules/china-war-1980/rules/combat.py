@@ -11,7 +11,7 @@ from pbem.model.violation import Violation
 from pbem.rules.combat import ratio_text, round_odds, split_result
 from pbem.rules.ruleset import TurnContext, illegal, mismatch
 
-from .base import CHINESE, COMBAT, SOVIET, ChinaWarBase
+from .base import CHINESE, COMBAT, MOVEMENT, SOVIET, ChinaWarBase
 
 # Quality shifts (9.4): counter nationality and quality -> shift id in the summary table.
 QUALITY_SHIFTS = {
@@ -172,7 +172,10 @@ class CombatRules(ChinaWarBase):
     def check_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
         found: list[Violation] = []
         if ctx.phase != COMBAT:
-            found.append(illegal("9.11", f"attacks are made only in the attacker's combat phase, not in the {ctx.phase or 'no'} phase", action))
+            if ctx.phase == MOVEMENT:
+                found.append(illegal("6.24", "no combat in the movement phase, only overruns (7.0); attacks come in the combat phase (9.11)", action))
+            else:
+                found.append(illegal("9.11", f"attacks are made only in the attacker's combat phase, not in the {ctx.phase or 'no'} phase", action))
         target = action.target
         defenders = state.units_at(target)
         for unit_id in action.attackers:
@@ -404,7 +407,7 @@ class CombatRules(ChinaWarBase):
                 continue
             unit, name = state.units[unit_id], self.name(unit_id)
             if len(path) != 1:
-                found.append(illegal("9.8", f"{name} retreats {len(path)} hexes; a retreat is one hex", action))
+                found.append(illegal("9.76", f"{name} retreats {len(path)} hexes; a retreat is one hex (9.76, 9.8)", action))
                 continue
             hex_ = path[0]
             holder = state.side_at(hex_)

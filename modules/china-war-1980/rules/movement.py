@@ -144,8 +144,10 @@ class MovementRules(ChinaWarBase):
         name, path = self.name(unit.id), action.path
         if ctx.phase == REACTION:
             return [illegal("6.33", f"{name} may not move by rail in a reaction phase", action)]
-        if ctx.mp_spent.get(unit.id) or unit.id in ctx.extra["railed"]:
-            return [illegal("6.32", f"{name} already moved this phase and may not also move by rail", action)]
+        if ctx.mp_spent.get(unit.id):
+            return [illegal("6.31", f"{name} already moved by land this phase: a unit moved by rail begins the movement phase on the railway and never leaves it", action)]
+        if unit.id in ctx.extra["railed"]:
+            return [illegal("6.32", f"{name} already moved by rail this phase", action)]
         if path[0] != unit.at:
             return [illegal("6.1", f"{name} is in {self.where(unit.at)}, but its rail path starts in {self.where(path[0])}", action)]
         single = False

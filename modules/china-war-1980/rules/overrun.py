@@ -91,7 +91,7 @@ class OverrunRules(CombatRules):
             elif not cleared:
                 ctx.extra["stopped"][unit_id] = ("7.22", "failed an overrun")
             elif not unit.unit.type.mechanized:
-                ctx.extra["stopped"][unit_id] = ("7.24", "spent all its MP on an overrun")
+                ctx.extra["stopped"][unit_id] = ("7.0", "spent all its MP on an overrun (a non-mechanized unit pays all it has)")
         ctx.extra.pop("defenders", None)
         ctx.record_combat(action)
         return []
