@@ -40,6 +40,8 @@ class Assessment:
     shifts: list[tuple[str, int]] = field(default_factory=list)  # (shift id, signed columns; + = right)
     column: str = ""
     die_row: str = "A"
+    base: int = 0  # the odds' position on the CRT's scale, before the shifts
+    parts: dict[str, int] = field(default_factory=dict)  # what the strengths are made of, by the rule that adds it
 
     @property
     def net(self) -> int:
@@ -60,11 +62,13 @@ class CombatRules(ChinaWarBase):
         attack_side = attackers[0].side if attackers else ctx.active_side
         attack = sum(u.face.attack for u in attackers) + sum(combat.support.values())
         counted = [u for u in defenders if u.id not in ctx.retreated]  # 9.85
-        defence = (
-            sum(u.face.defence for u in counted)
-            + self.militia_strength(target, attack_side, state, ctx)
-            + self.garrison_strength(target, state, attack_side)
-        )
+        parts = {
+            "10.23": self.militia_strength(target, attack_side, state, ctx),
+            "10.8": self.garrison_strength(target, state, attack_side),
+            "9.85": sum(u.face.defence for u in defenders if u.id in ctx.retreated),
+            "support": sum(combat.support.values()),
+        }
+        defence = sum(u.face.defence for u in counted) + parts["10.23"] + parts["10.8"]
         odds = round_odds(attack, defence) if defence > 0 else None
         shifts = self._shifts(combat, attackers, defenders, attack_side)
         net = sum(n for _, n in shifts)
@@ -73,7 +77,7 @@ class CombatRules(ChinaWarBase):
         if clamp_first:
             position = self.scale.clamp(position)
         column = self.scale.column(position + net)
-        return Assessment(attack, defence, odds, shifts, column, self._die_row(target, defenders))
+        return Assessment(attack, defence, odds, shifts, column, self._die_row(target, defenders), position, parts)
 
     def _shifts(self, combat: Combat, attackers: list[UnitState], defenders: list[UnitState], attack_side: str) -> list[tuple[str, int]]:
         table = self.shift_table
@@ -258,21 +262,104 @@ class CombatRules(ChinaWarBase):
         found: list[Violation] = []
         assessment = self.assess(action, state, ctx)
         raw = ratio_text(assessment.odds) if assessment.odds else "beyond the table"
-        if action.odds is not None and assessment.odds is not None and action.odds != raw:
-            found.append(mismatch("9.0", f"odds are {assessment.attack} to {assessment.defence} = {raw} (rounded in the defender's favour), not {action.odds}", action))
+        odds_wrong = action.odds is not None and assessment.odds is not None and action.odds != raw
+        if odds_wrong:
+            rule, why = self._odds_cause(action, assessment, state)
+            found.append(mismatch(rule, f"odds are {assessment.attack} to {assessment.defence} = {raw} (rounded in the defender's favour), not {action.odds}{why}", action))
+        # The column the player's own claims lead to: a later figure that follows from an earlier wrong one is
+        # the same mistake, named once, at its cause.
+        players_column = action.column
+        if players_column is None and odds_wrong:
+            players_column = self._column_from_odds(action.odds, assessment)
         if action.shifts is not None:
             found.extend(self._check_shift_claims(action, assessment, state))
         elif action.column is not None and action.column != assessment.column:
-            found.append(mismatch("9.0", f"the final column is {assessment.column}, not {action.column} ({assessment.explain()})", action))
+            follows = odds_wrong and action.column == self._column_from_odds(action.odds, assessment)
+            if not follows:
+                rule, why = self._shift_cause(action.column, assessment)
+                found.append(mismatch(rule, f"the final column is {assessment.column}, not {action.column} ({assessment.explain()}){why}", action))
         if action.roll not in self.crt.dice(assessment.die_row):
             return found + [mismatch("9.6", f"a roll of {action.roll} is impossible with one die", action)]
         expected = self.crt.result(assessment.column, action.roll, assessment.die_row)
         known = {r for row in self.crt.rows.values() for r in row}
         if action.result != expected:
-            found.append(mismatch("9.6", f"a roll of {action.roll} at {assessment.column} on die-row column {assessment.die_row} gives {expected}, not {action.result}", action))
+            told = f"a roll of {action.roll} at {assessment.column} on die-row column {assessment.die_row} gives {expected}, not {action.result}"
+            wrong_column = players_column is not None and players_column != assessment.column
+            if found and wrong_column and self.crt.result(players_column, action.roll, assessment.die_row) == action.result:  # type: ignore[arg-type]
+                last = found.pop()
+                found.append(mismatch(last.rule, f"{last.message}; so {told}", action))
+            else:
+                found.append(mismatch("9.6", told, action))
         judged = action.result if action.result in known else expected
         found.extend(self._check_losses(action, state, ctx, defenders, judged))
         return found
+
+    def _column_from_odds(self, odds: str | None, assessment: Assessment) -> str | None:
+        """The final column that claimed ``odds`` give with the situation's shifts."""
+        try:
+            a, d = (int(x) for x in (odds or "").split("/"))
+        except ValueError:
+            return None
+        if a <= 0 or d <= 0:
+            return None
+        position = self.scale.position((a, d))
+        if self.options.get("odds_clamp", "after_shifts") == "before_shifts":
+            position = self.scale.clamp(position)
+        return self.scale.column(position + assessment.net)
+
+    def _odds_cause(self, action: Combat, assessment: Assessment, state: State) -> tuple[str, str]:
+        """(rule, explanation) for claimed odds that one left-out or added strength explains; else 9.0."""
+        attack, defence, parts = assessment.attack, assessment.defence, assessment.parts
+        tries = [
+            ("10.23", attack, defence - parts["10.23"], "the militia's defence (10.23) was left out"),
+            ("10.8", attack, defence - parts["10.8"], "the Trans-Siberian garrison's defence (10.8) was left out"),
+            ("9.85", attack, defence + parts["9.85"], "a unit that retreated into the hex this phase adds nothing (9.85)"),
+        ]
+        for unit in state.units_at(action.target):
+            if unit.id not in (action.defenders or ()) and action.defenders is not None:
+                tries.append(("9.21", attack, defence - unit.face.defence, f"{self.name(unit.id)} defends too (9.21)"))
+        found = [(rule, why) for rule, a, d, why in tries if d > 0 and d != defence and ratio_text(round_odds(a, d)) == action.odds]
+        if len({rule for rule, _ in found}) == 1:
+            return found[0][0], f": {found[0][1]}"
+        return "9.0", ""
+
+    def _shift_cause(self, claimed: str, assessment: Assessment) -> tuple[str, str]:
+        """(rule, explanation) when one mistake in one rule's shifts gives the claimed column; else 9.0.
+
+        Mistakes with the shifts that apply (left out, counted the wrong way, the wrong one of a pair such as the
+        two chemical shifts, a flank attack claimed instead of the river) are tried first, then a shift added that
+        does not apply; an explanation is given only when exactly one rule accounts for the claim."""
+        actual: dict[str, int] = {}
+        for shift_id, columns in assessment.shifts:
+            actual[shift_id] = actual.get(shift_id, 0) + columns
+        net, table = assessment.net, self.shift_table
+
+        def rule_of(shift_id: str) -> str:
+            return SHIFT_RULES[shift_id]
+
+        def gives(delta: int) -> bool:
+            return self.scale.column(assessment.base + net + delta) == claimed
+
+        present: list[tuple[str, int]] = []  # (rule, change of the net shift)
+        for shift_id, n in actual.items():
+            if n == 0:
+                continue
+            present += [(rule_of(shift_id), -n), (rule_of(shift_id), -2 * n)]
+            for other in table:
+                if other != shift_id and rule_of(other) == rule_of(shift_id) and other not in actual:
+                    present.append((rule_of(shift_id), -n + (1 if n > 0 else -1) * table[other]["columns"]))
+        if actual.get("river"):
+            present.append(("9.55", -actual["river"] + table["flank_attack"]["columns"]))
+        if actual.get("flank_attack"):
+            present.append(("9.55", -actual["flank_attack"] - table["river"]["columns"]))
+        absent = [(rule_of(i), sign * table[i]["columns"]) for i in table if i not in actual and i not in QUALITY_IDS for sign in (1, -1)]
+        for tries in (present, absent):
+            causes = sorted({rule for rule, delta in tries if delta and gives(delta)})
+            if len(causes) == 1:
+                return causes[0], f"; the {causes[0]} shift is what differs"
+            if causes:
+                break
+        return "9.0", ""
 
     def _check_shift_claims(self, action: Combat, assessment: Assessment, state: State) -> list[Violation]:
         """Compare an itemised shift claim with the shifts the situation gives, one rule at a time."""
