@@ -66,7 +66,6 @@ class CombatRules(ChinaWarBase):
             "10.23": self.militia_strength(target, attack_side, state, ctx),
             "10.8": self.garrison_strength(target, state, attack_side),
             "9.85": sum(u.face.defence for u in defenders if u.id in ctx.retreated),
-            "support": sum(combat.support.values()),
         }
         defence = sum(u.face.defence for u in counted) + parts["10.23"] + parts["10.8"]
         odds = round_odds(attack, defence) if defence > 0 else None
@@ -315,9 +314,10 @@ class CombatRules(ChinaWarBase):
             ("10.8", attack, defence - parts["10.8"], "the Trans-Siberian garrison's defence (10.8) was left out"),
             ("9.85", attack, defence + parts["9.85"], "a unit that retreated into the hex this phase adds nothing (9.85)"),
         ]
-        for unit in state.units_at(action.target):
-            if unit.id not in (action.defenders or ()) and action.defenders is not None:
-                tries.append(("9.21", attack, defence - unit.face.defence, f"{self.name(unit.id)} defends too (9.21)"))
+        if action.defenders is not None:
+            for unit in state.units_at(action.target):
+                if unit.id not in action.defenders:
+                    tries.append(("9.21", attack, defence - unit.face.defence, f"{self.name(unit.id)} defends too (9.21)"))
         found = [(rule, why) for rule, a, d, why in tries if d > 0 and d != defence and ratio_text(round_odds(a, d)) == action.odds]
         if len({rule for rule, _ in found}) == 1:
             return found[0][0], f": {found[0][1]}"
@@ -471,6 +471,7 @@ class CombatRules(ChinaWarBase):
         enemy_hexes: set[int] = set()
         if self.options.get("retreat_away", "from_enemy") == "from_enemy":
             enemy = self.other(unit.side)
+            # "no nearer to the enemy": an enemy unit two hexes off may not end up next to the retreating unit
             enemy_hexes = {u.at for u in state.units.values() if u.on_map and u.side == enemy and self.map.distance(u.at, target) == 2}
         options = []
         for hex_ in self.map.neighbours[target]:
@@ -479,7 +480,7 @@ class CombatRules(ChinaWarBase):
                 continue
             if hex_ in attack_hexes or any(self.map.is_adjacent(hex_, a) for a in attack_hexes):
                 continue
-            if any(self.map.distance(hex_, e) < self.map.distance(target, e) for e in enemy_hexes):
+            if any(self.map.is_adjacent(hex_, e) for e in enemy_hexes):
                 continue
             if holder is None and self.guard(hex_, unit.side, state, ctx):
                 continue
