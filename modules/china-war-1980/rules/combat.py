@@ -356,7 +356,8 @@ class CombatRules(ChinaWarBase):
         for tries in (present, absent):
             causes = sorted({rule for rule, delta in tries if delta and gives(delta)})
             if len(causes) == 1:
-                return causes[0], f"; the {causes[0]} shift is what differs"
+                what = " or ".join(sorted({table[i]["condition"] for i in table if rule_of(i) == causes[0]}))
+                return causes[0], f"; the claim differs in the {causes[0]} shift ({what})"
             if causes:
                 break
         return "9.0", ""
@@ -487,6 +488,15 @@ class CombatRules(ChinaWarBase):
             options.append(hex_)
         return options
 
+    def _toward(self, action: Combat, state: State, unit: UnitState, hex_: int) -> str:
+        """Why ``hex_`` is not away from the battle and the enemy, in a player's words."""
+        attack_hexes = sorted({state.units[u].at for u in action.attackers if state.units[u].on_map})
+        near = [a for a in attack_hexes if a == hex_ or self.map.is_adjacent(hex_, a)]
+        if near:
+            return f"next to the attackers in {', '.join(map(self.where, near))}"
+        enemy = sorted({u.at for u in state.units.values() if u.on_map and u.side == self.other(unit.side) and self.map.is_adjacent(hex_, u.at)})
+        return f"next to enemy units in {', '.join(map(self.where, enemy))}, which were two hexes from {self.where(action.target)}"
+
     def _check_retreats(self, action: Combat, state: State, ctx: TurnContext, defending: set[str], eliminated: set[str]) -> list[Violation]:
         found: list[Violation] = []
         arriving: dict[int, int] = {}
@@ -513,7 +523,7 @@ class CombatRules(ChinaWarBase):
                 if guard:
                     found.append(illegal(guard, f"{name} retreats into {self.where(hex_)}, {self.guard_name(hex_)}: only an overrun or an advance after combat may enter it", action))
                 else:
-                    found.append(illegal("9.8", f"{name} retreats to {self.where(hex_)}, next to the attackers or nearer to enemy units: a retreat goes away from the battle and from the enemy", action))
+                    found.append(illegal("9.8", f"{name} retreats to {self.where(hex_)}, {self._toward(action, state, unit, hex_)}: a retreat goes one hex away from the battle and from the enemy", action))
                 continue
             counts_empty = holder is None or self.pop[hex_] is not None
             if not counts_empty and any(state.side_at(o) is None or self.pop[o] for o in options):
