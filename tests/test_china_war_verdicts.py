@@ -465,3 +465,22 @@ def test_13_0_tactical_air_and_nuclear_points_are_the_soviet_players():
 def test_every_rule_the_issue_named_has_its_test(rule):
     names = [name for name in globals() if name.startswith("test_" + rule.replace(".", "_") + "_")]
     assert names, rule
+
+
+# --- a wrong claim is one mismatch, named at its cause -------------------------------------------------------------
+def test_odds_that_leave_out_the_militia_are_one_mismatch_under_10_23():
+    state = scenario_state()
+    state.place("PLA-INF-XX-1-02", H("3607"))  # 4 defence + the city's militia 1 = 5
+    state.place("SOV-MR-XX-2-03", H("3606"))
+    ctx = RULES.begin(state, Turn("t", TurnHeader(MODULE.id, None, 1, "soviet"), []))
+    truth = RULES.assess(attack("SOV-MR-XX-2-03", "3607", 1, "-/-"), state, ctx)
+    assert (truth.attack, truth.defence, truth.odds) == (4, 5, (1, 2))
+    wrong_column = RULES._column_from_odds("1/1", truth)
+    claimed = RULES.crt.result(wrong_column, 6, truth.die_row)  # what the player read from the wrong column
+    assert claimed != RULES.crt.result(truth.column, 6, truth.die_row)
+    combat = attack("SOV-MR-XX-2-03", "3607", 6, claimed, odds="1/1")
+    found = [(v.rule, v.severity) for v in RULES._check_claims(combat, state, ctx, state.units_at(H("3607"))) if v.severity != "illegal"]
+    assert found == [("10.23", "mismatch")]
+    combat = attack("SOV-MR-XX-2-03", "3607", 6, claimed, odds="3/1")  # no single cause: the general rule
+    found = [(v.rule, v.severity) for v in RULES._check_claims(combat, state, ctx, state.units_at(H("3607"))) if v.severity != "illegal"]
+    assert found[0] == ("9.0", "mismatch")
