@@ -163,7 +163,7 @@ def _marks(action: act.Action, state: State, style: Any = None) -> dict[str, Any
         return {
             "attack": {"target": combat.target, "from": origins},
             "arrows": [list(path) if path and path[0] == state.units[u].at else [state.units[u].at, *path]
-                       for u, path in combat.retreats.items() if state.units[u].on_map and path],
+                       for u, path in (combat.retreats | combat.defender_advance).items() if state.units[u].on_map and path],
             "advance": [[state.units[u].at, combat.target] for u in combat.advance if state.units[u].on_map],
         }  # fmt: skip
     if action.kind == "reinforce":
@@ -239,6 +239,8 @@ def describe(action: act.Action, module: Module, style: Any = None) -> str:
             parts.append(f"{names([unit])} retreats to {' → '.join(label(i) for i in path)}")
         if action.advance:
             parts.append(f"{names(action.advance)} advance")
+        for unit, path in action.defender_advance.items():
+            parts.append(f"defending {names([unit])} advances to {' → '.join(label(i) for i in path)}")
         return "; ".join(parts)
     if isinstance(action, act.Eliminate):
         return f"{names(action.units)} eliminated" + (f" ({action.reason})" if action.reason else "")

@@ -46,6 +46,9 @@ class TurnContext:
             self.retreated[unit_id] = path[-1]
             self.touched.add(path[-1])
             self.last_entry[path[-1]] = combat
+        for path in getattr(combat, "defender_advance", {}).values():
+            self.touched.add(path[-1])
+            self.last_entry[path[-1]] = combat
         if getattr(combat, "advance", ()):
             target = combat.target  # type: ignore[attr-defined]
             self.touched.add(target)
