@@ -12,7 +12,8 @@ Run from the repo root::
 It writes ``OUT_DIR/sheet-NN.png`` (crops in column-major order: A1, A2, ... then B1 ...). The crops derive
 from the copyrighted scan, so they are written only at run time and never committed. Each tile is the hex's
 crop (1.6 x the hex's width, so the neighbours' edges show), the hex outline drawn on it, and a caption bar
-"LABEL terrain" coloured by terrain so a sheet can be scanned for one colour at a time.
+"LABEL terrain" coloured by terrain (the centre is marked with a small cross: a mixed hex counts as what covers
+its centre) so a sheet can be scanned for one colour at a time.
 """
 
 from __future__ import annotations
@@ -60,6 +61,10 @@ def tile(image: Image.Image, calibration, label: str, terrain: str, font) -> Ima
     draw = ImageDraw.Draw(out)
     corners = [((cx - box[0]) * SCALE, (cy - box[1]) * SCALE + CAPTION) for cx, cy in layout.corners_at(x, y)]
     draw.polygon(corners, outline=(255, 0, 255), width=2)
+    # Mixed hexes follow what covers the centre (README), so the centre is marked.
+    cx, cy = (x - box[0]) * SCALE, (y - box[1]) * SCALE + CAPTION
+    draw.line((cx - 6, cy, cx + 6, cy), fill=(255, 0, 255), width=1)
+    draw.line((cx, cy - 6, cx, cy + 6), fill=(255, 0, 255), width=1)
     draw.rectangle((0, 0, out.width, CAPTION), fill=CAPTION_COLOURS[terrain])
     draw.text((4, 2), f"{label} {terrain}", fill="white", font=font)
     return out
