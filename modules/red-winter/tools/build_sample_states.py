@@ -39,8 +39,9 @@ STATES = {
     "state-x28.json": {"turn": 2, "place": {"FIN-3-1-JR16": "X28"}},
     # Turn 9: the T-26 alone in O21 next to the AT gun in O20, a Soviet company in O22 two hexes from it.
     "state-armour-support.json": {"turn": 9, "place": {"SOV-T26M33": "O21", "SOV-1-1-609": "O22", "FIN-AT-JR16": "O20"}},
-    # Turn 9: a T-26 in I19 two hexes from the Finnish AT gun in K20, with the frozen lake J20 between (RA-6).
-    "state-tank-lake.json": {"turn": 9, "place": {"SOV-T26M33": "I19", "FIN-AT-JR16": "K20"}},
+    # Turn 9: a T-26 in the village I18 on the main road, two hexes from the Finnish AT gun on the ice of K19, with
+    # the frozen lake J19 between (RA-6). (I19, where it stood before, is frozen lake since issue 13: off the road.)
+    "state-tank-lake.json": {"turn": 9, "place": {"SOV-T26M33": "I18", "FIN-AT-JR16": "K19"}},
     # Turn 9: 1/354 off-map and ready; 2/354 fired earlier and rolled its return for turn 11 (RA-8); a Soviet
     # company in O21 spots the Finns in O20.
     "state-354.json": {"turn": 9, "place": {"SOV-1-1-609": "O21"}, "box": {"SOV-ART-1-354": "off_map"},
