@@ -7,7 +7,7 @@ See ``tools/README.md`` for the method and the result of the last pass.
 Run from the repo root::
 
     python modules/red-winter/tools/contact_sheets.py ../shared/data/red-winter/Red_Winter_Map-150.jpg OUT_DIR
-        [--columns A-F] [--per-sheet 96] [--only A6,B7,...]
+        [--columns A-F | --only A6,B7,...] [--terrain village] [--per-sheet 48] [--across 8]
 
 It writes ``OUT_DIR/sheet-NN.png`` (crops in column-major order: A1, A2, ... then B1 ...). The crops derive
 from the copyrighted scan, so they are written only at run time and never committed. Each tile is the hex's
@@ -73,9 +73,14 @@ def tile(image: Image.Image, calibration, label: str, terrain: str, font) -> Ima
 def sheets(image_path: Path, out_dir: Path, labels: list[str], per_sheet: int, across: int) -> list[Path]:
     """Write the contact sheets of ``labels`` and return their paths."""
     calibration = load_calibration(MODULE / "calibration.json")
-    image = Image.open(image_path).convert("RGB")
+    try:
+        with Image.open(image_path) as opened:
+            image = opened.convert("RGB")
+    except OSError as error:
+        raise ValueError(f"{image_path}: cannot read the image ({error.strerror or error})") from None
     if calibration.image_size and image.size != calibration.image_size:
-        raise SystemExit(f"{image_path}: image is {image.size}, the calibration was measured on {calibration.image_size}")
+        size = "x".join(map(str, calibration.image_size))
+        raise ValueError(f"{image_path}: image is {image.size[0]}x{image.size[1]}, the calibration was measured on {size}")
     terrain = terrain_by_label()
     try:
         font = ImageFont.truetype("DejaVuSans-Bold.ttf", 16)
@@ -102,8 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out_dir", type=Path)
     parser.add_argument("--columns", default="A-X", help="a letter range, e.g. A-F")
     parser.add_argument("--only", default="", help="comma-separated hex labels instead of whole columns")
-    parser.add_argument("--per-sheet", type=int, default=48)
-    parser.add_argument("--across", type=int, default=8)
+    parser.add_argument("--terrain", choices=sorted(CAPTION_COLOURS), help="only the hexes map.json gives this terrain")
+    parser.add_argument("--per-sheet", type=int, default=48, help="tiles per sheet (48)")
+    parser.add_argument("--across", type=int, default=8, help="tiles per row (8)")
     args = parser.parse_args(argv)
     terrain = terrain_by_label()
     if args.only:
@@ -114,9 +120,26 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     else:
         first, _, last = args.columns.upper().partition("-")
-        columns = LETTERS[LETTERS.index(first) : LETTERS.index(last or first) + 1]
+        last = last or first
+        if len(first) != 1 or len(last) != 1 or first not in LETTERS or last not in LETTERS or first > last:
+            print(f"--columns: {args.columns!r} is not a range of columns A-X such as A-F", file=sys.stderr)
+            return 2
+        columns = LETTERS[LETTERS.index(first) : LETTERS.index(last) + 1]
         labels = [f"{c}{r}" for c in columns for r in range(1, 32) if f"{c}{r}" in terrain]
-    for path in sheets(args.image, args.out_dir, labels, args.per_sheet, args.across):
+    if args.terrain:
+        labels = [label for label in labels if terrain[label] == args.terrain]
+    if not labels:
+        print("no hex to show", file=sys.stderr)
+        return 2
+    if args.per_sheet < 1 or args.across < 1:
+        print("--per-sheet and --across must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        written = sheets(args.image, args.out_dir, labels, args.per_sheet, args.across)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    for path in written:
         print(path)
     return 0
 
