@@ -73,3 +73,20 @@ def test_contact_sheets_label_every_hex_asked_for(tmp_path):
     assert abs(width - 2 * 1.6 * 59.9) < 6 and abs(height - (2 * 1.6 * 69.2 + tool.CAPTION)) < 6
     assert tool.main([str(IMAGE), str(tmp_path), "--only", "A31"]) == 2  # not a hex: A31 is absent
     assert len(tool.terrain_by_label()) == 732
+
+
+def test_contact_sheet_tool_refuses_bad_input_in_one_line(tmp_path, capsys):
+    from PIL import Image
+
+    spec = importlib.util.spec_from_file_location("contact_sheets", MODULE / "tools" / "contact_sheets.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    small = tmp_path / "small.png"
+    Image.new("RGB", (40, 30)).save(small)
+    out = tmp_path / "out"
+    assert tool.main([str(small), str(out)]) == 2
+    assert tool.main([str(tmp_path / "missing.jpg"), str(out)]) == 2
+    assert tool.main([str(small), str(out), "--columns", "F-A"]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert errors == [f"{small}: image is 40x30, the calibration was measured on 1650x2550", f"{tmp_path / 'missing.jpg'}: cannot read the image (No such file or directory)", "--columns: 'F-A' is not a range of columns A-X such as A-F"]
+    assert not out.exists()  # nothing written
