@@ -111,6 +111,8 @@ def test_morale_collapse_is_checked_in_the_soviet_reset_phase(pbem, tmp_path):
     eleven = full_soviet_infantry_and_mg(tmp_path, "state-day-4.json", companies)
     assert "soviet_morale_collapse" not in written_status(pbem, tmp_path, "soviet", 20, reset, twelve)
     assert written_status(pbem, tmp_path, "soviet", 20, reset, eleven)["soviet_morale_collapse"] == 20
+    # A Soviet file without a reset marker passed its Reset Phase all the same.
+    assert written_status(pbem, tmp_path, "soviet", 20, [{"phase": "action"}], eleven)["soviet_morale_collapse"] == 20
     # Not before day 4, nor in the Finnish Reset Phase.
     assert "soviet_morale_collapse" not in written_status(pbem, tmp_path, "soviet", 19, reset, eleven)
     assert "soviet_morale_collapse" not in written_status(pbem, tmp_path, "finnish", 20, reset, eleven)

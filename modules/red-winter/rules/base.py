@@ -196,7 +196,10 @@ class RedWinterBase(Ruleset):
         ends suppression (it lasts the combat phase it was placed in, RA-7); the phase after the Sub-Zero Loss
         Phase starts without Bonfire and Skull markers (SZ-2)."""
         side = action.side or ctx.active_side
-        if action.name == RESET and side == SOVIET:
+        if side == SOVIET and not ctx.extra.get("collapse_checked"):
+            # 17.0.4 is checked in the Soviet Reset Phase; a file that starts later (no reset marker) passed it
+            # with the units as they stand when its first Soviet phase begins.
+            ctx.extra["collapse_checked"] = True
             self.check_morale_collapse(state)
         if action.name == RESET:
             for unit in state.units.values():
@@ -535,7 +538,7 @@ class RedWinterBase(Ruleset):
             state.status["soviet_morale_collapse"] = state.turn
 
     def check_morale_collapse(self, state: State) -> None:
-        """17.0.4, checked in each Soviet Reset Phase from turn 20 (turn track). The trigger is not in the
+        """17.0.4, checked in each Soviet Reset Phase from turn 20 (turn track; ``after_phase``). The trigger is not in the
         sources; the default reading (a player's combat calculator's, marked third-party in the digest): fewer
         than 12 full-strength Soviet infantry companies and MG units on the map. Once collapsed, for good."""
         if "soviet_morale_collapse" in state.status or state.turn < self.track["soviet_morale_collapse_from_turn"]:
