@@ -175,6 +175,16 @@ def test_armour_that_won_an_assault_may_assault_again(pbem, tmp_path):
     assert run(pbem, tmp_path, "soviet", 9, [{"phase": "action"}, held, held], start) == ["AS-1"]
 
 
+def test_an_assault_is_part_of_a_move_not_a_second_action(pbem, tmp_path):
+    # Night turn 5 (digging in next to the enemy is allowed at night, DI-3), the MG on the ice of N21: 1/1/JR16
+    # assaults it after moving (legal), but not after digging in.
+    assault = {"overrun": "FIN-1-1-JR16", "target": "N21", "odds": "1/2", "column": "2/1", "roll": 4, "result": "1/0", "losses": {"attacker": ["FIN-1-1-JR16"]}}
+    moved = [{"phase": "action"}, {"move": "FIN-1-1-JR16", "path": ["O20", "N20"]}, dict(assault)]
+    assert run(pbem, tmp_path, "finnish", 5, moved, "state-mg-on-ice.json") == []
+    dug_in = [{"phase": "action"}, {"special": "dig_in", "units": ["FIN-1-1-JR16"]}, assault]
+    assert run(pbem, tmp_path, "finnish", 5, dug_in, "state-mg-on-ice.json") == ["SEQ-1"]
+
+
 # --- turn 14: the 139th AT sections enter at X1 with the 718th (RE-4) ----------------------------------------------------
 def test_entry_hex_of_every_coded_soviet_reinforcement():
     state = SimpleNamespace(status={})

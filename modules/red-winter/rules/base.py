@@ -172,7 +172,7 @@ class RedWinterBase(Ruleset):
     def begin(self, state: State, turn) -> TurnContext:
         ctx = super().begin(state, turn)
         state.turn = turn.header.turn  # the turn being played gives the time of day, LOS and night
-        ctx.extra.update(acted=set(), rp_spent=0, last_roll=None, start_ezoc=None, assaulted=set(), assault_made=set())
+        ctx.extra.update(acted=set(), rp_spent=0, last_roll=None, start_ezoc=None, assaulted=set(), assault_made=set(), moved=set())
         return ctx
 
     def check_phase(self, action: Phase, state: State, ctx: TurnContext) -> list[Violation]:
@@ -184,7 +184,7 @@ class RedWinterBase(Ruleset):
         ctx.new_phase(action.name, action.side or ctx.active_side)
         if action.name == ACTION:
             ctx.extra["acted"] = set()
-            ctx.extra["assaulted"], ctx.extra["assault_made"] = set(), set()  # AS-1, AS-5: per Action Phase
+            ctx.extra["assaulted"], ctx.extra["assault_made"], ctx.extra["moved"] = set(), set(), set()  # AS-1, AS-5: per Action Phase
             # MV-13: double movement at night only for units not in an enemy ZOC when the phase starts.
             ctx.extra["start_ezoc"] = {u.id for u in state.units.values() if u.on_map and self.in_ezoc(state, u.at, u)}
             ctx.extra["phase_start_at"] = {u.id: u.at for u in state.units.values() if u.on_map}  # NR-3
@@ -378,6 +378,7 @@ class RedWinterBase(Ruleset):
         self.events_after_entry(state)
         destination = action.path[-1]
         ctx.extra["acted"].update(action.units)
+        ctx.extra["moved"].update(action.units)
         # SK-2: stacking is judged at the end of every unit's move, so a hex thinned out later is no excuse.
         found = self.over_stacked(state, destination, action, " at the end of this move")
         if found:
@@ -562,6 +563,9 @@ class RedWinterBase(Ruleset):
                 continue
             if unit_id in ctx.extra["assault_made"] and unit_id not in ctx.extra["assaulted"]:
                 found.append(illegal("AS-1", f"{name} has already assaulted in this Action Phase: an assault is the last part of a unit's move; only a victorious armoured unit that advanced may go on and assault again (AS-5)", action))
+                continue
+            if unit_id in ctx.extra["acted"] and unit_id not in ctx.extra["moved"] | ctx.extra["assault_made"]:
+                found.append(illegal("SEQ-1", f"{name} has already taken its action this phase (dig-in, bonfire, recovery or night raid); an assault is part of a move", action))
                 continue
             if not unit.on_map or not self.map.is_adjacent(unit.at, action.target):
                 found.append(illegal("AS-1", f"{name} is not adjacent to {self.where(action.target)}", action))
