@@ -125,7 +125,7 @@ def main(proposal_path: str | None) -> None:
         "kind": "hex",
         "note": (
             "The Red Winter map (GMT 2012) at hex resolution, read from the 150 dpi scan Red_Winter_Map-150.jpg: "
-            "terrain proposed by colour sampling and checked by eye (see README), roads and trails traced by eye. "
+            "terrain proposed by colour sampling and checked by eye, then every hex checked again on contact sheets (see README and tools/README.md), roads and trails traced by eye. "
             "Low columns (A, C, ... W) have no row 31: those positions are listed in 'absent' (not hexes). Trails are roads "
             "whose hexside also carries the feature 'trail' (secondary roads); bridges are hexside features."
         ),
