@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pbem.model.actions import Combat
 from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
-from pbem.rules.combat import ratio_text, round_odds, split_result
+from pbem.rules.combat import CombatOdds, ratio_text, round_odds, split_result
 from pbem.rules.ruleset import TurnContext, illegal, mismatch
 
 from .base import CHINESE, COMBAT, MOVEMENT, SOVIET, ChinaWarBase
@@ -170,6 +170,25 @@ class CombatRules(ChinaWarBase):
         if self.pop[target]:
             candidates.append(rows["terrain"][self.pop[target]])
         return min(candidates, key=rows["preference"].index)
+
+    # --- what the tables give ------------------------------------------------------------------------------
+    def odds_attack(self, action: Combat, state: State, ctx: TurnContext) -> CombatOdds | None:
+        """The working of an attack (or an overrun) for ``pbem check --explain``: the same assessment the check uses."""
+        if not any(state.units[u].on_map for u in action.attackers):
+            return None
+        a = self.assess(action, state, ctx)
+        labels = {"10.23": "militia", "10.8": "garrison", "9.85": "retreated units, not counted"}
+        parts = tuple(f"{labels[rule]} {'+' if rule != '9.85' else ''}{n} ({rule})" for rule, n in a.parts.items() if n)
+        support = tuple(f"{kind} support +{n}" for kind, n in action.support.items() if n)
+        return CombatOdds(
+            target=self.where(action.target), attack=a.attack, defence=a.defence,
+            odds=ratio_text(a.odds) if a.odds else None, parts=support + parts,
+            shifts=tuple((name, n, SHIFT_RULES.get(name, "")) for name, n in a.shifts),
+            column=a.column, die_row=a.die_row,
+            results=tuple((roll, self.crt.result(a.column, roll, a.die_row)) for roll in self.crt.dice(a.die_row)),
+        )  # fmt: skip
+
+    odds_overrun = odds_attack
 
     # --- the attack --------------------------------------------------------------------------------------
     def check_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:

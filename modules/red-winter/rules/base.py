@@ -18,7 +18,7 @@ from pbem.model.errors import PbemError
 from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules import ruleset as _base
-from pbem.rules.combat import CombatResultsTable, ratio_text, round_odds
+from pbem.rules.combat import CombatOdds, CombatResultsTable, ratio_text, round_odds
 from pbem.rules.ruleset import Ruleset, TurnContext
 from pbem.rules.zoc import in_zoc
 
@@ -587,6 +587,24 @@ class RedWinterBase(Ruleset):
         if found:
             return found
         return self._resolve(action, state, ctx, assault=True)
+
+    def odds_attack(self, action: Combat, state: State, ctx: TurnContext) -> CombatOdds | None:
+        """The working of a combat for ``pbem check --explain``: the same assessment the check uses."""
+        defenders = state.units_at(action.target)
+        if not defenders or not any(state.units[u].on_map for u in action.attackers):
+            return None
+        raid = "night_raid" in action.declared
+        if raid and not ctx.extra.get("raid"):
+            return None
+        a = self.assess(action, state, ctx, assault=action.kind == "overrun", raid=raid)
+        return CombatOdds(
+            target=self.where(action.target), attack=a.attack, defence=a.defence,
+            odds=ratio_text(a.odds) if a.odds else None, shifts=tuple((name, n, "") for name, n in a.shifts),
+            column=a.column, die_row=None,
+            results=tuple((roll, self.crt.result(a.column, roll, "2d6")) for roll in self.crt.dice("2d6")),
+        )  # fmt: skip
+
+    odds_overrun = odds_attack
 
     def check_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
         if "night_raid" in action.declared:
