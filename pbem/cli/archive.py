@@ -50,11 +50,27 @@ def _print_rows(rows, output: str) -> None:
     click.echo(f"{len(rows)} game(s)", err=True)
 
 
+def _db_after_verb(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    # The group has already run: a --db after the verb replaces the one before it.
+    if value is not None:
+        ctx.ensure_object(dict)["db"] = value
+
+
+def db_option(command):
+    """``--db`` after the verb too (``pbem archive list --db F``), as ``pbem replay`` takes it; it wins over one before."""
+    return click.option(
+        "--db", type=click.Path(dir_okay=False, path_type=Path), expose_value=False, callback=_db_after_verb, help=DB_HELP
+    )(command)
+
+
 @click.group(cls=WrappingGroup)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help=DB_HELP)
 @click.pass_context
 def archive(ctx: click.Context, db: Path | None) -> None:
-    """Finished games in one SQLite file: add, list, show, search, export, remove, verify, revalidate."""
+    """Finished games in one SQLite file: add, list, show, search, export, remove, verify, revalidate.
+
+    --db FILE may come before the verb or after it (pbem archive --db F list, pbem archive list --db F).
+    """
     ctx.ensure_object(dict)
     ctx.obj["db"] = db
 
@@ -67,6 +83,7 @@ def archive(ctx: click.Context, db: Path | None) -> None:
 @click.option("--started", metavar="YYYY-MM-DD")
 @click.option("--finished", metavar="YYYY-MM-DD", help="Default: game.json's, else today.")
 @click.option("--result", help="Free text, e.g. the winning side or 'draw'.")
+@db_option
 @click.pass_context
 def add(ctx, game, module_name, players, title, started, finished, result) -> int:
     """Replay a finished game and store it: GAME is a folder, a zip, or turn files in play order.
@@ -115,6 +132,7 @@ def add(ctx, game, module_name, players, title, started, finished, result) -> in
 
 @archive.command("list")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@db_option
 @click.pass_context
 def list_(ctx, output) -> int:
     """Every game in the archive."""
@@ -135,6 +153,7 @@ def list_(ctx, output) -> int:
 @click.option("--severity", type=click.Choice(["illegal", "mismatch", "warning"]))
 @click.option("--legal/--with-violations", "ok", default=None, help="Only games with no violation / with some.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@db_option
 @click.pass_context
 def search(ctx, player, module_id, scenario, since, until, result, rule, severity, ok, output) -> int:
     """Games matching every filter given."""
@@ -162,6 +181,7 @@ def search(ctx, player, module_id, scenario, since, until, result, rule, severit
 @archive.command()
 @click.argument("game")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@db_option
 @click.pass_context
 def show(ctx, game, output) -> int:
     """A game's details, its turns (hash, link) and every violation."""
@@ -199,6 +219,7 @@ def show(ctx, game, output) -> int:
 @archive.command()
 @click.argument("game")
 @click.argument("out", type=click.Path(path_type=Path))
+@db_option
 @click.pass_context
 def export(ctx, game, out) -> int:
     """Write GAME's turn files (byte for byte), start state and game.json to folder OUT, or OUT.zip."""
@@ -212,14 +233,23 @@ def export(ctx, game, out) -> int:
 @archive.command()
 @click.argument("game")
 @click.option("--yes", is_flag=True, help="Do not ask.")
+@db_option
 @click.pass_context
 def remove(ctx, game, yes) -> int:
-    """Delete GAME from the archive."""
+    """Delete GAME from the archive (its number is never given to another game).
+
+    Asks first on a terminal; elsewhere (a script, a pipe) --yes is required.
+    """
+    import sys
+
     from pbem.archive import games
+    from pbem.model.errors import PbemError
 
     archive_ = _open(ctx)
     gid = games.game_id(archive_, game)
     if not yes:
+        if not sys.stdin.isatty():
+            raise PbemError(f"remove game #{gid}: no terminal to ask on; pass --yes to remove it")
         click.confirm(f"remove game #{gid} from {archive_.path}?", abort=True)
     games.remove(archive_, gid)
     click.echo(f"removed game #{gid}")
@@ -229,6 +259,7 @@ def remove(ctx, game, yes) -> int:
 @archive.command()
 @click.argument("game", nargs=-1)
 @click.option("--head", "kept", metavar="HEX", help="The head you kept of GAME (one game): does the stored game still end at it?")
+@db_option
 @click.pass_context
 def verify(ctx, game, kept) -> int:
     """Check every game's hash chain (or GAME's); name the first broken link. Exit 1 if any is broken.
@@ -264,6 +295,7 @@ def verify(ctx, game, kept) -> int:
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
 @click.option("--dry-run", is_flag=True, help="Report changes without storing the new verdicts.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@db_option
 @click.pass_context
 def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
     """Replay every stored game (or each GAME) against the current module; report which verdicts changed.
