@@ -679,6 +679,7 @@ function tag(parent, x, y, text) {
   for (const [k, v] of Object.entries({x: cx - w / 2, y: cy - h / 2, width: w, height: h, rx: 3})) rect.setAttribute(k, v);
 }
 const items = [];
+function count(n, noun) { return `${n} ${noun}${n === 1 ? "" : "s"}`; }
 function turnLabel(t) { const T = G.turns[t]; return `Turn ${T.turn} · ${T.side_name || T.side} · ${T.name}`; }
 function show(n) {
   frame = Math.max(0, Math.min(last, n));
@@ -689,7 +690,7 @@ function show(n) {
   const violations = el("violations");
   violations.textContent = "";
   if (!f) {
-    el("position").textContent = `Start of the game (${last} actions in ${G.turns.length} turns)`;
+    el("position").textContent = `Start of the game (${count(last, "action")} in ${count(G.turns.length, "turn")})`;
     el("action-text").textContent = "Set-up: step forward to play the first action.";
     el("action-note").textContent = "";
   } else {
@@ -715,16 +716,21 @@ function show(n) {
   if (frame === last && timer) pause();
   follow(f);
 }
-// Keep the current action in view: scroll the board only when its marks are outside the visible part.
-function follow(f) {
-  if (!f) return;
+// The locations an action's marks are drawn on.
+function spotsOf(f) {
   const spots = [];
+  if (!f) return spots;
   for (const p of f.arrows || []) spots.push(...p);
   if (f.attack) spots.push(f.attack.target, ...f.attack.from);
   if (f.place !== undefined) spots.push(f.place);
   if (f.fire) spots.push(f.fire.target, ...f.fire.from);
   if (f.order) spots.push(f.order.at, ...f.order.from);
   if (f.loss) spots.push(...f.loss.at);
+  return spots;
+}
+// Keep the current action in view: scroll the board only when its marks are outside the visible part.
+function follow(f) {
+  const spots = spotsOf(f);
   if (!spots.length) return;
   const board = el("board"), scale = map.getBoundingClientRect().width / M.width || 1;
   const xs = spots.map((i) => L[i][0] * scale), ys = spots.map((i) => L[i][1] * scale);
@@ -811,4 +817,6 @@ el("subtitle").textContent = [`${G.module.name} ${G.module.version}`, md.scenari
   md.finished ? "finished " + md.finished : "", G.map.illustrative ? "illustrative map" : ""].filter(Boolean).join(" · ");
 el("legend").textContent = "← → step · space play/pause · Home/End · green arrow: move · red ring: attack · orange: fire · violet ring: special order · purple: retreat · blue: advance · red hex: violation";
 show(0);
+// Open where the game starts, on the first action drawn on the map, not at the map's west edge.
+follow(G.frames.find((f) => spotsOf(f).length));
 """

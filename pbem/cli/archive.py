@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, WrappingGroup
+from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, WrappingGroup, counted
 
 DB_HELP = "Archive file (default: $PBEM_ARCHIVE, else ~/.local/share/pbem/archive.sqlite)."
 
@@ -45,7 +45,7 @@ def _print_rows(rows, output: str) -> None:
         title = f" “{_shown(row.title)}”" if row.title else ""
         click.echo(
             f"#{row.id:<5} {_shown(row.finished or '-'):10}  {_shown(row.module)}/{_shown(row.scenario or '-')}{title}"
-            f"  {_players_text(row.players)}  result: {_shown(row.result or '-')}  {row.turns} turns, {row.actions} actions, {verdict}"
+            f"  {_players_text(row.players)}  result: {_shown(row.result or '-')}  {counted(row.turns, 'turn')}, {counted(row.actions, 'action')}, {verdict}"
         )
     click.echo(f"{len(rows)} game(s)", err=True)
 
@@ -122,8 +122,8 @@ def add(ctx, game, module_name, players, title, started, finished, result) -> in
         summary = games.store_game(archive_, new)
     verdict = "all legal" if summary["ok"] else f"{summary['violations']} violation(s)"
     click.echo(
-        f"added game #{summary['id']}: {_shown(summary['module'])}/{_shown(summary['scenario'])}, {summary['turns']} turns, "
-        f"{summary['actions']} actions, {verdict}"
+        f"added game #{summary['id']}: {_shown(summary['module'])}/{_shown(summary['scenario'])}, {counted(summary['turns'], 'turn')}, "
+        f"{counted(summary['actions'], 'action')}, {verdict}"
     )
     click.echo(f"head {summary['head']}")
     click.echo(f"  (keep it: 'pbem archive verify {summary['id']} --head HEAD' tells whether the archive still holds this game)")
@@ -200,7 +200,7 @@ def show(ctx, game, output) -> int:
     click.echo(f"  dates    started {_shown(info['started'] or '-')}, finished {_shown(info['finished'] or '-')} (added {_shown(info['added'])})")
     click.echo(f"  result   {_shown(info['result'] or '-')}")
     verdict = "all legal" if info["ok"] else f"{info['violations']} violation(s)"
-    click.echo(f"  verdict  {info['turn_count']} turns, {info['actions']} actions, {verdict}")
+    click.echo(f"  verdict  {counted(info['turn_count'], 'turn')}, {counted(info['actions'], 'action')}, {verdict}")
     covers = "start and turn files only: stored before pbem's heads covered module, players and result" if info["chain"] == 1 else \
         "module and version, scenario, start, players, result and every turn file"  # fmt: skip
     click.echo(f"  head     {_shown(info['head'])}")
