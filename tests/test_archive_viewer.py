@@ -212,3 +212,39 @@ def test_the_viewer_opens_on_the_first_action_not_the_west_edge(capsys, browser,
     assert board["width"] * 0.25 < centre < board["width"] * 0.75
     assert errors == []
     page.close()
+
+
+def test_the_viewer_prints_each_counters_designation(viewer, page):
+    _, data = viewer
+    assert data["units"]["SOV-MR-XX-1-04"]["designation"][0] == "1-04"
+    assert page.locator('[data-unit="SOV-MR-XX-1-04"] text.designation').text_content() == "1-04"
+    shown = {page.locator(f'[data-unit="{uid}"] text.designation').text_content() for uid in data["units"] if uid.startswith("PLA-INF-XXX-1-")}
+    assert len(shown) == sum(1 for uid in data["units"] if uid.startswith("PLA-INF-XXX-1-"))
+
+
+def test_a_violation_that_names_its_place_is_marked_there(browser, tmp_path):
+    """The 9.83 sample's violation, given the retreat hex as its place, is marked on 2906, not on 3005."""
+    import dataclasses
+
+    from pbem.archive import games
+    from pbem.archive.gamefiles import read_game
+    from pbem.archive.viewer import write_viewer
+    from pbem.model.module import load_module_by_id
+
+    module = load_module_by_id("china-war-1980")
+    game, _, _ = games.play_input(read_game([SAMPLES / "illegal-9.83-retreat-into-occupied-hex.json"]), module)
+    retreat = module.map.index("2906")
+    for turn in game.turns:
+        turn.violations[:] = [dataclasses.replace(v, at=retreat) for v in turn.violations]
+    write_viewer(game, tmp_path / "g.html", title="9.83")
+    violations = [v for f in frames_of(tmp_path / "g.html") for v in f["violations"]]
+    assert [(v["rule"], v["at"]) for v in violations] == [("9.83", retreat)]
+    page = browser.new_page(viewport={"width": 1300, "height": 850})
+    page.goto((tmp_path / "g.html").as_uri())
+    page.keyboard.press("End")
+    frame = next(k for k, f in enumerate(frames_of(tmp_path / "g.html"), start=1) if f["violations"])
+    while int(page.get_attribute("body", "data-frame")) != frame:
+        page.keyboard.press("ArrowLeft")
+    badhexes = page.locator("polygon.badhex")
+    assert [badhexes.nth(k).get_attribute("data-at") for k in range(badhexes.count())] == ["2906"]
+    page.close()

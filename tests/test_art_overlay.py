@@ -154,3 +154,116 @@ def test_cli_grid_over_the_red_winter_map(tmp_path):
         "--image", str(SHARED / "red-winter" / "pac1.png"), "--out", str(tmp_path / "bad.png"),
     )
     assert code == 2 and "measured on" in message
+
+
+# --- issue 18, item 8: turn pictures a new player can read ---------------------------------------------------
+def test_a_violation_is_ringed_where_it_names_its_place():
+    """A violation may name the hex where the rule was broken (a retreat into the wrong hex), generically."""
+    import dataclasses
+
+    module, result, _ = marks_of(sample("illegal-9.83-retreat-into-occupied-hex.json"))
+    turn, _ = load_turn(sample("illegal-9.83-retreat-into-occupied-hex.json"))
+    attacked, retreat = module.map.index("3005"), module.map.index("2906")
+    unplaced = turn_marks(turn, load_start_state(turn, module), result.violations, module.sides)
+    placed = [dataclasses.replace(v, at=retreat) for v in result.violations]
+    marks = turn_marks(turn, load_start_state(turn, module), placed, module.sides)
+    assert [m.location for m in unplaced if isinstance(m, ViolationMark)] == [attacked]  # the action's own place
+    assert [m.location for m in marks if isinstance(m, ViolationMark)] == [retreat]
+    style = load_style(module.path)
+    picture = map_picture(module.map, style, hex_size=30)
+    image = overlay(picture, result.state, marks, style, legend=False)
+    r = picture.radius * 2 * 0.6
+
+    def ringed(location):
+        x, y = picture.centers[location]
+        return VIOLATION in [image.getpixel((round(x + dx), round(y))) for dx in range(round(-r) - 3, round(-r) + 4)]
+
+    assert ringed(retreat) and not ringed(attacked)
+
+
+def test_rules_name_a_violations_place_with_at():
+    from pbem.rules.ruleset import illegal, mismatch, warning
+
+    assert [f("9.83", "m", None, at=7).at for f in (illegal, mismatch, warning)] == [7, 7, 7]
+    assert illegal("9.83", "m").at is None
+    # Reports are unchanged: the place is for pictures.
+    assert "at" not in illegal("9.83", "m", at=7).as_json()
+
+
+def test_labels_keep_off_violation_rings_but_a_rings_own_label_may_touch_it():
+    from PIL import ImageDraw
+
+    from pbem.art.fonts import font
+    from pbem.art.overlay import Labels
+
+    image = Image.new("RGBA", (400, 300))
+    draw = ImageDraw.Draw(image)
+    ring = (160, 110, 240, 190)
+    labels = Labels(image.size, [], rings=[ring])
+    labels.place(draw, (200, 150), 30, "3:1  roll 6: -/1", font(12), fill=(200, 30, 30))
+    labels.place(draw, (170, 150), -38, "1: 9.83", font(12), fill=(230, 0, 0), over_rings=True)
+    attack, own = labels.boxes
+    overlaps = lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]  # noqa: E731
+    assert not overlaps(attack, ring)
+    assert overlaps(own, ring)
+
+
+def test_legend_lines_are_wrapped_inside_the_picture():
+    from pbem.art.fonts import font
+    from pbem.art.overlay import _with_legend, wrap
+
+    text_font = font(14)
+    message = "PLA-INF-XX-1-01 retreats into occupied 2906 although an empty hex (3006) is open " * 3
+    lines = wrap(f"1: 9.83 illegal: {message}", text_font, 300, indent="    ")
+    assert len(lines) > 3 and all(text_font.getlength(line) <= 300 for line in lines)
+    assert " ".join(line.strip() for line in lines) == f"1: 9.83 illegal: {message}".strip()
+    assert all(line.startswith("    ") for line in lines[1:])
+    assert wrap("x" * 200, text_font, 100) and all(text_font.getlength(line) <= 100 for line in wrap("x" * 200, text_font, 100))
+    picture = Image.new("RGB", (320, 100), "white")
+    marks = [ViolationMark(None, "9.83", 1, message, "illegal")]
+    out = _with_legend(picture, marks, 14)
+    legend = out.crop((0, 100, 320, out.height))
+    assert legend.getbbox() is not None
+    # Nothing red reaches the right edge: every line ends inside the picture.
+    right = legend.crop((313, 0, 320, legend.height))
+    assert set(right.tobytes()) == {255}
+
+
+def test_hex_numbers_are_printed_above_the_counters():
+    module, result, marks = marks_of(sample("illegal-9.83-retreat-into-occupied-hex.json"))
+    style = load_style(module.path)
+    picture = map_picture(module.map, style, hex_size=30)
+    with_numbers = overlay(picture, result.state, [], style, legend=False)
+    unit = picture.radius * 2
+    counter_px = max(16, round(unit * 0.72))
+    for location in sorted(result.state.stacks):
+        x, y = picture.centers[location]
+        height = len(result.state.units_at(location))
+        top = y - counter_px / 2 - (height - 1) * max(2, counter_px // 8)
+        band = with_numbers.crop((round(x - unit * 0.3), round(top - unit * 0.2), round(x + unit * 0.3), round(top - 2)))
+        # The tag is white with the number in the map's label colour.
+        data = band.convert("RGB").tobytes()
+        colours = {tuple(data[k : k + 3]) for k in range(0, len(data), 3)}
+        assert (255, 255, 255) in colours or any(min(c) > 235 for c in colours), module.map.labels[location]
+        assert any(max(c) < 110 for c in colours), module.map.labels[location]
+
+
+def test_turn_picture_counters_carry_their_designation():
+    module, result, marks = marks_of(sample("illegal-9.83-retreat-into-occupied-hex.json"))
+    style = load_style(module.path)
+    picture = map_picture(module.map, style, hex_size=60)
+    image = overlay(picture, result.state, [], style, legend=False)
+    from pbem.art.counters import render_counter
+
+    location = module.map.index("3106")
+    (unit_state,) = result.state.units_at(location)
+    unit = picture.radius * 2
+    counter_px = max(16, round(unit * 0.72))
+    x, y = picture.centers[location]
+    left, top = round(x - counter_px / 2), round(y - counter_px / 2)
+    drawn = image.crop((left, top, left + counter_px, top + counter_px))
+    expected = render_counter(unit_state.unit.type, 0, style, counter_px, designation=style.designation_of(unit_state.id))
+    plain = render_counter(unit_state.unit.type, 0, style, counter_px)
+    # Compare the top-right corner (below the hex-number tag): it is the designated counter's.
+    corner = (round(counter_px * 0.66), round(counter_px * 0.1), counter_px - 2, round(counter_px * 0.2))
+    assert drawn.crop(corner).tobytes() == expected.crop(corner).tobytes() != plain.crop(corner).tobytes()

@@ -85,7 +85,7 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any], backgro
         last = turn.turn.actions[-1].index if turn.turn.actions else 0
         for v in turn.violations:
             by_index.setdefault(v.index if v.index is not None else last, []).append(
-                {"rule": v.rule, "severity": v.severity, "message": v.message, "line": v.source.line if v.source else None}
+                {"rule": v.rule, "severity": v.severity, "message": v.message, "line": v.source.line if v.source else None, "at": v.at}
             )
         phase = state.phase
         for action in turn.turn.actions:
@@ -378,7 +378,22 @@ def _counter_pictures(module: Module, state: State, units: dict[str, Any], size:
                 break
             faces.append("data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii"))
         pictures[type_id] = faces
+    _add_designations(module, style, units, size)
     return pictures
+
+
+def _add_designations(module: Module, style: Any, units: dict[str, Any], size: int) -> None:
+    """Each unit's designation as its counter prints it (the pictures are per type, so the page adds it):
+    ``[text, x, y, font size, colour]`` from the counter's top-left corner."""
+    from pbem.art.counters import counter_layout, designation_place
+
+    layout = counter_layout(size)
+    for uid, info in units.items():
+        text = style.designation_of(uid)
+        if text and info["type"] in module.counter_types:
+            x, y, font_size = designation_place(layout, text)
+            # The page's counters are small: the number is printed larger than in print, over the echelon if it must.
+            info["designation"] = [text, x, y, max(font_size, round(size * 0.2, 1)), style.colours(module.counter_types[info["type"]]).text]
 
 
 def write_viewer(game: PlayedGame, out: Path, *, title: str, metadata: dict[str, Any] | None = None, background: Any = None) -> int:
@@ -584,6 +599,12 @@ function drawCounter(id, step) {
   if (pics && pics[step]) {
     svg("image", {href: pics[step], width: C, height: C, x: -C / 2, y: -C / 2}, g);
     svg("rect", {x: -C / 2, y: -C / 2, width: C, height: C, fill: "none", stroke: "#000", "stroke-width": 1}, g);
+    if (u.designation) {
+      const [text, x, y, size, colour] = u.designation;
+      const t = svg("text", {x: x - C / 2, y: y - C / 2, "font-size": size, "font-weight": "bold", "text-anchor": "end",
+                             "dominant-baseline": "central", fill: colour, class: "designation"}, g);
+      t.textContent = text;
+    }
     return;
   }
   const colour = G.sides[u.side] || "#ddd";
@@ -662,9 +683,13 @@ function showMarks(f) {
     }
   }
   if (f.violations.length) {
-    const where = f.attack ? f.attack.target : f.fire ? f.fire.target : f.order ? f.order.at : (f.loss && f.loss.at.length) ? f.loss.at[0] :
+    // A violation that names its place is marked there (a retreat into the wrong hex), else on the action's own.
+    const own = f.attack ? f.attack.target : f.fire ? f.fire.target : f.order ? f.order.at : (f.loss && f.loss.at.length) ? f.loss.at[0] :
       (f.arrows && f.arrows.length ? f.arrows[0][f.arrows[0].length - 1] : null);
-    if (where !== null && where !== undefined) svg("polygon", {points: corners(L[where][0], L[where][1]), class: "badhex"}, marks);
+    const places = new Set(f.violations.map((v) => (v.at !== null && v.at !== undefined ? v.at : own)));
+    for (const where of places) {
+      if (where !== null && where !== undefined) svg("polygon", {points: corners(L[where][0], L[where][1]), class: "badhex", "data-at": L[where][2]}, marks);
+    }
   }
 }
 // A label in a white box under a mark, kept inside the map.

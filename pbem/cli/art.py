@@ -109,7 +109,7 @@ def sheet(module_name: str, out: Path, page: str, dpi: int, counter_mm: float) -
     spec = SheetSpec(page=page, dpi=dpi, counter_mm=counter_mm)
     with _progress(len(units), "counter sheet") as advance:
         pages = sheet_pages(
-            len(units), lambda n, face, px: render_counter(units[n].type, face, style, px, dpi), spec, module.name, advance
+            len(units), lambda n, face, px: render_counter(units[n].type, face, style, px, dpi, style.designation_of(units[n].id)), spec, module.name, advance
         )
     data = pdf_bytes(pages, dpi) if suffix == ".pdf" else encode(pages_png(pages), out, dpi)
     write_atomic(out, data)
