@@ -267,3 +267,59 @@ def test_turn_picture_counters_carry_their_designation():
     # Compare the top-right corner (below the hex-number tag): it is the designated counter's.
     corner = (round(counter_px * 0.66), round(counter_px * 0.1), counter_px - 2, round(counter_px * 0.2))
     assert drawn.crop(corner).tobytes() == expected.crop(corner).tobytes() != plain.crop(corner).tobytes()
+
+
+# --- issue 18, item 8: counter sheets in vector ------------------------------------------------------------
+def pdf_streams(data: bytes) -> list[bytes]:
+    """Every stream of a PDF, inflated where it is compressed."""
+    import base64
+    import re
+    import zlib
+
+    out = []
+    for match in re.finditer(rb"<<(.*?)>>\s*stream\r?\n(.*?)endstream", data, re.S):
+        header, body = match.group(1), match.group(2)
+        if b"ASCII85Decode" in header:
+            body = base64.a85decode(body.strip().removesuffix(b"~>"))
+        out.append(zlib.decompress(body) if b"FlateDecode" in header else body)
+    return out
+
+
+def test_the_pdf_sheet_is_vector_shapes_and_text(tmp_path):
+    code, output = run("art", "sheet", "china-war-1980", "--out", str(tmp_path / "sheet.pdf"))
+    assert code == 0 and "199 counters on 2 pages" in output
+    data = (tmp_path / "sheet.pdf").read_bytes()
+    assert b"/Subtype /Image" not in data and b"/DCTDecode" not in data  # no picture, JPEG or otherwise
+    assert b"/FontFile2" in data  # Vera embedded: the text is text
+    streams = b"\n".join(pdf_streams(data))
+    assert streams.count(b" re") > 400 and b" Tj" in streams  # rectangles (counters, frames) and strings
+    assert len(data) < 400_000  # a picture of two letter pages at 300 dpi would be megabytes
+
+
+def test_the_pdf_sheet_prints_what_the_pictures_show(tmp_path):
+    """Rasterised, each counter of the vector sheet matches the picture of the same counter (and names its unit)."""
+    pdfium = pytest.importorskip("pypdfium2", reason="rasterising the PDF needs pypdfium2")
+    from pbem.art.counters import render_counter
+    from pbem.art.sheets import SheetSpec, sheet_layout
+    from pbem.model.module import load_module
+
+    module = load_module("china-war-1980")
+    style = load_style(module.path)
+    units = list(module.units.values())
+    assert run("art", "sheet", "china-war-1980", "--out", str(tmp_path / "sheet.pdf"), "--dpi", "150")[0] == 0
+    document = pdfium.PdfDocument(str(tmp_path / "sheet.pdf"))
+    layouts = sheet_layout(len(units), SheetSpec(dpi=150), module.name)
+    assert len(document) == len(layouts)
+    text = document[0].get_textpage().get_text_range()
+    assert "1-04" in text and "10-16-3" in text
+    for page_number in (0, 1):
+        layout = layouts[page_number]
+        page = document[page_number].render(scale=150 / 72).to_pil().convert("RGB")
+        for n, x, y in layout.counters[::23]:
+            cell = layout.cell
+            drawn = page.crop((x + 2, y + 2, x + cell - 2, y + cell - 2)).resize((8, 8), Image.Resampling.BOX)
+            unit = units[n]
+            expected = render_counter(unit.type, layout.face, style, cell, designation=style.designation_of(unit.id))
+            expected = expected.crop((2, 2, cell - 2, cell - 2)).resize((8, 8), Image.Resampling.BOX)
+            difference = sum(abs(a - b) for a, b in zip(drawn.tobytes(), expected.tobytes())) / len(drawn.tobytes())
+            assert difference < 12, (unit.id, layout.face, difference)
