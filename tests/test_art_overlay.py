@@ -323,3 +323,11 @@ def test_the_pdf_sheet_prints_what_the_pictures_show(tmp_path):
             expected = expected.crop((2, 2, cell - 2, cell - 2)).resize((8, 8), Image.Resampling.BOX)
             difference = sum(abs(a - b) for a, b in zip(drawn.tobytes(), expected.tobytes())) / len(drawn.tobytes())
             assert difference < 12, (unit.id, layout.face, difference)
+
+
+def test_a_red_winter_retreat_violation_is_ringed_on_the_retreat_hex():
+    """RT-1 names the hex retreated into: the turn picture rings it there, not on the hex attacked."""
+    path = REPO / "samples" / "red-winter" / "illegal-RT-1-retreat-into-zoc.json"
+    module, result, marks = marks_of(path)
+    assert [v.rule for v in result.violations] == ["RT-1", "RT-1"]  # two companies retreat O20 -> O19
+    assert [module.map.labels[m.location] for m in marks if isinstance(m, ViolationMark)] == ["O19", "O19"]

@@ -228,11 +228,13 @@ def overlay(
                 r = unit * 0.5
                 ldraw.ellipse([x - r, y - r, x + r, y + r], outline=colour + (255,), width=max(2, width - 1))
             labels.place(ldraw, (x, y), unit * 0.55, mark.label, label_font, fill=colour)
-    for mark in marks:
+    for x, y in rings:
+        r = ring_radius
+        ldraw.ellipse([x - r, y - r, x + r, y + r], outline=VIOLATION + (255,), width=ring_width)
+    for mark in marks:  # after every ring: a second ring on a hex never crosses the first one's label
         if isinstance(mark, ViolationMark) and mark.location is not None:
             x, y = centers[mark.location]
             r = ring_radius
-            ldraw.ellipse([x - r, y - r, x + r, y + r], outline=VIOLATION + (255,), width=ring_width)
             labels.place(
                 ldraw, (x - r * 0.8, y), -r * 0.95, f"{mark.number}: {mark.rule}", label_font, fill=VIOLATION,
                 background=(255, 255, 255, 235), over_rings=True,
