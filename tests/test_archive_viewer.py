@@ -248,3 +248,15 @@ def test_a_violation_that_names_its_place_is_marked_there(browser, tmp_path):
     badhexes = page.locator("polygon.badhex")
     assert [badhexes.nth(k).get_attribute("data-at") for k in range(badhexes.count())] == ["2906"]
     page.close()
+
+
+def test_a_hex_number_stays_above_its_stack(capsys, browser, tmp_path):
+    assert run(capsys, "replay", SAMPLES / "legal-04-full-game-turn.json", "-o", tmp_path / "g.html")[0] == 0
+    page = browser.new_page(viewport={"width": 1300, "height": 850})
+    page.goto((tmp_path / "g.html").as_uri())
+    stacked = page.locator('[data-unit][data-at="3004"]')
+    assert stacked.count() == 2  # a stack of two at the start
+    number = page.locator('[data-loc="3004"] text.hexlabel').bounding_box()
+    tops = [stacked.nth(k).bounding_box()["y"] for k in range(stacked.count())]
+    assert number["y"] + number["height"] <= min(tops) + 1.5, (number, tops)
+    page.close()

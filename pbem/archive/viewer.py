@@ -540,12 +540,15 @@ function corners(x, y) {
 }
 // Over the user's own map image the board shows terrain, roads and names: only the (invisible) hexes are added.
 if (M.background) svg("image", {href: M.background, x: 0, y: 0, width: M.width, height: M.height}, terrain);
+const hexLabels = {};  // location -> its number's text element, raised above a stack's top counter
 if (M.kind === "hex") {
   L.forEach(([x, y, label, colour, name], i) => {
     const g = svg("g", {"data-loc": label}, terrain);
     if (M.background) { svg("polygon", {points: corners(x, y), class: "hex over"}, g); return; }
     svg("polygon", {points: corners(x, y), fill: colour, class: "hex"}, g);
-    svg("text", {x, y: y - S * 0.62, class: "hexlabel"}, g).textContent = label;
+    const t = svg("text", {x, y: y - S * 0.62, class: "hexlabel"}, g);
+    t.textContent = label;
+    hexLabels[i] = t;
   });
 } else {
   for (const [a, b] of M.links) svg("line", {x1: L[a][0], y1: L[a][1], x2: L[b][0], y2: L[b][1], class: "link"}, terrain);
@@ -633,6 +636,11 @@ function showUnits(pos) {
     drawCounter(id, step);
     const k = (stacks[at] = (stacks[at] || 0) + 1) - 1;
     g.setAttribute("transform", `translate(${L[at][0] + k * 4},${L[at][1] - k * 4})`);
+  }
+  // A stack fans upwards over its hex's number: the number moves up with the top counter.
+  for (const [i, t] of Object.entries(hexLabels)) {
+    const raised = Math.max(0, (stacks[i] || 1) - 1) * 4;
+    t.setAttribute("y", L[i][1] - S * 0.62 - raised);
   }
 }
 function centre(i) { return [L[i][0], L[i][1]]; }
