@@ -239,6 +239,7 @@ def overlay(
                 ldraw, (x - r * 0.8, y), -r * 0.95, f"{mark.number}: {mark.rule}", label_font, fill=VIOLATION,
                 background=(255, 255, 255, 235), over_rings=True,
             )  # fmt: skip
+    labels.redraw(ldraw)
     # Last, over the rings and arrows: a hex number stays readable.
     _draw_hex_numbers(ldraw, numbers, unit)
     image = Image.alpha_composite(image, layer).convert("RGB")
@@ -306,6 +307,7 @@ class Labels:
         self.obstacles = list(obstacles)
         self.rings = list(rings)  # the boxes of the violation rings
         self.boxes: list[tuple[float, float, float, float]] = []
+        self._drawn: list[tuple] = []  # what each label drew: box, text, font, colour, background
 
     def place(
         self, draw: ImageDraw.ImageDraw, at, offset: float, text: str, text_font, *, fill, background=(255, 255, 255, 220), over_rings: bool = False
@@ -343,8 +345,19 @@ class Labels:
                 # From the edge of the counters, not across them.
                 start = abs(offset) * 0.75 / length
                 draw.line([(x + (near[0] - x) * start, y + (near[1] - y) * start), near], fill=tuple(fill) + (255,), width=2)
-        draw.rectangle(box, fill=background, outline=tuple(fill) + (255,))
-        draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, font=text_font, fill=tuple(fill) + (255,), anchor="mm")
+        self._drawn.append((box, text, text_font, tuple(fill), background))
+        self._label(draw, self._drawn[-1])
+
+    def redraw(self, draw: ImageDraw.ImageDraw) -> None:
+        """Every label again, over the leader lines of the labels placed after it."""
+        for drawn in self._drawn:
+            self._label(draw, drawn)
+
+    @staticmethod
+    def _label(draw: ImageDraw.ImageDraw, drawn) -> None:
+        box, text, text_font, fill, background = drawn
+        draw.rectangle(box, fill=background, outline=fill + (255,))
+        draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, font=text_font, fill=fill + (255,), anchor="mm")
 
     def _box(self, draw: ImageDraw.ImageDraw, at, text: str, text_font, pad: int) -> tuple[float, float, float, float]:
         """The padded box of ``text`` centred on ``at``, moved inside the picture."""
