@@ -331,3 +331,27 @@ def test_a_red_winter_retreat_violation_is_ringed_on_the_retreat_hex():
     module, result, marks = marks_of(path)
     assert [v.rule for v in result.violations] == ["RT-1", "RT-1"]  # two companies retreat O20 -> O19
     assert [module.map.labels[m.location] for m in marks if isinstance(m, ViolationMark)] == ["O19", "O19"]
+
+
+def test_a_later_labels_leader_line_never_crosses_an_earlier_label():
+    from PIL import ImageDraw
+
+    from pbem.art.fonts import font
+    from pbem.art.overlay import Labels
+
+    def drawn(both: bool) -> tuple[Image.Image, tuple]:
+        image = Image.new("RGBA", (300, 300))
+        draw = ImageDraw.Draw(image)
+        # Above and beside the point are taken: the second label goes further below, past the first.
+        labels = Labels(image.size, [(0, 0, 300, 95), (0, 95, 120, 300), (180, 95, 300, 300)])
+        labels.place(draw, (150, 100), 20, "first", font(12), fill=(200, 30, 30))
+        if both:
+            labels.place(draw, (150, 100), 20, "second", font(12), fill=(20, 60, 200))
+            assert labels.boxes[1][1] > labels.boxes[0][3]  # it did land below the first
+        labels.redraw(draw)
+        return image, labels.boxes[0]
+
+    alone, box = drawn(False)
+    with_second, _ = drawn(True)
+    area = tuple(round(v) for v in box)
+    assert alone.crop(area).tobytes() == with_second.crop(area).tobytes()
