@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import re
 import sqlite3
 import zipfile
 from pathlib import Path
@@ -134,15 +136,88 @@ def test_list_and_remove(capsys, game, db, monkeypatch):
     run(capsys, "archive", "--db", db, "add", *game)
     code, out, _ = run(capsys, "archive", "--db", db, "list")
     assert code == 0 and out.startswith("#1") and "Alice (soviet) vs Bob (chinese)" in out
-    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("n\n"))
-    code, _, _ = run(capsys, "archive", "--db", db, "remove", "1")
-    assert code == 130
+    monkeypatch.setattr("sys.stdin", TerminalInput("n\n"))
+    code, _, err = run(capsys, "archive", "--db", db, "remove", "1")
+    assert code == 130 and err == "aborted\n"  # a player at a terminal answered no
     assert run(capsys, "archive", "--db", db, "remove", "1", "--yes")[0] == 0
     connection = sqlite3.connect(db)
     assert connection.execute("SELECT count(*) FROM turns").fetchone() == (0,)
     assert connection.execute("SELECT count(*) FROM violations").fetchone() == (0,)
     code, _, err = run(capsys, "archive", "--db", db, "show", "1")
     assert code == 2 and "no game" in err
+
+
+class TerminalInput(io.StringIO):
+    """Standard input as a terminal gives it: the answers typed."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_remove_without_a_terminal_asks_for_yes_and_removes_nothing(capsys, game, db, monkeypatch):
+    run(capsys, "archive", "--db", db, "add", *game)
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))  # a pipe, even one saying yes, is not a player answering
+    code, out, err = run(capsys, "archive", "--db", db, "remove", "1")
+    assert (code, out) == (2, "")
+    assert err == "error: remove game #1: no terminal to ask on; pass --yes to remove it\n"
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone() == (1,)
+    monkeypatch.setattr("sys.stdin", TerminalInput("y\n"))
+    code, out, _ = run(capsys, "archive", "--db", db, "remove", "1")
+    assert code == 0 and "? [y/N]: " in out and out.endswith("removed game #1\n")
+
+
+def test_a_removed_games_number_is_never_given_again(capsys, game, db):
+    for _ in range(3):
+        assert run(capsys, "archive", "--db", db, "add", *game)[0] == 0
+    # The last game's number is the one SQLite's rowid alone would hand out again.
+    assert run(capsys, "archive", "--db", db, "remove", "3", "--yes")[0] == 0
+    assert run(capsys, "archive", "--db", db, "remove", "2", "--yes")[0] == 0
+    code, out, _ = run(capsys, "archive", "--db", db, "add", *game)
+    assert code == 0 and "added game #4:" in out
+    code, _, err = run(capsys, "archive", "--db", db, "show", "3")
+    assert code == 2 and "no game '3'" in err
+    assert [r["id"] for r in json.loads(run(capsys, "archive", "--db", db, "list", "--format", "json")[1])] == [1, 4]
+    # Removing every game does not start the count again either.
+    for number in ("1", "4"):
+        run(capsys, "archive", "--db", db, "remove", number, "--yes")
+    assert "added game #5:" in run(capsys, "archive", "--db", db, "add", *game)[1]
+
+
+VERBS_READING_GAME_1 = (["list"], ["show", "1"], ["search", "--player", "alice"], ["verify"], ["verify", "1"],
+                        ["revalidate", "1", "--jobs", "1", "--dry-run"])  # fmt: skip
+
+
+@pytest.mark.parametrize("verb", VERBS_READING_GAME_1, ids=lambda v: " ".join(v))
+def test_db_is_taken_before_and_after_the_verb(capsys, game, db, tmp_path, verb):
+    def untimed(result):  # revalidate says how long it took
+        code, out, err = result
+        return code, re.sub(r"in [0-9.]+ s \(.*?\)", "", out), err
+
+    other = tmp_path / "other.sqlite"
+    assert run(capsys, "archive", "add", "--db", db, *game)[0] == 0
+    before = untimed(run(capsys, "archive", "--db", db, *verb))
+    assert before[0] in (0, 1) and ("#1" in before[1] + before[2] or "1 game" in before[1] + before[2])
+    assert untimed(run(capsys, "archive", *verb, "--db", db)) == before
+    # Both given: the one after the verb wins (here a missing archive, so the command fails on it).
+    code, _, err = run(capsys, "archive", "--db", db, *verb, "--db", other)
+    assert code == 2 and "other.sqlite" in err and "no such archive" in err
+    assert untimed(run(capsys, "archive", "--db", other, *verb, "--db", db)) == before
+
+
+def test_db_after_the_verb_for_add_export_and_remove(capsys, game, db, tmp_path):
+    code, out, _ = run(capsys, "archive", "add", *game, "--db", db)
+    assert code == 0 and "added game #1" in out and db.exists()
+    assert run(capsys, "archive", "export", "1", tmp_path / "out", "--db", db)[0] == 0
+    assert (tmp_path / "out" / "game.json").exists()
+    assert run(capsys, "archive", "remove", "1", "--yes", "--db", db)[0] == 0
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone() == (0,)
+
+
+def test_every_archive_verb_takes_db_after_it():
+    from pbem.cli.archive import archive
+
+    for name, command in archive.commands.items():
+        assert "--db" in [o for p in command.params for o in p.opts], name
 
 
 def test_bad_game_inputs_are_one_line_errors(capsys, tmp_path, db):

@@ -114,6 +114,7 @@ HOSTILE_SCHEMA = {
     "table": "CREATE TABLE extra (x)",
     "index": "CREATE INDEX extra_index ON turns(name)",
     "dropped index": "DROP INDEX players_by_name",
+    "dropped game counter": "DROP TABLE game_numbers",
     "changed table": "DROP TABLE violations; CREATE TABLE violations (game_id INTEGER, seq INTEGER, n INTEGER, action INTEGER,"
     " rule TEXT, severity TEXT, message TEXT, line INTEGER, column_ INTEGER)",
 }

@@ -38,6 +38,42 @@ def test_an_old_archive_is_migrated_keeping_its_games(tmp_path):
         assert archive.db.execute("SELECT module, checked FROM games").fetchall() == [("m", None)]
         indexes = {r[0] for r in archive.db.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")}
         assert {"players_by_name", "violations_by_rule"} <= indexes
+        # Version 4 counts game numbers from the highest game there.
+        assert archive.db.execute("SELECT id, last FROM game_numbers").fetchall() == [(1, 1)]
+
+
+def test_version_3_archive_gets_a_game_counter_and_never_reuses_numbers(tmp_path):
+    from pbem.archive.games import _next_game_number
+
+    path = tmp_path / "v3.sqlite"
+    db = sqlite3.connect(path)
+    for step in range(3):
+        db.executescript(MIGRATIONS[step])
+    for gid in (2, 7):
+        db.execute(
+            "INSERT INTO games (id, module, module_version, added, head, turn_count, actions, violations, ok) VALUES (?, 'm', '1', 'now', 'h', 0, 0, 0, 1)",
+            (gid,),
+        )
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 3")
+    db.commit()
+    db.close()
+    with open_archive(path) as archive:
+        assert archive.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert archive.db.execute("SELECT last FROM game_numbers").fetchall() == [(7,)]
+        with archive.transaction():
+            assert _next_game_number(archive) == 8
+        archive.db.execute("DELETE FROM games WHERE id = 7")
+        with archive.transaction():
+            assert _next_game_number(archive) == 9
+        # A counter someone lowered or spoiled never hands out a number a game still has.
+        archive.db.execute("UPDATE game_numbers SET last = 'x'")
+        with archive.transaction():
+            assert _next_game_number(archive) == 3
+        archive.db.execute("UPDATE game_numbers SET last = ?", (10**18 - 1,))
+        with pytest.raises(PbemError, match="no game number left"):
+            with archive.transaction():
+                _next_game_number(archive)
 
 
 def test_a_newer_archive_is_refused(tmp_path):

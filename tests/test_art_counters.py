@@ -196,3 +196,49 @@ def test_bad_sizes_faces_and_styles(module, style):
         style_from_json({"values": "{attack}-{__class__}"})
     assert isinstance(style_from_json({}), CounterStyle)
     assert set(ICONS) >= {"infantry", "armour", "artillery"}
+
+
+# --- issue 18, item 8: identical counters tell their units apart -------------------------------------------
+def test_china_war_counters_print_their_units_number(module, style):
+    assert style.designation_of("PLA-INF-XXX-1-04") == "1-04"
+    assert style.designation_of("TW-INF-XXX-04") == "04"
+    designations = {style.designation_of(uid) for uid, unit in module.units.items() if unit.type.id == "pla_inf_xxx_1"}
+    assert len(designations) == sum(1 for unit in module.units.values() if unit.type.id == "pla_inf_xxx_1") > 20
+    counter_type = module.counter_types["pla_inf_xxx_1"]
+    layout = counter_layout(120)
+    background = rgb(style.nation("PLA").background)
+    for face in (0, 1):
+        plain = render_counter(counter_type, face, style, 120)
+        four = render_counter(counter_type, face, style, 120, designation="1-04")
+        five = render_counter(counter_type, face, style, 120, designation="1-05")
+        # The number is in the top-right corner, clear of the symbol's frame, and nowhere else changes.
+        if face == 0:
+            assert ink(plain, layout.designation, background) == 0
+            assert ink(four, layout.designation, background) > 30
+        assert png(four) != png(five)
+        difference = ImageChops.difference(plain, four).getbbox()
+        x0, y0, x1, y1 = layout.designation
+        assert difference is not None and x0 <= difference[0] and y0 <= difference[1] and difference[2] <= x1 and difference[3] <= y1
+
+
+def test_designation_in_svg_and_keeps_clear_of_the_echelon(module, style):
+    svg = counter_svg(module.counter_types["pla_inf_xxx_1"], 0, style, 75, designation="1-04")
+    root = etree.fromstring(svg.encode())
+    texts = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.text == "1-04"]
+    assert len(texts) == 1 and texts[0].get("text-anchor") == "end"
+    # The designation box starts right of the widest echelon mark (XXX) above the symbol frame.
+    from pbem.art.symbols import SYMBOL_BOX, echelon_shapes
+
+    layout = counter_layout(200)
+    x0, _, x1, _ = layout.symbol
+    scale = (x1 - x0) / (SYMBOL_BOX[2] - SYMBOL_BOX[0])
+    rightmost = max(p[0] for shape in echelon_shapes("XXX") for p in shape.points)
+    assert x0 + (rightmost - SYMBOL_BOX[0]) * scale < layout.designation[0]
+
+
+def test_a_bad_designation_pattern_is_refused():
+    for bad in ("(", "(a)(b)", 5, "x" * 101):
+        with pytest.raises(PbemError, match="designation"):
+            style_from_json({"designation": bad})
+    assert style_from_json({}).designation_of("SOV-TK-XX-1-01") == ""
+    assert style_from_json({"designation": "Z+$"}).designation_of("SOV-TK-XX-1-01") == ""

@@ -167,16 +167,16 @@ def store_game(archive: Archive, new: NewGame) -> dict[str, Any]:
     now = datetime.datetime.now(datetime.timezone.utc)
     finished = metadata.get("finished") or now.date().isoformat()
     with archive.transaction() as db:
-        cursor = db.execute(
-            "INSERT INTO games (module, module_version, scenario, title, started, finished, result, added, start_scenario,"
+        game_id = _next_game_number(archive)
+        db.execute(
+            "INSERT INTO games (id, module, module_version, scenario, title, started, finished, result, added, start_scenario,"
             " start_name, start_data, head, turn_count, actions, violations, ok, checked, checked_version, chain)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (module.id, module.version, new.scenario, metadata.get("title"), metadata.get("started"), finished,
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, module.id, module.version, new.scenario, metadata.get("title"), metadata.get("started"), finished,
              metadata.get("result"), now.isoformat(timespec="seconds"), new.start_scenario, new.start_name, new.start_data,
              new.head, len(new.turns), played.actions, played.violations, int(played.ok), now.isoformat(timespec="seconds"),
              module.version, chain.CURRENT),
         )  # fmt: skip
-        game_id = cursor.lastrowid
         db.executemany(
             "INSERT INTO players (game_id, side, name, name_key) VALUES (?, ?, ?, ?)",
             [(game_id, side, name, name.casefold()) for side, names in new.players.items() for name in names],
@@ -185,6 +185,26 @@ def store_game(archive: Archive, new: NewGame) -> dict[str, Any]:
             insert_turn(db, game_id, seq, name, data, link, turn)
     return {"id": game_id, "module": module.id, "scenario": new.scenario, "turns": len(new.turns), "actions": played.actions,
             "violations": played.violations, "ok": played.ok, "head": new.head, "players": new.players}  # fmt: skip
+
+
+# game_id() reads at most 18 digits: a number beyond it could be stored but never named again.
+LAST_GAME_NUMBER = 10**18 - 1
+
+
+def _next_game_number(archive: Archive) -> int:
+    """One more than any game number ever given in this archive (inside the adding transaction).
+
+    A removed game's number is never given again, so a number written down (or a kept head) always
+    means the same game or none.
+    """
+    db = archive.db
+    counted = db.execute("SELECT CAST(last AS INTEGER) FROM game_numbers WHERE id = 1").fetchone()
+    highest = db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
+    number = max(counted[0] if counted and isinstance(counted[0], int) else 0, highest) + 1
+    if number > LAST_GAME_NUMBER:
+        raise PbemError.at(archive.path, "no game number left in this archive (the last one given is too high); start a new archive")
+    db.execute("INSERT INTO game_numbers (id, last) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET last = excluded.last", (number,))
+    return number
 
 
 def insert_turn(db, game_id: int, seq: int, name: str, data: bytes, link: str, turn) -> None:

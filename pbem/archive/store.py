@@ -105,6 +105,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN chain INTEGER NOT NULL DEFAULT 1;
     """,
+    # 3 -> 4: the highest game number ever given, so a removed game's number is never given again
+    # (games.id alone would hand out max(id) + 1 again after the last game is removed). An archive
+    # migrated after such a removal starts counting from its highest game still there.
+    """
+    CREATE TABLE game_numbers (id INTEGER PRIMARY KEY CHECK (id = 1), last INTEGER NOT NULL);
+    INSERT INTO game_numbers (id, last) SELECT 1, COALESCE(MAX(id), 0) FROM games;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -85,7 +85,7 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any], backgro
         last = turn.turn.actions[-1].index if turn.turn.actions else 0
         for v in turn.violations:
             by_index.setdefault(v.index if v.index is not None else last, []).append(
-                {"rule": v.rule, "severity": v.severity, "message": v.message, "line": v.source.line if v.source else None}
+                {"rule": v.rule, "severity": v.severity, "message": v.message, "line": v.source.line if v.source else None, "at": v.at}
             )
         phase = state.phase
         for action in turn.turn.actions:
@@ -380,7 +380,22 @@ def _counter_pictures(module: Module, state: State, units: dict[str, Any], size:
                 break
             faces.append("data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii"))
         pictures[type_id] = faces
+    _add_designations(module, style, units, size)
     return pictures
+
+
+def _add_designations(module: Module, style: Any, units: dict[str, Any], size: int) -> None:
+    """Each unit's designation as its counter prints it (the pictures are per type, so the page adds it):
+    ``[text, x, y, font size, colour]`` from the counter's top-left corner."""
+    from pbem.art.counters import counter_layout, designation_place
+
+    layout = counter_layout(size)
+    for uid, info in units.items():
+        text = style.designation_of(uid)
+        if text and info["type"] in module.counter_types:
+            x, y, font_size = designation_place(layout, text)
+            # The page's counters are small: the number is printed larger than in print, over the echelon if it must.
+            info["designation"] = [text, x, y, max(font_size, round(size * 0.2, 1)), style.colours(module.counter_types[info["type"]]).text]
 
 
 def write_viewer(game: PlayedGame, out: Path, *, title: str, metadata: dict[str, Any] | None = None, background: Any = None) -> int:
@@ -527,12 +542,15 @@ function corners(x, y) {
 }
 // Over the user's own map image the board shows terrain, roads and names: only the (invisible) hexes are added.
 if (M.background) svg("image", {href: M.background, x: 0, y: 0, width: M.width, height: M.height}, terrain);
+const hexLabels = {};  // location -> its number's text element, raised above a stack's top counter
 if (M.kind === "hex") {
   L.forEach(([x, y, label, colour, name], i) => {
     const g = svg("g", {"data-loc": label}, terrain);
     if (M.background) { svg("polygon", {points: corners(x, y), class: "hex over"}, g); return; }
     svg("polygon", {points: corners(x, y), fill: colour, class: "hex"}, g);
-    svg("text", {x, y: y - S * 0.62, class: "hexlabel"}, g).textContent = label;
+    const t = svg("text", {x, y: y - S * 0.62, class: "hexlabel"}, g);
+    t.textContent = label;
+    hexLabels[i] = t;
   });
 } else {
   for (const [a, b] of M.links) svg("line", {x1: L[a][0], y1: L[a][1], x2: L[b][0], y2: L[b][1], class: "link"}, terrain);
@@ -586,6 +604,12 @@ function drawCounter(id, step) {
   if (pics && pics[step]) {
     svg("image", {href: pics[step], width: C, height: C, x: -C / 2, y: -C / 2}, g);
     svg("rect", {x: -C / 2, y: -C / 2, width: C, height: C, fill: "none", stroke: "#000", "stroke-width": 1}, g);
+    if (u.designation) {
+      const [text, x, y, size, colour] = u.designation;
+      const t = svg("text", {x: x - C / 2, y: y - C / 2, "font-size": size, "font-weight": "bold", "text-anchor": "end",
+                             "dominant-baseline": "central", fill: colour, class: "designation"}, g);
+      t.textContent = text;
+    }
     return;
   }
   const colour = G.sides[u.side] || "#ddd";
@@ -614,6 +638,11 @@ function showUnits(pos) {
     drawCounter(id, step);
     const k = (stacks[at] = (stacks[at] || 0) + 1) - 1;
     g.setAttribute("transform", `translate(${L[at][0] + k * 4},${L[at][1] - k * 4})`);
+  }
+  // A stack fans upwards over its hex's number: the number moves up with the top counter.
+  for (const [i, t] of Object.entries(hexLabels)) {
+    const raised = Math.max(0, (stacks[i] || 1) - 1) * 4;
+    t.setAttribute("y", L[i][1] - S * 0.62 - raised);
   }
 }
 function centre(i) { return [L[i][0], L[i][1]]; }
@@ -664,9 +693,13 @@ function showMarks(f) {
     }
   }
   if (f.violations.length) {
-    const where = f.attack ? f.attack.target : f.fire ? f.fire.target : f.order ? f.order.at : (f.loss && f.loss.at.length) ? f.loss.at[0] :
+    // A violation that names its place is marked there (a retreat into the wrong hex), else on the action's own.
+    const own = f.attack ? f.attack.target : f.fire ? f.fire.target : f.order ? f.order.at : (f.loss && f.loss.at.length) ? f.loss.at[0] :
       (f.arrows && f.arrows.length ? f.arrows[0][f.arrows[0].length - 1] : null);
-    if (where !== null && where !== undefined) svg("polygon", {points: corners(L[where][0], L[where][1]), class: "badhex"}, marks);
+    const places = new Set(f.violations.map((v) => (v.at !== null && v.at !== undefined ? v.at : own)));
+    for (const where of places) {
+      if (where !== null && where !== undefined) svg("polygon", {points: corners(L[where][0], L[where][1]), class: "badhex", "data-at": L[where][2]}, marks);
+    }
   }
 }
 // A label in a white box under a mark, kept inside the map.
@@ -681,6 +714,7 @@ function tag(parent, x, y, text) {
   for (const [k, v] of Object.entries({x: cx - w / 2, y: cy - h / 2, width: w, height: h, rx: 3})) rect.setAttribute(k, v);
 }
 const items = [];
+function count(n, noun) { return `${n} ${noun}${n === 1 ? "" : "s"}`; }
 function turnLabel(t) { const T = G.turns[t]; return `Turn ${T.turn} · ${T.side_name || T.side} · ${T.name}`; }
 function show(n) {
   frame = Math.max(0, Math.min(last, n));
@@ -691,7 +725,7 @@ function show(n) {
   const violations = el("violations");
   violations.textContent = "";
   if (!f) {
-    el("position").textContent = `Start of the game (${last} actions in ${G.turns.length} turns)`;
+    el("position").textContent = `Start of the game (${count(last, "action")} in ${count(G.turns.length, "turn")})`;
     el("action-text").textContent = "Set-up: step forward to play the first action.";
     el("action-note").textContent = "";
   } else {
@@ -717,16 +751,21 @@ function show(n) {
   if (frame === last && timer) pause();
   follow(f);
 }
-// Keep the current action in view: scroll the board only when its marks are outside the visible part.
-function follow(f) {
-  if (!f) return;
+// The locations an action's marks are drawn on.
+function spotsOf(f) {
   const spots = [];
+  if (!f) return spots;
   for (const p of f.arrows || []) spots.push(...p);
   if (f.attack) spots.push(f.attack.target, ...f.attack.from);
   if (f.place !== undefined) spots.push(f.place);
   if (f.fire) spots.push(f.fire.target, ...f.fire.from);
   if (f.order) spots.push(f.order.at, ...f.order.from);
   if (f.loss) spots.push(...f.loss.at);
+  return spots;
+}
+// Keep the current action in view: scroll the board only when its marks are outside the visible part.
+function follow(f) {
+  const spots = spotsOf(f);
   if (!spots.length) return;
   const board = el("board"), scale = map.getBoundingClientRect().width / M.width || 1;
   const xs = spots.map((i) => L[i][0] * scale), ys = spots.map((i) => L[i][1] * scale);
@@ -813,4 +852,6 @@ el("subtitle").textContent = [`${G.module.name} ${G.module.version}`, md.scenari
   md.finished ? "finished " + md.finished : "", G.map.illustrative ? "illustrative map" : ""].filter(Boolean).join(" · ");
 el("legend").textContent = "← → step · space play/pause · Home/End · green arrow: move · red ring: attack · orange: fire · violet ring: special order · purple: retreat · blue: advance · red hex: violation";
 show(0);
+// Open where the game starts, on the first action drawn on the map, not at the map's west edge.
+follow(G.frames.find((f) => spotsOf(f).length));
 """

@@ -32,6 +32,7 @@ class CounterLayout:
     values: Box
     quality: Box
     stripe: Box
+    designation: Box  # top-right corner: the unit's own number, which tells identical counters apart
 
 
 def counter_layout(size: int) -> CounterLayout:
@@ -40,12 +41,15 @@ def counter_layout(size: int) -> CounterLayout:
     sym_h = round(sym_w * (SYMBOL_BOX[3] - SYMBOL_BOX[1]) / (SYMBOL_BOX[2] - SYMBOL_BOX[0]))
     left = (s - sym_w) // 2
     top = round(s * 0.10)
+    frame_top = top + sym_h * (50.0 - SYMBOL_BOX[1]) / (SYMBOL_BOX[3] - SYMBOL_BOX[1])
     return CounterLayout(
         size=s,
         symbol=(left, top, left + sym_w, top + sym_h),
         values=(round(s * 0.06), round(s * 0.64), s - round(s * 0.06), s - round(s * 0.05)),
         quality=(round(s * 0.04), round(s * 0.03), round(s * 0.20), round(s * 0.22)),
         stripe=(0, 0, s, max(2, round(s * 0.07))),
+        # Below a reduced face's stripe (a white figure on a white stripe would vanish), above the frame.
+        designation=(round(s * 0.665), max(2, round(s * 0.07)), s - round(s * 0.035), max(max(2, round(s * 0.07)) + 3, int(frame_top - s * 0.01))),
     )
 
 
@@ -64,11 +68,14 @@ def _face(counter_type: CounterType, face: int):
     return counter_type.steps[face]
 
 
-def render_counter(counter_type: CounterType, face: int, style: CounterStyle, size_px: int = 75, dpi: int | None = None) -> Image.Image:
+def render_counter(
+    counter_type: CounterType, face: int, style: CounterStyle, size_px: int = 75, dpi: int | None = None, designation: str = ""
+) -> Image.Image:
     """One face of a counter as an RGB image ``size_px`` square (``dpi`` is recorded for printing).
 
     Face 0 is the front (full strength); face 1 the back: the reduced step marked by a stripe, or a blank
-    back in the nationality's colour for a one-step counter.
+    back in the nationality's colour for a one-step counter. ``designation`` (the unit's own number, see
+    :meth:`CounterStyle.designation_of`) is printed in the top-right corner of both printed faces.
     """
     size = _check_size(size_px)
     nation = style.colours(counter_type)
@@ -87,7 +94,7 @@ def render_counter(counter_type: CounterType, face: int, style: CounterStyle, si
     symbol = symbol_image(_icons(counter_type, style), None if caption else counter_type.size, x1 - x0, y1 - y0, nation.symbol, nation.line)
     image.paste(symbol, (x0, y0), symbol)
     if caption:
-        box = _caption_box(layout)
+        box = _caption_box(layout, designation)
         draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), caption, font=font(_fit_caption(caption, box), True), fill=nation.text, anchor="mm")
     vx0, vy0, vx1, vy1 = layout.values
     runs, value_size = _value_runs(printed_values(style, counter_type, face), vx1 - vx0, vy1 - vy0)
@@ -104,7 +111,16 @@ def render_counter(counter_type: CounterType, face: int, style: CounterStyle, si
     if style.quality and counter_type.quality is not None:
         qx0, qy0, qx1, qy1 = layout.quality
         draw.text(((qx0 + qx1) / 2, (qy0 + qy1) / 2), str(counter_type.quality), font=font(round((qy1 - qy0) * 0.9)), fill=nation.text, anchor="mm")
+    if designation:
+        x, y, size = designation_place(layout, designation)
+        draw.text((x, y), designation, font=font(size, True), fill=nation.text, anchor="rm")
     return image
+
+
+def designation_place(layout: CounterLayout, designation: str) -> tuple[float, float, int]:
+    """Where a designation is printed: its right end, its middle height and its (bold) font size."""
+    x0, y0, x1, y1 = layout.designation
+    return x1, (y0 + y1) / 2, _fit(designation, x1 - x0, round((y1 - y0) * 0.85))
 
 
 def _inclusive(box: Box) -> tuple[int, int, int, int]:
@@ -185,19 +201,20 @@ def _caption(counter_type: CounterType, style: CounterStyle) -> str | None:
     return own.caption if own is not None else None
 
 
-def _caption_box(layout: CounterLayout) -> Box:
-    """The band above the symbol's frame, where the echelon would stand."""
+def _caption_box(layout: CounterLayout, designation: str = "") -> Box:
+    """The band above the symbol's frame, where the echelon would stand (left of a designation)."""
     s = layout.size
     x0, y0, x1, y1 = layout.symbol
     frame_top = y0 + round((y1 - y0) * (50.0 - SYMBOL_BOX[1]) / (SYMBOL_BOX[3] - SYMBOL_BOX[1]))
-    return (round(s * 0.06), max(1, round(s * 0.06)), s - round(s * 0.06), max(frame_top - 1, round(s * 0.06) + 4))
+    right = layout.designation[0] - round(s * 0.02) if designation else s - round(s * 0.06)
+    return (round(s * 0.06), max(1, round(s * 0.06)), right, max(frame_top - 1, round(s * 0.06) + 4))
 
 
 def _fit_caption(caption: str, box: Box) -> int:
     return _fit(caption, box[2] - box[0], box[3] - box[1])
 
 
-def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_px: int = 75) -> str:
+def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_px: int = 75, designation: str = "") -> str:
     """The same face as a standalone SVG document (vector symbol, text left to the viewer's sans-serif)."""
     size = _check_size(size_px)
     nation = style.colours(counter_type)
@@ -219,7 +236,7 @@ def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_
         parts.append(symbol_svg(_icons(counter_type, style), None if caption else counter_type.size, fill=nation.symbol, line=nation.line))
         parts.append("</g>")
         if caption:
-            cx0, cy0, cx1, cy1 = _caption_box(layout)
+            cx0, cy0, cx1, cy1 = _caption_box(layout, designation)
             parts.append(
                 f'<text x="{(cx0 + cx1) / 2}" y="{(cy0 + cy1) / 2}" font-size="{_fit_caption(caption, (cx0, cy0, cx1, cy1))}" '
                 f'font-family="sans-serif" font-weight="bold" text-anchor="middle" dominant-baseline="central" '
@@ -249,5 +266,18 @@ def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_
                 f'font-family="sans-serif" text-anchor="middle" dominant-baseline="central" fill="{nation.text}">'
                 f"{counter_type.quality}</text>"
             )
+        if designation:
+            parts.append(designation_svg(layout, designation, nation.text))
     parts.append("</svg>\n")
     return "".join(parts)
+
+
+def designation_svg(layout: CounterLayout, designation: str, colour: str) -> str:
+    """The designation as an SVG text element in the counter's own coordinates (top-left 0, 0)."""
+    x, y, size = designation_place(layout, designation)
+    x0 = layout.designation[0]
+    return (
+        f'<text x="{x}" y="{y}" font-size="{size}" font-family="sans-serif" font-weight="bold" text-anchor="end" '
+        f'dominant-baseline="central" textLength="{min(x - x0, font(size, True).getlength(designation)):.1f}" '
+        f'lengthAdjust="spacingAndGlyphs" fill="{colour}">{escape(designation)}</text>'
+    )

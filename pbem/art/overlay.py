@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageColor, ImageDraw
 
 from pbem.art.counters import render_counter
 from pbem.art.fonts import font
@@ -125,7 +125,7 @@ def turn_marks(
             where[action.index] = action.at
         start.apply(action)
     for number, violation in enumerate(violations, 1):
-        location = where.get(violation.index) if violation.index is not None else None
+        location = violation.at if violation.at is not None else where.get(violation.index) if violation.index is not None else None
         marks.append(ViolationMark(location, violation.rule, number, violation.message, violation.severity))
     return marks
 
@@ -169,7 +169,7 @@ def overlay(
         step = max(2, counter_px // 8)
         for k, unit_state in enumerate(stack):
             face = 0 if unit_state.step == 0 else 1
-            counter = render_counter(unit_state.unit.type, face, style, counter_px)
+            counter = render_counter(unit_state.unit.type, face, style, counter_px, designation=style.designation_of(unit_state.id))
             left = round(x - counter_px / 2 + k * step)
             top = round(y - counter_px / 2 - k * step)
             draw.rectangle([left + 2, top + 2, left + counter_px + 1, top + counter_px + 1], fill=(0, 0, 0, 90))
@@ -182,6 +182,8 @@ def overlay(
             r = max(6, counter_px // 6)
             draw.ellipse([bx - r, by - r, bx + r, by + r], fill=(255, 255, 255, 255), outline=(0, 0, 0, 255), width=1)
             draw.text((bx, by), str(len(stack)), font=font(round(r * 1.5)), fill=(0, 0, 0, 255), anchor="mm")
+    numbers = _hex_numbers_above(draw, state, centers, unit, counter_px) if picture.layout is not None else []
+    taken += [box for box, _, _ in numbers]
     layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
     ldraw = ImageDraw.Draw(layer)
     width = max(3, round(unit / 10))
@@ -194,7 +196,12 @@ def overlay(
             sx, sy = points[0]
             ldraw.ellipse([sx - width * 1.2, sy - width * 1.2, sx + width * 1.2, sy + width * 1.2], fill=colour + (220,))
             arrow(ldraw, points, fill=colour + (220,), width=width, head=head)
-    labels = Labels(image.size, taken)
+    ring_radius = unit * 0.6
+    ring_width = max(3, width)
+    rings = [centers[m.location] for m in marks if isinstance(m, ViolationMark) and m.location is not None]
+    # Labels keep off the counters and off the violation rings (a ring's own label excepted).
+    pad = ring_radius + ring_width
+    labels = Labels(image.size, taken, rings=[(x - pad, y - pad, x + pad, y + pad) for x, y in rings])
     # In the order the actions were played: an earlier action's label sits nearer its hex.
     for mark in marks:
         if isinstance(mark, (AttackMark, FireMark)):
@@ -221,12 +228,20 @@ def overlay(
                 r = unit * 0.5
                 ldraw.ellipse([x - r, y - r, x + r, y + r], outline=colour + (255,), width=max(2, width - 1))
             labels.place(ldraw, (x, y), unit * 0.55, mark.label, label_font, fill=colour)
-    for mark in marks:
+    for x, y in rings:
+        r = ring_radius
+        ldraw.ellipse([x - r, y - r, x + r, y + r], outline=VIOLATION + (255,), width=ring_width)
+    for mark in marks:  # after every ring: a second ring on a hex never crosses the first one's label
         if isinstance(mark, ViolationMark) and mark.location is not None:
             x, y = centers[mark.location]
-            r = unit * 0.6
-            ldraw.ellipse([x - r, y - r, x + r, y + r], outline=VIOLATION + (255,), width=max(3, width))
-            labels.place(ldraw, (x - r * 0.8, y), -r * 0.95, f"{mark.number}: {mark.rule}", label_font, fill=VIOLATION, background=(255, 255, 255, 235))
+            r = ring_radius
+            labels.place(
+                ldraw, (x - r * 0.8, y), -r * 0.95, f"{mark.number}: {mark.rule}", label_font, fill=VIOLATION,
+                background=(255, 255, 255, 235), over_rings=True,
+            )  # fmt: skip
+    labels.redraw(ldraw)
+    # Last, over the rings and arrows: a hex number stays readable.
+    _draw_hex_numbers(ldraw, numbers, unit)
     image = Image.alpha_composite(image, layer).convert("RGB")
     if crop:
         points = [centers[i] for i in state.stacks]
@@ -250,19 +265,57 @@ def overlay(
     return image
 
 
+HexNumber = tuple[tuple[float, float, float, float], tuple[float, float], str]  # box, text anchor, text
+
+
+def _hex_numbers_above(draw: ImageDraw.ImageDraw, state: State, centers, unit: float, counter_px: int) -> list[HexNumber]:
+    """Where each occupied hex's number goes again, just above its stack: the counters cover the printed
+    one, and a player needs the number to write the next move."""
+    labels = state.module.map.labels
+    label_font = font(max(6, round(unit * 0.17)))
+    step = max(2, counter_px // 8)
+    numbers = []
+    for location in sorted(state.stacks):
+        x, y = centers[location]
+        top = round(y - counter_px / 2 - (len(state.units_at(location)) - 1) * step)
+        x0, y0, x1, y1 = draw.textbbox((x, top - 2), labels[location], font=label_font, anchor="md")
+        numbers.append(((x0 - 2, y0 - 1, x1 + 2, y1 + 1), (x, top - 2), labels[location]))
+    return numbers
+
+
+def _draw_hex_numbers(draw: ImageDraw.ImageDraw, numbers: Sequence[HexNumber], unit: float) -> None:
+    from pbem.art.maps import LABEL
+
+    label_font = font(max(6, round(unit * 0.17)))
+    for box, at, text in numbers:
+        draw.rectangle(box, fill=(255, 255, 255, 215))
+        draw.text(at, text, font=label_font, fill=ImageColor.getrgb(LABEL) + (255,), anchor="md")
+
+
 class Labels:
     """Labels in boxes inside the picture, off the counters and off one another: a label whose place is taken
     goes to the other side of its point, beside it, or further out on either side (16 places are tried; the last one is
     kept even if taken), tied to its point by a line when it lands away from it."""
 
-    def __init__(self, size: tuple[int, int], obstacles: Sequence[tuple[float, float, float, float]] = ()) -> None:
+    def __init__(
+        self,
+        size: tuple[int, int],
+        obstacles: Sequence[tuple[float, float, float, float]] = (),
+        rings: Sequence[tuple[float, float, float, float]] = (),
+    ) -> None:
         self.size = size
         self.obstacles = list(obstacles)
+        self.rings = list(rings)  # the boxes of the violation rings
         self.boxes: list[tuple[float, float, float, float]] = []
+        self._drawn: list[tuple] = []  # what each label drew: box, text, font, colour, background
 
-    def place(self, draw: ImageDraw.ImageDraw, at, offset: float, text: str, text_font, *, fill, background=(255, 255, 255, 220)) -> None:
+    def place(
+        self, draw: ImageDraw.ImageDraw, at, offset: float, text: str, text_font, *, fill, background=(255, 255, 255, 220), over_rings: bool = False
+    ) -> None:
         """Label ``text`` ``offset`` pixels below point ``at`` (above it for a negative offset), else the
-        other side of it, beside it, or further out on either side until a free place is found."""
+        other side of it, beside it, or further out on either side until a free place is found. Only a
+        ring's own label (``over_rings``) may lie on a violation ring."""
+        obstacles = self.obstacles if over_rings else self.obstacles + self.rings
         pad = 3
         x, y = at
         box = self._box(draw, (x, y + offset), text, text_font, pad)
@@ -280,7 +333,7 @@ class Labels:
                 along = 1 if (k % 2 == 0) == (offset >= 0) else -1
                 candidate = (x, y + along * (abs(offset) + (k - 2) // 2 * height))
             box = self._box(draw, candidate, text, text_font, pad)
-            if not any(_overlap(box, other) for other in self.boxes + self.obstacles):
+            if not any(_overlap(box, other) for other in self.boxes + obstacles):
                 break
         self.boxes.append(box)
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -292,8 +345,19 @@ class Labels:
                 # From the edge of the counters, not across them.
                 start = abs(offset) * 0.75 / length
                 draw.line([(x + (near[0] - x) * start, y + (near[1] - y) * start), near], fill=tuple(fill) + (255,), width=2)
-        draw.rectangle(box, fill=background, outline=tuple(fill) + (255,))
-        draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, font=text_font, fill=tuple(fill) + (255,), anchor="mm")
+        self._drawn.append((box, text, text_font, tuple(fill), background))
+        self._label(draw, self._drawn[-1])
+
+    def redraw(self, draw: ImageDraw.ImageDraw) -> None:
+        """Every label again, over the leader lines of the labels placed after it."""
+        for drawn in self._drawn:
+            self._label(draw, drawn)
+
+    @staticmethod
+    def _label(draw: ImageDraw.ImageDraw, drawn) -> None:
+        box, text, text_font, fill, background = drawn
+        draw.rectangle(box, fill=background, outline=fill + (255,))
+        draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, font=text_font, fill=fill + (255,), anchor="mm")
 
     def _box(self, draw: ImageDraw.ImageDraw, at, text: str, text_font, pad: int) -> tuple[float, float, float, float]:
         """The padded box of ``text`` centred on ``at``, moved inside the picture."""
@@ -317,10 +381,15 @@ def _widen(box: tuple[int, int, int, int], labels, size: tuple[int, int]) -> tup
 
 
 def _with_legend(image: Image.Image, violations: Sequence[ViolationMark], size: int) -> Image.Image:
-    """The picture with the violations listed under it: number, rule, severity and message."""
+    """The picture with the violations listed under it: number, rule, severity and message, each wrapped
+    to the picture's width."""
     text_font = font(size)
     line_height = round(size * 1.45)
-    lines = [f"{v.number}: {v.rule} {v.severity}: {v.message}" + ("" if v.location is not None else " (no place)") for v in violations[:60]]
+    room = image.width - size  # half a line height of margin on either side
+    lines: list[str] = []
+    for v in violations[:60]:
+        text = f"{v.number}: {v.rule} {v.severity}: {v.message}" + ("" if v.location is not None else " (no place)")
+        lines += wrap(text, text_font, room, indent="    ")
     if len(violations) > 60:
         lines.append(f"… and {len(violations) - 60} more")
     height = line_height * len(lines) + size
@@ -330,6 +399,32 @@ def _with_legend(image: Image.Image, violations: Sequence[ViolationMark], size: 
     for k, line in enumerate(lines):
         draw.text((size // 2, image.height + size // 2 + k * line_height), line, font=text_font, fill=VIOLATION)
     return out
+
+
+def wrap(text: str, text_font, width: float, indent: str = "") -> list[str]:
+    """``text`` in lines no wider than ``width`` pixels, broken between words (inside a word too long
+    for a line); lines after the first start with ``indent``."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line.strip() else line + word
+        if text_font.getlength(candidate) <= width:
+            line = candidate
+            continue
+        if line.strip():
+            lines.append(line)
+            line = indent + word
+        else:
+            line = candidate
+        while text_font.getlength(line) > width and len(line) > len(indent) + 1:
+            cut = len(line) - 1
+            while cut > len(indent) + 1 and text_font.getlength(line[:cut]) > width:
+                cut -= 1
+            lines.append(line[:cut])
+            line = indent + line[cut:]
+    if line.strip():
+        lines.append(line)
+    return lines
 
 
 def crop_to(image_size: tuple[int, int], points: Sequence[tuple[float, float]], margin: float) -> tuple[int, int, int, int] | None:

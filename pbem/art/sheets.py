@@ -17,6 +17,8 @@ from pbem.model.errors import PbemError
 
 PAGES_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
 CUT = (120, 120, 120)
+MARK = (0, 0, 0)
+CAPTION = (60, 60, 60)
 MAX_COUNTERS = 10_000
 
 
@@ -53,15 +55,24 @@ def check_spec(spec: SheetSpec) -> SheetSpec:
     return spec
 
 
-def sheet_pages(
-    count: int,
-    draw_face: Callable[[int, int, int], Image.Image],
-    spec: SheetSpec = SheetSpec(),
-    title: str = "",
-    progress: Callable[[int], None] | None = None,
-) -> list[Image.Image]:
-    """Pages for ``count`` counters: front page, back page, front page… ``draw_face(n, face, px)`` draws
-    counter ``n``'s face 0 or 1 at ``px`` pixels. ``progress(n)`` is called after each counter."""
+@dataclass(frozen=True)
+class SheetPage:
+    """One page of a sheet, in pixels at the spec's resolution: where each counter goes, the cut lines
+    and the caption."""
+
+    size: tuple[int, int]
+    face: int  # 0 fronts, 1 backs
+    cell: int  # counter side
+    counters: tuple[tuple[int, int, int], ...]  # (counter number, left, top)
+    lines: tuple[tuple[tuple[int, int], tuple[int, int], tuple[int, int, int]], ...]  # cut lines and crop marks: a, b, colour
+    line_width: int
+    caption: str
+    caption_at: tuple[int, int]  # top-left corner of the caption
+    caption_size: int
+
+
+def sheet_layout(count: int, spec: SheetSpec = SheetSpec(), title: str = "") -> list[SheetPage]:
+    """The pages for ``count`` counters: front page, back page, front page… (the backs mirrored)."""
     check_spec(spec)
     if not 0 < count <= MAX_COUNTERS:
         raise PbemError(f"a sheet holds 1 to {MAX_COUNTERS} counters, not {count}")
@@ -72,43 +83,61 @@ def sheet_pages(
     cell = spec.px(spec.counter_mm)
     left = (page_px[0] - columns * cell) // 2
     top = spec.px(spec.margin_mm) + spec.px(8)
-    pages: list[Image.Image] = []
+    pages: list[SheetPage] = []
     for first in range(0, count, per_page):
         numbers = list(range(first, min(count, first + per_page)))
         used_rows = (len(numbers) + columns - 1) // columns
         for face in (0, 1):
-            page = Image.new("RGB", page_px, "white")
-            draw = ImageDraw.Draw(page)
+            places = []
             for k, n in enumerate(numbers):
                 row, column = divmod(k, columns)
                 if face == 1:
                     column = columns - 1 - column  # mirrored: the back of column 0 prints in the last column
-                page.paste(draw_face(n, face, cell), (left + column * cell, top + row * cell))
-                if face == 1 and progress is not None:
-                    progress(n)
-            _cut_lines(draw, left, top, cell, columns, used_rows, spec)
-            page_number = len(pages) + 1
-            caption = f"{title}  page {page_number} - {'fronts' if face == 0 else 'backs (mirrored for duplex)'}"
-            draw.text((left, spec.px(spec.margin_mm)), caption.strip(), font=font(spec.px(3.2)), fill=(60, 60, 60))
-            pages.append(page)
+                places.append((n, left + column * cell, top + row * cell))
+            caption = f"{title}  page {len(pages) + 1} - {'fronts' if face == 0 else 'backs (mirrored for duplex)'}"
+            pages.append(SheetPage(
+                page_px, face, cell, tuple(places), _cut_lines(left, top, cell, columns, used_rows, spec), max(1, spec.dpi // 150),
+                caption.strip(), (left, spec.px(spec.margin_mm)), spec.px(3.2),
+            ))  # fmt: skip
     return pages
 
 
-def _cut_lines(draw: ImageDraw.ImageDraw, left: int, top: int, cell: int, columns: int, rows: int, spec: SheetSpec) -> None:
+def sheet_pages(
+    count: int,
+    draw_face: Callable[[int, int, int], Image.Image],
+    spec: SheetSpec = SheetSpec(),
+    title: str = "",
+    progress: Callable[[int], None] | None = None,
+) -> list[Image.Image]:
+    """Pages as pictures for ``count`` counters. ``draw_face(n, face, px)`` draws counter ``n``'s face 0 or 1
+    at ``px`` pixels. ``progress(n)`` is called after each counter."""
+    pages: list[Image.Image] = []
+    for layout in sheet_layout(count, spec, title):
+        page = Image.new("RGB", layout.size, "white")
+        draw = ImageDraw.Draw(page)
+        for n, x, y in layout.counters:
+            page.paste(draw_face(n, layout.face, layout.cell), (x, y))
+            if layout.face == 1 and progress is not None:
+                progress(n)
+        for a, b, colour in layout.lines:
+            draw.line([a, b], fill=colour, width=layout.line_width)
+        draw.text(layout.caption_at, layout.caption, font=font(layout.caption_size), fill=CAPTION)
+        pages.append(page)
+    return pages
+
+
+def _cut_lines(left: int, top: int, cell: int, columns: int, rows: int, spec: SheetSpec):
     """Hairlines on every counter edge and crop marks running into the margin."""
-    width = max(1, spec.dpi // 150)
     right, bottom = left + columns * cell, top + rows * cell
     mark = spec.px(4)
+    lines = []
     for c in range(columns + 1):
         x = left + c * cell
-        draw.line([(x, top), (x, bottom)], fill=CUT, width=width)
-        draw.line([(x, top - mark - 2), (x, top - 2)], fill=(0, 0, 0), width=width)
-        draw.line([(x, bottom + 2), (x, bottom + mark + 2)], fill=(0, 0, 0), width=width)
+        lines += [((x, top), (x, bottom), CUT), ((x, top - mark - 2), (x, top - 2), MARK), ((x, bottom + 2), (x, bottom + mark + 2), MARK)]
     for r in range(rows + 1):
         y = top + r * cell
-        draw.line([(left, y), (right, y)], fill=CUT, width=width)
-        draw.line([(left - mark - 2, y), (left - 2, y)], fill=(0, 0, 0), width=width)
-        draw.line([(right + 2, y), (right + mark + 2, y)], fill=(0, 0, 0), width=width)
+        lines += [((left, y), (right, y), CUT), ((left - mark - 2, y), (left - 2, y), MARK), ((right + 2, y), (right + mark + 2, y), MARK)]
+    return tuple(lines)
 
 
 def pages_png(pages: Sequence[Image.Image], gap: int = 20) -> Image.Image:

@@ -85,6 +85,24 @@ class CounterStyle:
     phases: dict[str, str] = field(default_factory=dict)  # phase id -> the name players use
     orders: dict[str, str] = field(default_factory=dict)  # special order or action kind -> its name
     sides: dict[str, str] = field(default_factory=dict)  # side id -> its name ("finnish" -> "Finnish")
+    designation: str | None = None  # regular expression: the part of a unit's id printed on its counter
+
+    def designation_of(self, unit_id: str) -> str:
+        """What the counter of unit ``unit_id`` prints to tell it from identical counters (``""``: nothing).
+
+        The pattern's match is printed, or its one group if it has one:
+
+        >>> CounterStyle(designation="(?:[0-9]+-)?[0-9]+$").designation_of("PLA-INF-XXX-1-04")
+        '1-04'
+        >>> CounterStyle(designation="-([0-9]+)$").designation_of("PLA-INF-XXX-1-04")
+        '04'
+        """
+        if not self.designation:
+            return ""
+        found = re.search(self.designation, unit_id)
+        if found is None:
+            return ""
+        return ((found.group(1) if found.re.groups else found.group(0)) or "")[:MAX_DESIGNATION]
 
     def nation(self, nationality: str) -> NationStyle:
         return self.nations.get(nationality, self.default)
@@ -125,6 +143,8 @@ DEFAULT_TERRAIN = {
 VALUE_FIELDS = ("attack", "defence", "move")
 NATION_KEYS = ("background", "text", "symbol", "line", "reduced")
 MAX_PARTS = 12  # values printed along a counter's bottom edge
+MAX_DESIGNATION_PATTERN = 100
+MAX_DESIGNATION = 8  # characters printed in a counter's corner
 _PART_KEYS = {"field", "sup", "when", "unless", "box", "parens", "dash", "fill", "fill_if", "text"}
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 
@@ -215,7 +235,19 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
     quality = data.get("quality", False)
     if not isinstance(quality, bool):
         raise fail("/quality", "quality must be true or false")
-    return CounterStyle(nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"])
+    designation = data.get("designation")
+    if designation is not None:
+        try:
+            if not isinstance(designation, str) or not 0 < len(designation) <= MAX_DESIGNATION_PATTERN or re.compile(designation).groups > 1:
+                raise ValueError
+        except (re.error, ValueError):
+            raise fail(
+                "/designation", f"designation must be a regular expression (at most {MAX_DESIGNATION_PATTERN} characters, one group at most) "
+                "picking the printed part of a unit's id, e.g. \"(?:\\\\d+-)?\\\\d+$\""
+            ) from None
+    return CounterStyle(
+        nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"], designation
+    )
 
 
 def _object(data: dict[str, Any], key: str, fail) -> dict[str, Any]:

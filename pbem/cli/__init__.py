@@ -35,6 +35,11 @@ COMMANDS: dict[str, str] = {
 }
 
 
+def counted(n: int, noun: str) -> str:
+    """``1 turn``, ``3 turns``: a count and its noun, singular or plural as English wants."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 class WrappingGroup(click.Group):
     """A group whose listing shows each verb's whole first sentence, wrapped, never cut off with '...'."""
 

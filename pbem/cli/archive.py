@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, WrappingGroup
+from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, WrappingGroup, counted
 
 DB_HELP = "Archive file (default: $PBEM_ARCHIVE, else ~/.local/share/pbem/archive.sqlite)."
 
@@ -45,16 +45,32 @@ def _print_rows(rows, output: str) -> None:
         title = f" “{_shown(row.title)}”" if row.title else ""
         click.echo(
             f"#{row.id:<5} {_shown(row.finished or '-'):10}  {_shown(row.module)}/{_shown(row.scenario or '-')}{title}"
-            f"  {_players_text(row.players)}  result: {_shown(row.result or '-')}  {row.turns} turns, {row.actions} actions, {verdict}"
+            f"  {_players_text(row.players)}  result: {_shown(row.result or '-')}  {counted(row.turns, 'turn')}, {counted(row.actions, 'action')}, {verdict}"
         )
     click.echo(f"{len(rows)} game(s)", err=True)
+
+
+def _db_after_verb(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    # The group has already run: a --db after the verb replaces the one before it.
+    if value is not None:
+        ctx.ensure_object(dict)["db"] = value
+
+
+def db_option(command):
+    """``--db`` after the verb too (``pbem archive list --db F``), as ``pbem replay`` takes it; it wins over one before."""
+    return click.option(
+        "--db", type=click.Path(dir_okay=False, path_type=Path), expose_value=False, callback=_db_after_verb, help=DB_HELP
+    )(command)
 
 
 @click.group(cls=WrappingGroup)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help=DB_HELP)
 @click.pass_context
 def archive(ctx: click.Context, db: Path | None) -> None:
-    """Finished games in one SQLite file: add, list, show, search, export, remove, verify, revalidate."""
+    """Finished games in one SQLite file: add, list, show, search, export, remove, verify, revalidate.
+
+    --db FILE may come before the verb or after it (pbem archive --db F list, pbem archive list --db F).
+    """
     ctx.ensure_object(dict)
     ctx.obj["db"] = db
 
@@ -67,6 +83,7 @@ def archive(ctx: click.Context, db: Path | None) -> None:
 @click.option("--started", metavar="YYYY-MM-DD")
 @click.option("--finished", metavar="YYYY-MM-DD", help="Default: game.json's, else today.")
 @click.option("--result", help="Free text, e.g. the winning side or 'draw'.")
+@db_option
 @click.pass_context
 def add(ctx, game, module_name, players, title, started, finished, result) -> int:
     """Replay a finished game and store it: GAME is a folder, a zip, or turn files in play order.
@@ -105,8 +122,8 @@ def add(ctx, game, module_name, players, title, started, finished, result) -> in
         summary = games.store_game(archive_, new)
     verdict = "all legal" if summary["ok"] else f"{summary['violations']} violation(s)"
     click.echo(
-        f"added game #{summary['id']}: {_shown(summary['module'])}/{_shown(summary['scenario'])}, {summary['turns']} turns, "
-        f"{summary['actions']} actions, {verdict}"
+        f"added game #{summary['id']}: {_shown(summary['module'])}/{_shown(summary['scenario'])}, {counted(summary['turns'], 'turn')}, "
+        f"{counted(summary['actions'], 'action')}, {verdict}"
     )
     click.echo(f"head {summary['head']}")
     click.echo(f"  (keep it: 'pbem archive verify {summary['id']} --head HEAD' tells whether the archive still holds this game)")
@@ -115,6 +132,7 @@ def add(ctx, game, module_name, players, title, started, finished, result) -> in
 
 @archive.command("list")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@db_option
 @click.pass_context
 def list_(ctx, output) -> int:
     """Every game in the archive."""
@@ -135,6 +153,7 @@ def list_(ctx, output) -> int:
 @click.option("--severity", type=click.Choice(["illegal", "mismatch", "warning"]))
 @click.option("--legal/--with-violations", "ok", default=None, help="Only games with no violation / with some.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@db_option
 @click.pass_context
 def search(ctx, player, module_id, scenario, since, until, result, rule, severity, ok, output) -> int:
     """Games matching every filter given."""
@@ -162,6 +181,7 @@ def search(ctx, player, module_id, scenario, since, until, result, rule, severit
 @archive.command()
 @click.argument("game")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@db_option
 @click.pass_context
 def show(ctx, game, output) -> int:
     """A game's details, its turns (hash, link) and every violation."""
@@ -180,7 +200,7 @@ def show(ctx, game, output) -> int:
     click.echo(f"  dates    started {_shown(info['started'] or '-')}, finished {_shown(info['finished'] or '-')} (added {_shown(info['added'])})")
     click.echo(f"  result   {_shown(info['result'] or '-')}")
     verdict = "all legal" if info["ok"] else f"{info['violations']} violation(s)"
-    click.echo(f"  verdict  {info['turn_count']} turns, {info['actions']} actions, {verdict}")
+    click.echo(f"  verdict  {counted(info['turn_count'], 'turn')}, {counted(info['actions'], 'action')}, {verdict}")
     covers = "start and turn files only: stored before pbem's heads covered module, players and result" if info["chain"] == 1 else \
         "module and version, scenario, start, players, result and every turn file"  # fmt: skip
     click.echo(f"  head     {_shown(info['head'])}")
@@ -199,6 +219,7 @@ def show(ctx, game, output) -> int:
 @archive.command()
 @click.argument("game")
 @click.argument("out", type=click.Path(path_type=Path))
+@db_option
 @click.pass_context
 def export(ctx, game, out) -> int:
     """Write GAME's turn files (byte for byte), start state and game.json to folder OUT, or OUT.zip."""
@@ -212,14 +233,23 @@ def export(ctx, game, out) -> int:
 @archive.command()
 @click.argument("game")
 @click.option("--yes", is_flag=True, help="Do not ask.")
+@db_option
 @click.pass_context
 def remove(ctx, game, yes) -> int:
-    """Delete GAME from the archive."""
+    """Delete GAME from the archive (its number is never given to another game).
+
+    Asks first on a terminal; elsewhere (a script, a pipe) --yes is required.
+    """
+    import sys
+
     from pbem.archive import games
+    from pbem.model.errors import PbemError
 
     archive_ = _open(ctx)
     gid = games.game_id(archive_, game)
     if not yes:
+        if not sys.stdin.isatty():
+            raise PbemError(f"remove game #{gid}: no terminal to ask on; pass --yes to remove it")
         click.confirm(f"remove game #{gid} from {archive_.path}?", abort=True)
     games.remove(archive_, gid)
     click.echo(f"removed game #{gid}")
@@ -229,6 +259,7 @@ def remove(ctx, game, yes) -> int:
 @archive.command()
 @click.argument("game", nargs=-1)
 @click.option("--head", "kept", metavar="HEX", help="The head you kept of GAME (one game): does the stored game still end at it?")
+@db_option
 @click.pass_context
 def verify(ctx, game, kept) -> int:
     """Check every game's hash chain (or GAME's); name the first broken link. Exit 1 if any is broken.
@@ -264,6 +295,7 @@ def verify(ctx, game, kept) -> int:
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
 @click.option("--dry-run", is_flag=True, help="Report changes without storing the new verdicts.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@db_option
 @click.pass_context
 def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
     """Replay every stored game (or each GAME) against the current module; report which verdicts changed.

@@ -94,9 +94,12 @@ def counters(module_name: str, out_dir: Path, size: int, dpi: int, as_svg: bool)
 @click.option("--dpi", default=300, show_default=True)
 @click.option("--counter-mm", default=12.7, show_default=True, help="Counter side in millimetres.")
 def sheet(module_name: str, out: Path, page: str, dpi: int, counter_mm: float) -> int:
-    """Counter sheets of MODULE's order of battle: fronts, and backs mirrored for duplex, with cut lines."""
+    """Counter sheets of MODULE's order of battle: fronts, and backs mirrored for duplex, with cut lines.
+
+    A PDF is drawn in vector shapes and text (sharp at any printer resolution); a PNG is a picture of the pages.
+    """
     from pbem.art.counters import render_counter
-    from pbem.art.images import encode, pdf_bytes
+    from pbem.art.images import encode
     from pbem.art.sheets import SheetSpec, pages_png, sheet_pages
     from pbem.art.style import load_style
     from pbem.model.files import write_atomic
@@ -108,12 +111,21 @@ def sheet(module_name: str, out: Path, page: str, dpi: int, counter_mm: float) -
     units = list(module.units.values())
     spec = SheetSpec(page=page, dpi=dpi, counter_mm=counter_mm)
     with _progress(len(units), "counter sheet") as advance:
-        pages = sheet_pages(
-            len(units), lambda n, face, px: render_counter(units[n].type, face, style, px, dpi), spec, module.name, advance
-        )
-    data = pdf_bytes(pages, dpi) if suffix == ".pdf" else encode(pages_png(pages), out, dpi)
+        if suffix == ".pdf":  # vector: shapes and text, sharp at any printer's resolution
+            from pbem.art.pdf import sheet_pdf
+            from pbem.art.sheets import sheet_layout
+
+            page_count = len(sheet_layout(len(units), spec, module.name))
+            data = sheet_pdf(len(units), lambda n: (units[n].type, style.designation_of(units[n].id)), style, spec, module.name, advance)
+        else:
+            pages = sheet_pages(
+                len(units), lambda n, face, px: render_counter(units[n].type, face, style, px, dpi, style.designation_of(units[n].id)),
+                spec, module.name, advance,
+            )  # fmt: skip
+            page_count = len(pages)
+            data = encode(pages_png(pages), out, dpi)
     write_atomic(out, data)
-    click.echo(f"{len(units)} counters on {len(pages)} pages written to {out}")
+    click.echo(f"{len(units)} counters on {page_count} pages written to {out}")
     return EXIT_OK
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli import EXIT_OK
+from pbem.cli import EXIT_OK, counted
 from pbem.cli.archive import DB_HELP
 
 
@@ -60,5 +60,5 @@ def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str |
 
         board = load_background(background, module.path, module.map, module.id)
     size = write_viewer(played, out, title=name, metadata=metadata, background=board)
-    click.echo(f"wrote {out} ({size // 1024} KiB): {len(played.turns)} turns, {played.actions} actions, {played.violations} violation(s)")
+    click.echo(f"wrote {out} ({size // 1024} KiB): {counted(len(played.turns), 'turn')}, {counted(played.actions, 'action')}, {played.violations} violation(s)")
     return EXIT_OK

@@ -282,11 +282,12 @@ class _ActionBuilder:
 
     def _roll(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         roll = entry["roll"]
-        value = roll["value"]
+        values = tuple(roll["value"]) if isinstance(roll["value"], list) else (roll["value"],)
         return {
             "purpose": roll["purpose"],
-            "dice": roll.get("dice", "1d6"),
-            "values": tuple(value) if isinstance(value, list) else (value,),
+            # Unsaid, the dice are one six-sided die per value given: "1+4" is two dice, 2d6.
+            "dice": roll.get("dice", f"{len(values)}d6"),
+            "values": values,
             "side": roll.get("side"),
             "result": roll.get("result"),
             "modifiers": dict(roll.get("modifiers", {})),

@@ -19,6 +19,9 @@ class Violation:
     message: str
     index: int | None = None
     source: Source | None = None
+    # The map location where the broken rule happened, when it is not the action's own place (a retreat
+    # into the wrong hex is ringed there, not on the hex attacked). Pictures use it; reports do not.
+    at: int | None = None
 
     def as_json(self) -> dict:
         return {

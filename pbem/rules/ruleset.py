@@ -65,16 +65,17 @@ class TurnContext:
         self.retreated.clear()
 
 
-def illegal(rule: str, message: str, action: Action | None = None) -> Violation:
-    return Violation(rule, ILLEGAL, message, *(_where(action)))
+def illegal(rule: str, message: str, action: Action | None = None, *, at: int | None = None) -> Violation:
+    """A rule broken by ``action``; ``at`` names the map location where it happened, if not the action's own."""
+    return Violation(rule, ILLEGAL, message, *(_where(action)), at=at)
 
 
-def mismatch(rule: str, message: str, action: Action | None = None) -> Violation:
-    return Violation(rule, MISMATCH, message, *(_where(action)))
+def mismatch(rule: str, message: str, action: Action | None = None, *, at: int | None = None) -> Violation:
+    return Violation(rule, MISMATCH, message, *(_where(action)), at=at)
 
 
-def warning(rule: str, message: str, action: Action | None = None) -> Violation:
-    return Violation(rule, WARNING, message, *(_where(action)))
+def warning(rule: str, message: str, action: Action | None = None, *, at: int | None = None) -> Violation:
+    return Violation(rule, WARNING, message, *(_where(action)), at=at)
 
 
 def _where(action: Action | None) -> tuple:

@@ -58,16 +58,16 @@ def _tagged(checklist_id: str, message: str) -> tuple[str, str]:
     return number, (message if number == checklist_id else f"{message} ({checklist_id})")
 
 
-def illegal(checklist_id: str, message: str, action: Action | None = None) -> Violation:
-    return _base.illegal(*_tagged(checklist_id, message), action)
+def illegal(checklist_id: str, message: str, action: Action | None = None, *, at: int | None = None) -> Violation:
+    return _base.illegal(*_tagged(checklist_id, message), action, at=at)
 
 
-def mismatch(checklist_id: str, message: str, action: Action | None = None) -> Violation:
-    return _base.mismatch(*_tagged(checklist_id, message), action)
+def mismatch(checklist_id: str, message: str, action: Action | None = None, *, at: int | None = None) -> Violation:
+    return _base.mismatch(*_tagged(checklist_id, message), action, at=at)
 
 
-def warning(checklist_id: str, message: str, action: Action | None = None) -> Violation:
-    return _base.warning(*_tagged(checklist_id, message), action)
+def warning(checklist_id: str, message: str, action: Action | None = None, *, at: int | None = None) -> Violation:
+    return _base.warning(*_tagged(checklist_id, message), action, at=at)
 
 
 
@@ -753,15 +753,15 @@ class RedWinterBase(Ruleset):
         sources = [a.at for a in attackers if a.on_map]
         for step in path:
             if not self.map.is_adjacent(here, step):
-                return [illegal("RT-1", f"{name} retreats from {self.where(here)} to {self.where(step)}, which are not adjacent", action)]
+                return [illegal("RT-1", f"{name} retreats from {self.where(here)} to {self.where(step)}, which are not adjacent", action, at=step)]
             holder = state.side_at(step)
             if holder is not None and holder != unit.side:
-                return [illegal("RT-1", f"{name} retreats into {self.where(step)}, held by the enemy", action)]
+                return [illegal("RT-1", f"{name} retreats into {self.where(step)}, held by the enemy", action, at=step)]
             if any(self.map.distance(step, s) < self.map.distance(here, s) for s in sources):
-                return [illegal("RT-1", f"{name} retreats to {self.where(step)}, closer to an attacking unit", action)]
+                return [illegal("RT-1", f"{name} retreats to {self.where(step)}, closer to an attacking unit", action, at=step)]
             better = self._better_retreat(unit, here, step, sources, state, group)
             if better:
-                return [illegal("RT-1", f"{name} retreats from {self.where(here)} to {self.where(step)}, {better}", action)]
+                return [illegal("RT-1", f"{name} retreats from {self.where(here)} to {self.where(step)}, {better}", action, at=step)]
             here = step
         return []
 
