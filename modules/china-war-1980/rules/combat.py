@@ -547,13 +547,13 @@ class CombatRules(ChinaWarBase):
             counts_empty = holder is None or self.pop[hex_] is not None
             if not counts_empty and any(state.side_at(o) is None or self.pop[o] for o in options):
                 free = [self.where(o) for o in options if state.side_at(o) is None or self.pop[o]]
-                found.append(illegal("9.83", f"{name} retreats into occupied {self.where(hex_)} although an empty hex ({', '.join(free)}) is open", action))
+                found.append(illegal("9.83", f"{name} retreats into occupied {self.where(hex_)} although an empty hex ({', '.join(free)}) is open", action, at=hex_))
             if unit_id not in eliminated:
                 arriving[hex_] = arriving.get(hex_, 0) + self.weight(unit)
         for hex_, weight in arriving.items():
             total = weight + sum(self.weight(u) for u in state.units_at(hex_))
             if total > self.stack_limit[hex_]:
-                found.append(illegal("9.83", f"retreating units overfill {self.where(hex_)} ({total} divisions, limit {self.stack_limit[hex_]}); the excess retreating units are eliminated", action))
+                found.append(illegal("9.83", f"retreating units overfill {self.where(hex_)} ({total} divisions, limit {self.stack_limit[hex_]}); the excess retreating units are eliminated", action, at=hex_))
         return found
 
     def _check_advance(self, action: Combat, state: State, ctx: TurnContext, survivors: list[str], lost_a: list[str], eliminated: set[str], defender_part: str) -> list[Violation]:
