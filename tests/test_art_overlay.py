@@ -164,10 +164,11 @@ def test_a_violation_is_ringed_where_it_names_its_place():
     module, result, _ = marks_of(sample("illegal-9.83-retreat-into-occupied-hex.json"))
     turn, _ = load_turn(sample("illegal-9.83-retreat-into-occupied-hex.json"))
     attacked, retreat = module.map.index("3005"), module.map.index("2906")
-    unplaced = turn_marks(turn, load_start_state(turn, module), result.violations, module.sides)
-    placed = [dataclasses.replace(v, at=retreat) for v in result.violations]
-    marks = turn_marks(turn, load_start_state(turn, module), placed, module.sides)
-    assert [m.location for m in unplaced if isinstance(m, ViolationMark)] == [attacked]  # the action's own place
+    assert [v.at for v in result.violations] == [retreat]  # the China War rules name the retreat hex (9.83)
+    unplaced = [dataclasses.replace(v, at=None) for v in result.violations]
+    unplaced_marks = turn_marks(turn, load_start_state(turn, module), unplaced, module.sides)
+    marks = turn_marks(turn, load_start_state(turn, module), result.violations, module.sides)
+    assert [m.location for m in unplaced_marks if isinstance(m, ViolationMark)] == [attacked]  # the action's own place
     assert [m.location for m in marks if isinstance(m, ViolationMark)] == [retreat]
     style = load_style(module.path)
     picture = map_picture(module.map, style, hex_size=30)
