@@ -26,10 +26,17 @@ RESULT_STEPS = {"none": 0, "suppressed": 0, "suppressed+1": 1, "suppressed+2": 2
 
 class FireRules:
     def check_fire(self, action: Fire, state: State, ctx: TurnContext) -> list[Violation]:
+        at_fire = "anti_tank" in action.declared
+        at_fired, ranged_fired = ctx.extra.setdefault("at_fired", set()), ctx.extra.setdefault("ranged_fired", set())
         for unit_id in action.units:
-            if unit_id in ctx.extra.setdefault("at_fired", set()) | ctx.extra.setdefault("ranged_fired", set()):
-                other = "anti-tank fire" if unit_id in ctx.extra["at_fired"] else "a ranged attack"
-                return [illegal("AT-3", f"{self.name(unit_id)} has already made {other} this phase: a unit that AT-fires may not also make a ranged attack", action)]
+            name = self.name(unit_id)
+            if unit_id in (ranged_fired if at_fire else at_fired):
+                other = "a ranged attack" if at_fire else "anti-tank fire"
+                return [illegal("AT-3", f"{name} has already made {other} this phase: a unit that AT-fires may not also make a ranged attack", action)]
+            if at_fire and unit_id in at_fired:
+                return [illegal("AT-2", f"{name} has already made its anti-tank fire this phase (one die per AT step, once)", action)]
+            if not at_fire and unit_id in ranged_fired and not self.attrs(state.units[unit_id]).get("indirect"):
+                return [illegal("CB-2", f"{name} has already made a ranged attack this phase: each unit attacks once", action)]
         if "anti_tank" in action.declared:
             return self._check_anti_tank(action, state, ctx)
         return self._check_ranged(action, state, ctx)
@@ -250,7 +257,8 @@ class FireRules:
             return [illegal("AT-2", "anti-tank hits fall only on the Soviet armour in the target hex", action)]
         if not min(low, steps_left) <= len(taken) <= min(high, steps_left):
             hits = str(low) if low == high else f"{low}-{high}"
-            return [illegal("AT-2", f"dice {list(action.rolls)} with modifiers {dice} against {', '.join(self.name(u.id) for u in armour)} score {hits} hit(s) (5 or more): {len(taken)} step(s) taken (armour cannot ignore anti-tank losses)", action)]
+            targets = ", ".join(f"{self.name(u.id)} ({m:+d})" if m else self.name(u.id) for u, m in zip(armour, target_drm))
+            return [illegal("AT-2", f"dice {list(action.rolls)} with firers' modifiers {dice} against {targets} score {hits} hit(s) (5 or more): {len(taken)} step(s) taken (armour cannot ignore anti-tank losses)", action)]
         return []
 
     def _at_timing(self, action: Fire, armour: list[UnitState], state: State, ctx: TurnContext) -> int | None | Violation:
