@@ -13,6 +13,9 @@ import sys
 from pathlib import Path
 
 MODULE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cards_read import CARDS  # noqa: E402
 
 COLUMNS = ["1/3", "1/2", "1/1", "3/2", "2/1", "3/1", "4/1", "5/1", "6/1"]
 
@@ -142,6 +145,27 @@ TURN_NOTES = {
 }
 
 
+def cards() -> dict:
+    def half(side: str, entry: tuple) -> dict:
+        title, timing, condition, icon = entry
+        result = {"side": side, "title": title, "timing": timing.split("|"), "initiative": {"cross": "axis", "star": "soviet", None: None}[icon]}
+        if condition:
+            result["condition"] = condition
+        return result
+
+    return {
+        "source": {"section": "5.0 strategy cards", "status": "transcribed",
+                   "note": "Facts read by eye off the 54 card images (tools/cards_read.py explains every code); no card text. "
+                           "initiative: the icon beside the half's title (Balkenkreuz = axis, red star = soviet), 5.3.3."},
+        "supplied": {},
+        "cards": {
+            str(number): {"deck_1945": {None: "both", "no45": "removed", "45": "added"}[mark],
+                          "axis": half("axis", axis), "soviet": half("soviet", soviet)}
+            for number, (mark, axis, soviet) in CARDS.items()
+        },
+    }
+
+
 def build() -> dict:
     tec_rows = {name: dict(zip(TEC_COLUMNS, values)) for name, values in TEC.items()}
     for name, conditions in TEC_CONDITIONS.items():
@@ -168,6 +192,7 @@ def build() -> dict:
                 "whether terrain shifts of hex and hexside add up, and the cost of entering a city or area from a river hexside (rules 8, 10)",
             ],
         },
+        "cards": cards(),
         "turn_track": {
             "source": {"section": "Turn Record Track printed on the map", "status": "transcribed",
                        "note": "Read off Map.jpg (tools/crops.json turn_track): weather by the box colour (legend: Clear, Mud, Snow, L. Win), skull = sudden-death check turn (4.0), Blitz! and Shock! icons counted, game events = titles stamped in red (legend 'Game Event')."},
