@@ -1,0 +1,37 @@
+"""Every No Retreat! sample gets its expected verdict from ``pbem check --format json``."""
+
+import json
+
+import pytest
+
+from pbem.model.resources import data_dir
+from pbem.model.schemas import validator
+
+SAMPLES = data_dir("samples") / "no-retreat"
+EXPECTED = json.loads((SAMPLES / "expected.json").read_text())
+
+
+def test_every_sample_has_a_verdict_and_both_kinds_exist():
+    assert set(EXPECTED) == {p.name for p in SAMPLES.glob("*.json")} - {"expected.json"} - {p.name for p in SAMPLES.glob("state-*.json")}
+    verdicts = [v["ok"] for v in EXPECTED.values()]
+    assert verdicts.count(True) >= 4 and verdicts.count(False) >= 20
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_sample_verdict(pbem, name):
+    result = pbem("check", SAMPLES / name, "--format", "json")
+    report = json.loads(result.out)
+    validator("report").validate(report)
+    rules = sorted({v["rule"] for v in report["violations"] if v["severity"] != "warning"})
+    assert {"ok": report["ok"], "rules": rules} == EXPECTED[name], report["violations"]
+    assert result.code == (0 if EXPECTED[name]["ok"] else 1)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, v in EXPECTED.items() if not v["ok"]))
+def test_illegal_samples_break_exactly_the_rule_in_their_name(name):
+    assert EXPECTED[name]["rules"] == [name.split("-")[1]]
+
+
+def test_sample_states_are_marked_illustrative():
+    for path in SAMPLES.glob("state-*.json"):
+        assert "illustrative" in json.loads(path.read_text())["status"], path.name
