@@ -63,6 +63,15 @@ def _face(counter_type: CounterType, face: int):
     return counter_type.steps[face]
 
 
+def _arm(counter_type: CounterType, face: int) -> str:
+    """The arm a face shows: a counter whose faces show different unit types lists them in
+    ``attributes.faces[n].arm`` (No Retreat!'s Soviet fronts); otherwise the type's arm."""
+    faces = counter_type.attributes.get("faces")
+    if isinstance(faces, list) and face < len(faces) and isinstance(faces[face], dict) and isinstance(faces[face].get("arm"), str):
+        return faces[face]["arm"]
+    return counter_type.arm
+
+
 def render_counter(counter_type: CounterType, face: int, style: CounterStyle, size_px: int = 75, dpi: int | None = None) -> Image.Image:
     """One face of a counter as an RGB image ``size_px`` square (``dpi`` is recorded for printing).
 
@@ -82,7 +91,7 @@ def render_counter(counter_type: CounterType, face: int, style: CounterStyle, si
     if face == 1:
         draw.rectangle(_inclusive(layout.stripe), fill=nation.reduced)
     x0, y0, x1, y1 = layout.symbol
-    icons = icons_for(counter_type.arm, style.arms)
+    icons = icons_for(_arm(counter_type, face), style.arms)
     symbol = symbol_image(icons, counter_type.size, x1 - x0, y1 - y0, nation.symbol, nation.line)
     image.paste(symbol, (x0, y0), symbol)
     text = face_values(style.values, step.attack, step.defence, step.move)
@@ -132,7 +141,7 @@ def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_
         x0, y0, x1, y1 = layout.symbol
         scale = min((x1 - x0) / (SYMBOL_BOX[2] - SYMBOL_BOX[0]), (y1 - y0) / (SYMBOL_BOX[3] - SYMBOL_BOX[1]))
         tx, ty = x0 - SYMBOL_BOX[0] * scale, y0 - SYMBOL_BOX[1] * scale
-        icons = icons_for(counter_type.arm, style.arms)
+        icons = icons_for(_arm(counter_type, face), style.arms)
         parts.append(f'<g transform="translate({tx:.3f} {ty:.3f}) scale({scale:.5f})">')
         parts.append(symbol_svg(icons, counter_type.size, fill=nation.symbol, line=nation.line))
         parts.append("</g>")

@@ -83,7 +83,7 @@ def read(source: Path) -> dict:
             kind = hex_element.get("type")
             entry: dict = {}
             if kind in CITIES:
-                entry["terrain"], entry["name"], entry["features"] = "city", CITIES[kind], ["city"]
+                entry["terrain"], entry["name"], entry["city"], entry["features"] = "city", CITIES[kind], CITIES[kind], ["city"]
             else:
                 entry["terrain"] = TERRAIN[kind]
             if here in AREAS:
