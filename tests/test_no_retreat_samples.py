@@ -35,3 +35,15 @@ def test_illegal_samples_break_exactly_the_rule_in_their_name(name):
 def test_sample_states_are_marked_illustrative():
     for path in SAMPLES.glob("state-*.json"):
         assert "illustrative" in json.loads(path.read_text())["status"], path.name
+
+
+def test_a_unit_missing_from_the_start_state_is_an_input_error(pbem, tmp_path):
+    """A unit the module knows but the start state does not list: exit 2 naming the action, no traceback."""
+    (tmp_path / "state-1941.json").write_text((SAMPLES / "state-1941.json").read_text())
+    turn = json.loads((SAMPLES / "illegal-7.6-placed-in-ezoc.json").read_text())
+    turn["actions"][1]["reinforce"] = "SU-4UKRAINE"
+    (tmp_path / "turn.json").write_text(json.dumps(turn))
+    result = pbem("check", tmp_path / "turn.json")
+    assert result.code == 2
+    assert "SU-4UKRAINE is not in the start state" in result.err and "/actions/1" in result.err
+    assert "Traceback" not in result.err

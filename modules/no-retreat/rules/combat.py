@@ -6,7 +6,8 @@ column and roll (``CRT``, a mismatch otherwise); what the result then does (the 
 DR, DS and DD retreat every defending unit 2 hexes (DS units then go to the Shattered box), DD also costs
 every defending unit a step, EX one step each side and no retreat or advance, '-', CA and CB no loss and
 no retreat; a Fort unit in the target hex turns DR into no effect and DS into EX and cancels DD's retreat;
-attackers advance only if the target hex is vacated.
+attackers advance only if the target hex is vacated; the non-phasing side attacks only as the
+counterattack a CA result allows.
 Not checked (rule 10 is not in the sources): odds and their rounding, column shifts, adjacency, retreat
 paths' hexes, advance distance, counterattacks and counterblows beyond the result itself.
 """
@@ -32,6 +33,11 @@ class CombatRules(NoRetreatBase):
         if len(sides) != 1:
             return found + [illegal("4.0", "the attacking units belong to both sides", action)]
         side = sides.pop()
+        if side != ctx.phase_side:
+            if ctx.extra.get("counterattack") == side:
+                ctx.extra["counterattack"] = None  # CA: the defender's immediate counterattack
+            elif ctx.extra.get("events_this_phase", 0) == 0:
+                found.append(illegal("4.0", f"the {side} side attacks in the {ctx.phase_side} Combat Phase without a CA result to counterattack from", action))
         crt = self.crts[side]
         column = action.column or action.odds
         if column not in crt["columns"]:
@@ -42,6 +48,8 @@ class CombatRules(NoRetreatBase):
         if action.result != printed:
             found.append(mismatch("CRT", f"the {side} CRT gives {printed} at {column} for a roll of {action.roll}, not {action.result}", action))
         defenders = [u.id for u in state.units_at(action.target) if u.side != side]
+        if printed == "CA":
+            ctx.extra["counterattack"] = "soviet" if side == "axis" else "axis"
         fort = any(self.face(state.units[u])["arm"] == "fortified" for u in defenders)
         found += self._effects(printed, fort, defenders, action, state)
         return found
