@@ -72,7 +72,7 @@ def test_terrain_names_seas_and_edges_match_the_xml(module, layout):
         kind = element.get("type")
         expected = TERRAIN.get(kind, "city")
         assert game_map.terrain[i] == expected, (game_map.label(i), kind)
-        assert (game_map.names[i] is not None) == (expected in ("city", "area"))
+        assert (game_map.names[i] is not None) == (expected in ("city", "area") or "oil_field" in game_map.features[i])
         sea = element.get("sea")
         assert game_map.extra[i].get("sea") == (sea.lower() if sea else None)
         edge = element.get("mapEdge")
@@ -130,6 +130,8 @@ def test_map_agrees_with_the_eye_checks(module):
             assert game_map.extra[i]["sea"] == seen["sea"]
         if "supply" in seen:
             assert game_map.supply[i] == seen["supply"]
+        if "features" in seen:
+            assert sorted(game_map.features[i]) == sorted(seen["features"]), label
     for side in checks["hexsides"]:
         a, b = (game_map.index(x) for x in side["hexes"])
         assert sorted(game_map.hexside(a, b)) == sorted(side["features"]), side

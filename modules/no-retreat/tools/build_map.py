@@ -48,7 +48,20 @@ EDGE_SIDE = {"Germany": "axis", "USSR": "soviet"}
 SEAS = {"Baltic": "baltic", "Black": "black", "Adriatic": "adriatic", "Caspian": "caspian"}
 
 # Hexes the XML does not mark, read off Map.jpg by eye (crops listed in tools/eye_checks.json).
-BY_EYE: dict[str, dict] = {}
+# Outlines: the TEC's objective icon is a city hex outlined in red; the map outlines 4 hexes in red and 5 in
+# dark green (what green means is not in the sources). Oil fields: the two "Oil Fields" hexes of 5.2.
+BY_EYE: dict[str, dict] = {
+    "0503": {"features": ["outline_red"]},
+    "1104": {"features": ["outline_red"]},
+    "0406": {"features": ["outline_red"]},
+    "0309": {"features": ["outline_red"]},
+    "2008": {"features": ["outline_green"]},
+    "1902": {"features": ["outline_green"]},
+    "2117": {"features": ["outline_green"]},
+    "1318": {"features": ["outline_green"]},
+    "2022": {"features": ["outline_green", "oil_field"], "name": "Caucasus oil fields"},
+    "0816": {"features": ["oil_field"], "name": "Romanian oil fields"},
+}
 
 # Hexsides the XML lists from one hex only: the verdict read off Map.jpg (tools/eye_checks.json).
 ONE_SIDED = {
@@ -152,7 +165,9 @@ def build(source: Path) -> dict:
             "hex to the right (README). Hexside features: 'river', 'blocked' (the XML's blocked hexsides: no crossing), "
             "'lake' (a blocked hexside on a lake, the TEC's lake hexside; the other blocked ones cross sea water). "
             "'sea' names the sea a coastal hex touches; 'supply' with feature 'map_edge' marks a side's friendly map "
-            "edge hex (Axis west, Soviet east and south)."
+            "edge hex (Axis west, Soviet east and south). Read by eye on Map.jpg (tools/eye_checks.json): 'oil_field' (the "
+            "two Oil Fields hexes of 5.2), 'outline_red' (the TEC's objective hex outline) and 'outline_green' (a dark "
+            "green outline the sources do not explain)."
         ),
         "default_terrain": "open",
         "grid": {
