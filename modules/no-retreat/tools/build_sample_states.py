@@ -17,10 +17,10 @@ SAMPLES = Path(__file__).resolve().parents[3] / "samples" / "no-retreat"
 
 UNITS = [
     {"id": "GE-1PANZER", "at": "1206"},
-    {"id": "GE-2PANZER", "at": "1105", "markers": ["unsupplied"]},
+    {"id": "GE-2PANZER", "at": "1105"},
     {"id": "GE-4ARMY", "at": "1306", "step": 1},
     {"id": "GE-9ARMY", "at": "1107"},
-    {"id": "GE-18ARMY", "at": "1503"},
+    {"id": "GE-18ARMY", "at": "1503", "markers": ["unsupplied"]},
     {"id": "GE-6ARMY", "at": "destroyed"},
     {"id": "SU-3BYELORUSSIAN", "at": "1307", "step": 1},
     {"id": "SU-1BALTIC", "at": "1407", "step": 1},
@@ -28,6 +28,13 @@ UNITS = [
     {"id": "SU-5GUARDTANK", "at": "1709", "step": 1},
     {"id": "SU-2BALTIC", "at": "destroyed", "step": 1},
 ]
+
+# City control (6.1): a city not listed is controlled by no one.
+CITIES = {
+    "0503": "axis", "0704": "axis", "0606": "axis", "0906": "axis", "1104": "axis", "0406": "axis", "0309": "axis",
+    "1403": "soviet", "1902": "soviet", "1307": "soviet", "1708": "soviet", "2008": "soviet", "2006": "soviet",
+    "1909": "soviet", "1211": "soviet",
+}
 
 STATES = {"state-1941.json": 2, "state-mud.json": 3, "state-1942.json": 10, "state-1943.json": 13, "state-1944.json": 18, "state-1945.json": 23}
 
@@ -39,7 +46,10 @@ def state(turn: int) -> dict:
         "scenario": "illustrative",
         "turn": turn,
         "units": UNITS,
-        "status": {"illustrative": "positions chosen by the module author for the samples; the sources give no set-up"},
+        "status": {
+            "illustrative": "positions and city control chosen by the module author for the samples; the sources give no set-up",
+            "cities": CITIES,
+        },
     }
 
 
