@@ -65,10 +65,12 @@ class CombatRules(NoRetreatBase):
             for unit_id in defenders:
                 gone = unit_id in action.eliminated or (effective == "DD" and len(state.units[unit_id].unit.type.steps) - state.units[unit_id].step <= 1)
                 path = retreats.get(unit_id)
+                if path and path[0] == action.target:
+                    path = path[1:]  # the hexes entered, whether or not the log starts from the target hex
                 if path is None and not gone:
                     found.append(illegal("CRT", f"{effective}: {self.name(unit_id)} must retreat {RETREAT_HEXES} hexes{note}", action))
-                elif path is not None and len(path) - 1 != RETREAT_HEXES:
-                    found.append(illegal("CRT", f"{effective}: {self.name(unit_id)} retreats {len(path) - 1} hex(es), not {RETREAT_HEXES}{note}", action))
+                elif path is not None and len(path) != RETREAT_HEXES:
+                    found.append(illegal("CRT", f"{effective}: {self.name(unit_id)} retreats {len(path)} hex(es), not {RETREAT_HEXES}{note}", action))
         elif retreats:
             found.append(illegal("CRT", f"{effective}{note} makes no one retreat, yet {', '.join(self.name(u) for u in retreats)} retreated", action))
         if effective == "DD":

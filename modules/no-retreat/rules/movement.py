@@ -35,7 +35,6 @@ class MovementRules(NoRetreatBase):
         return move, why, rule
 
     def check_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
-        game_map = self.module.map
         found: list[Violation] = []
         by_event = ctx.extra.get("events_this_phase", 0) > 0  # 5.3.2: events override the rules
         if ctx.phase not in ("movement", "detrain") and not by_event:

@@ -27,6 +27,8 @@ UNITS = [
     {"id": "SU-3TANK", "at": "1708", "step": 1},
     {"id": "SU-5GUARDTANK", "at": "1709", "step": 1},
     {"id": "SU-2BALTIC", "at": "destroyed", "step": 1},
+    {"id": "GE-16ARMY", "at": "1802"},
+    {"id": "SU-LENINGRAD", "at": "1902"},
 ]
 
 # City control (6.1): a city not listed is controlled by no one.
