@@ -167,3 +167,38 @@ def test_turn_weather_against_the_legend_colours(tables):
         seen = colour(crops["turn_colour_points"][str(turn["turn"])], 5, 3)
         nearest = min(legend, key=lambda name: sum((a - b) ** 2 for a, b in zip(legend[name], seen)))
         assert nearest == turn["weather"], turn["turn"]
+
+
+# The rows of the TEC whose cells are one value each (the rows below them print spanning text).
+TEC_IMAGE_ROWS = ("open", "city", "forest", "marsh", "mountain", "kerch_strait", "river_hexside", "objective_hexside", "area")
+
+
+@needs_image
+def test_tec_cells_against_the_image(tables):
+    """Cells of one kind (MP, yes/no, shifts) are classified by their nearest neighbour among the others;
+    a value printed once (marsh's 4 MP) must look unlike every other cell."""
+    from PIL import Image, ImageChops, ImageStat
+
+    with Image.open(IMAGE) as opened:
+        image = opened.convert("L")
+    box = _crops()["terrain_effects"]
+    xs = box["x_lines"]
+    wrong = []
+    for columns in ((0, 1), (2, 4), (3,)):
+        cells = {}
+        for row in TEC_IMAGE_ROWS:
+            top, bottom = box["rows"][row]
+            for c in columns:
+                if row == "river_hexside" and c == 3:
+                    bottom = top + (bottom - top) // 2
+                cell = image.crop((xs[c] + 4, top + 4, xs[c + 1] - 4, bottom - 4)).point(lambda v: 255 if v < 90 else 0)
+                value = tables["terrain_effects"]["rows"][row][tables["terrain_effects"]["columns"][c]]
+                cells[(row, c)] = (cell.crop(cell.getbbox()).resize((48, 24), Image.Resampling.BILINEAR), _printed(value) if not isinstance(value, int) or c > 1 else str(value))
+        for key, (glyph, code) in cells.items():
+            distance, nearest = min(
+                (ImageStat.Stat(ImageChops.difference(glyph, other)).mean[0], other_code) for k, (other, other_code) in cells.items() if k != key
+            )
+            alone = sum(1 for k, (_, other_code) in cells.items() if other_code == code) == 1
+            if (alone and distance < 40) or (not alone and nearest != code):
+                wrong.append(f"{key[0]} {tables['terrain_effects']['columns'][key[1]]}: {code} looks like {nearest}")
+    assert not wrong
