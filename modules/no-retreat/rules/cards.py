@@ -3,7 +3,7 @@ the 1945 deck.
 
 A card play is ``{"card": "26", "use": USE}``. USE is ``[PLAYER:]KIND[/HALF]``: PLAYER is ``axis`` or
 ``soviet`` (default: the phasing side), KIND is ``event`` or another use of 5.4 (``replacement``,
-``rail``, ``reorganize``, ``counterblow``) or ``improve`` (7.1), HALF names the half played as an event
+``rail``, ``reorganize``, ``counterblow``), ``improve`` (7.1) or ``garrison`` (7.5), HALF names the half played as an event
 (default: the player's own half).
 """
 
@@ -16,7 +16,7 @@ from pbem.rules.ruleset import TurnContext, illegal, warning
 
 from .base import YEAR_STARTS, NoRetreatBase
 
-USES = {"event", "replacement", "rail", "reorganize", "counterblow", "improve"}
+USES = {"event", "replacement", "rail", "reorganize", "counterblow", "improve", "garrison"}
 
 # Timing codes (tools/cards_read.py) -> the phase they fall in; combat steps are parts of the combat phase.
 TIMING_PHASE = {

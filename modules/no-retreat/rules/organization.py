@@ -2,7 +2,8 @@
 
 Log forms: improving a damaged unit is ``{"replace": UNIT}`` of a unit on the map, paid by card plays
 ``{"card": N, "use": "improve"}`` made before it in the phase; a free Soviet upgrade is
-``{"special": "educate", "units": [UNIT]}``; placing reinforcements and replacements is ``reinforce``;
+``{"special": "educate", "units": [UNIT]}``; a garrison conversion (7.5) is ``{"special": "garrison", "units":
+[UNIT]}`` after a card play with use ``garrison``; placing reinforcements and replacements is ``reinforce``;
 removing Disorganized markers is a card play with use ``reorganize``.
 Not checked (not in the sources): the cost of improving SS (14.5, 14.6) and Shock (14.7) units, Axis
 placement "inside Germany" (the map data has no country), city control, the exception for Soviet units
@@ -20,7 +21,7 @@ from .base import NoRetreatBase
 from .cards import parse_use
 
 IMPROVE_COST = {"axis": 2, "soviet": 1}  # 7.1: cards discarded per unit
-STEP_OF = {"improve": "A", "educate": "A", "place": "B", "reorganize": "C"}
+STEP_OF = {"improve": "A", "educate": "A", "garrison": "A", "place": "B", "reorganize": "C"}
 
 
 def free_upgrades(turn: int) -> int:
@@ -60,8 +61,10 @@ class OrganizationRules(NoRetreatBase):
         return found
 
     def check_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        if action.order == "garrison":
+            return self._garrison(action, state, ctx)
         if action.order != "educate":
-            return [illegal("7.0", f"special order {action.order!r} is not one this module knows (educate)", action)]
+            return [illegal("7.0", f"special order {action.order!r} is not one this module knows (educate, garrison, unsupplied, resupplied)", action)]
         found = self._phase_check("educate", action, ctx) + self._order("educate", action, ctx)
         if ctx.phase_side != "soviet":
             found.append(illegal("7.2", "free upgrades are the Soviet player's, in his own Organization Phase", action))
@@ -79,7 +82,27 @@ class OrganizationRules(NoRetreatBase):
                 found.append(illegal("7.0", f"{self.name(unit_id)} is unsupplied: only regularly supplied units are upgraded (7.0 A, 6.5.1)", action))
         return found
 
+    def _garrison(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        """7.5: the Soviet discards 1 card to flip a 1-step regional infantry unit to its garrison side,
+        whatever its supply."""
+        found = self._phase_check("garrison", action, ctx) + self._order("garrison", action, ctx)
+        credits = ctx.extra.setdefault("garrison_cards", 0)
+        for unit_id in action.units:
+            unit = state.units[unit_id]
+            if unit.side != "soviet" or self.face(unit)["arm"] != "regional":
+                found.append(illegal("7.5", f"{self.name(unit_id)} is not a Soviet unit on its regional infantry side", action))
+            if credits < 1:
+                found.append(illegal("7.5", f"converting {self.name(unit_id)} to its garrison side costs 1 card played for it first; none was", action))
+            credits = max(0, credits - 1)
+        ctx.extra["garrison_cards"] = credits
+        return found
+
     def after_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        if action.order == "garrison":
+            for unit_id in action.units:
+                if self.face(state.units[unit_id])["arm"] == "regional":
+                    state.units[unit_id].step = 0  # its garrison (front) side
+            return []
         if action.order == "educate":
             for unit_id in action.units:
                 state.units[unit_id].step = 0  # flipped to its red side
@@ -101,6 +124,8 @@ class OrganizationRules(NoRetreatBase):
         _, kind, _ = parse_use(action.use, ctx.active_side)
         if kind == "reorganize":
             found += self._order("reorganize", action, ctx)
+        if kind == "garrison":
+            ctx.extra["garrison_cards"] = ctx.extra.get("garrison_cards", 0) + 1
         if kind == "event":
             ctx.extra["events_this_phase"] = ctx.extra.get("events_this_phase", 0) + 1
         return found

@@ -29,6 +29,7 @@ UNITS = [
     {"id": "SU-2BALTIC", "at": "destroyed", "step": 1},
     {"id": "GE-16ARMY", "at": "1802"},
     {"id": "SU-LENINGRAD", "at": "1902"},
+    {"id": "SU-MOSCOW", "at": "2008", "step": 1},
 ]
 
 # City control (6.1): a city not listed is controlled by no one.
