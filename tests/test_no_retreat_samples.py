@@ -47,3 +47,24 @@ def test_a_unit_missing_from_the_start_state_is_an_input_error(pbem, tmp_path):
     assert result.code == 2
     assert "SU-4UKRAINE is not in the start state" in result.err and "/actions/1" in result.err
     assert "Traceback" not in result.err
+
+
+@pytest.mark.parametrize(
+    "held,drawn,ok",
+    [
+        ({"2008": "axis"}, 3, True),
+        ({"2008": "axis"}, 4, False),
+        ({"2008": "axis", "2022": "axis"}, 2, True),  # both penalties: 5.2 does not say whether they add up
+        ({"2008": "axis", "2022": "axis"}, 3, True),
+        ({"2008": "axis", "2022": "axis"}, 4, False),
+    ],
+)
+def test_soviet_draw_with_moscow_or_the_caucasus_oil_held_by_the_axis(pbem, tmp_path, held, drawn, ok):
+    state = json.loads((SAMPLES / "state-1941.json").read_text())
+    state["status"]["cities"].update(held)
+    (tmp_path / "state-1941.json").write_text(json.dumps(state))
+    turn = json.loads((SAMPLES / "illegal-5.2-draws-five.json").read_text())
+    turn["actions"][1]["result"] = str(drawn)
+    (tmp_path / "turn.json").write_text(json.dumps(turn))
+    report = json.loads(pbem("check", tmp_path / "turn.json", "--format", "json").out)
+    assert report["ok"] is ok and all(v["rule"] == "5.2" for v in report["violations"])

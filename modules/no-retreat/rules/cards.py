@@ -9,7 +9,7 @@ A card play is ``{"card": "26", "use": USE}``. USE is ``[PLAYER:]KIND[/HALF]``: 
 
 from __future__ import annotations
 
-from pbem.model.actions import CardPlay
+from pbem.model.actions import CardPlay, Special
 from pbem.model.state import State
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal, warning
@@ -28,6 +28,9 @@ TIMING_PHASE = {
 }
 # Not tied to a phase the log shows: played when drawn, or at a moment the log does not mark.
 UNTIMED = {"anytime", "immediately", "on_draw", "any_phase_end", "discarded_for_replacement"}
+DRAW = 4  # 5.2
+MOSCOW, CAUCASUS_OIL, ROMANIAN_OIL = "2008", "2022", "0816"
+EXTRA_CARD_TURNS = {8: "axis", 9: "axis", 21: "soviet"}  # turn-track events "+1 card" (13.x: how is not given)
 WEATHER_CONDITIONS = {"clear weather only": {"clear"}, "clear or snow weather only": {"clear", "snow"}}
 
 
@@ -39,6 +42,39 @@ def parse_use(use: str, phasing: str) -> tuple[str, str, str | None]:
 
 
 class CardRules(NoRetreatBase):
+    def check_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        if action.order != "draw":
+            known = "draw, unsupplied, resupplied, educate, garrison"
+            return [illegal("4.0", f"special order {action.order!r} is not one this module knows ({known})", action)]
+        return self._draw(action, state, ctx)
+
+    def _draw(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        """5.2: draw 4; the Soviet 1 fewer while the Axis controls Moscow or the Caucasus oil fields, the Axis
+        1 fewer while the Soviet controls the Romanian oil fields. Logged ``{"special": "draw", "result": "N"}``."""
+        if ctx.phase != "card":
+            return [illegal("5.2", f"cards are drawn in the Card Phase, not the {ctx.phase or 'no'} phase", action)]
+        if not (action.result or "").isdigit():
+            return [illegal("5.2", f"a draw names how many cards were drawn, not {action.result!r}", action)]
+        drawn = int(action.result or 0)
+        side = ctx.phase_side
+        control = state.status.get("cities")
+        if not isinstance(control, dict):
+            return [warning("5.2", "the state gives no control of Moscow and the oil fields (status.cities), so the draw is not judged", action)]
+        if EXTRA_CARD_TURNS.get(state.turn) == side:
+            return [warning("5.2", f"turn {state.turn}'s event gives the {side} player a card; how (13.x) is not in the sources, so the draw is not judged", action)]
+        if side == "soviet":
+            held = [name for hex_, name in ((MOSCOW, "Moscow"), (CAUCASUS_OIL, "the Caucasus oil fields")) if control.get(hex_) == "axis"]
+            allowed = {DRAW - 1, DRAW - 2} if len(held) == 2 else {DRAW - 1} if held else {DRAW}
+            why = f" (the Axis holds {' and '.join(held)})" if held else ""
+        else:
+            allowed = {DRAW - 1} if control.get(ROMANIAN_OIL) == "soviet" else {DRAW}
+            why = " (the Soviet holds the Romanian oil fields)" if control.get(ROMANIAN_OIL) == "soviet" else ""
+        if drawn in allowed:
+            return []
+        if len(allowed) > 1:
+            return [illegal("5.2", f"the {side} player draws {drawn} cards; 5.2 allows {' or '.join(map(str, sorted(allowed)))}{why} (whether both penalties add up is not given)", action)]
+        return [illegal("5.2", f"the {side} player draws {drawn} cards, not {allowed.pop()}{why}", action)]
+
     def check_card(self, action: CardPlay, state: State, ctx: TurnContext) -> list[Violation]:
         card = self.cards.get(action.card.lstrip("0") or action.card)
         if card is None:

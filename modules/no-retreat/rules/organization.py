@@ -64,7 +64,7 @@ class OrganizationRules(NoRetreatBase):
         if action.order == "garrison":
             return self._garrison(action, state, ctx)
         if action.order != "educate":
-            return [illegal("7.0", f"special order {action.order!r} is not one this module knows (educate, garrison, unsupplied, resupplied)", action)]
+            return super().check_special(action, state, ctx)  # type: ignore[misc]
         found = self._phase_check("educate", action, ctx) + self._order("educate", action, ctx)
         if ctx.phase_side != "soviet":
             found.append(illegal("7.2", "free upgrades are the Soviet player's, in his own Organization Phase", action))
