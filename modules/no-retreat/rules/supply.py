@@ -1,4 +1,5 @@
-"""Supply determination (6.1-6.4): are the Unsupplied markers where the rules put them?
+"""Supply determination (6.1-6.4): are the Unsupplied markers where the rules put them? And 6.5.6: units
+still unsupplied in the Removal Phase are destroyed.
 
 Log form: in the supply phase the phasing player marks units ``{"special": "unsupplied", "units": [...]}``
 and lifts markers ``{"special": "resupplied", "units": [...]}``; when the phase ends, every unit on the map is
@@ -50,12 +51,33 @@ class SupplyRules(NoRetreatBase):
         return super().after_special(action, state, ctx)  # type: ignore[misc]
 
     def check_phase(self, action, state: State, ctx: TurnContext) -> list[Violation]:
-        found = self._judge_supply(state, ctx, action) if ctx.phase == "supply" else []
-        return found + super().check_phase(action, state, ctx)
+        return self._phase_end(state, ctx, action) + super().check_phase(action, state, ctx)
 
     def finish(self, state: State, ctx: TurnContext) -> list[Violation]:
-        found = self._judge_supply(state, ctx, None) if ctx.phase == "supply" else []
-        return found + super().finish(state, ctx)
+        return self._phase_end(state, ctx, None) + super().finish(state, ctx)
+
+    def _phase_end(self, state: State, ctx: TurnContext, at: Action | None) -> list[Violation]:
+        if ctx.phase == "supply":
+            return self._judge_supply(state, ctx, at)
+        if ctx.phase == "removal":
+            return self._removal(state, ctx, at)
+        return []
+
+    def check_remove(self, action, state: State, ctx: TurnContext) -> list[Violation]:
+        """Units leave the map in the Removal Phase (6.5.6) or as a combat result goes (shattered, destroyed,
+        surrendered boxes); anywhere else the sources do not say, so it is not judged."""
+        if ctx.phase in ("removal", "combat"):
+            return []
+        return [warning("4.0", f"units taken off the map in the {ctx.phase or 'no'} phase are not checked", action)]
+
+    def _removal(self, state: State, ctx: TurnContext, at: Action | None) -> list[Violation]:
+        """6.5.6: a unit still unsupplied in the Removal Phase is destroyed. Judged for the phasing side's units
+        only: whether the phase also removes the other side's marked units is not clear from the source."""
+        return [
+            illegal("6.5.6", f"{self.name(u.id)} in {self.where(u.at)} is still unsupplied at the end of the Removal Phase and is destroyed", at)
+            for u in state.units.values()
+            if u.on_map and u.side == ctx.phase_side and "unsupplied" in u.markers
+        ]
 
     # --- the judgement ------------------------------------------------------------------------------------
     def _judge_supply(self, state: State, ctx: TurnContext, at: Action | None) -> list[Violation]:
