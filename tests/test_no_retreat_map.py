@@ -58,9 +58,19 @@ def _labels_by_position(module, layout) -> dict[tuple[int, int], str]:
     return found
 
 
+_CACHE: dict = {}
+
+
+def _labels(module, layout) -> dict[tuple[int, int], str]:
+    """The placement above, computed once per test session."""
+    if "labels" not in _CACHE:
+        _CACHE["labels"] = _labels_by_position(module, layout)
+    return _CACHE["labels"]
+
+
 @needs_data
 def test_every_xml_hex_is_one_map_hex(module, layout):
-    labels = _labels_by_position(module, layout)
+    labels = _labels(module, layout)
     assert len(set(labels.values())) == len(labels) == len(module.map) == 383
 
 
@@ -79,14 +89,6 @@ def test_terrain_names_seas_and_edges_match_the_xml(module, layout):
         assert game_map.supply[i] == {"Germany": "axis", "USSR": "soviet", None: None}[edge]
         assert ("map_edge" in game_map.features[i]) == (edge is not None)
 
-
-_CACHE: dict = {}
-
-
-def _labels(module, layout):
-    if "labels" not in _CACHE:
-        _CACHE["labels"] = _labels_by_position(module, layout)
-    return _CACHE["labels"]
 
 
 @needs_data
