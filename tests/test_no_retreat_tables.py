@@ -202,3 +202,15 @@ def test_tec_cells_against_the_image(tables):
             if (alone and distance < 40) or (not alone and nearest != code):
                 wrong.append(f"{key[0]} {tables['terrain_effects']['columns'][key[1]]}: {code} looks like {nearest}")
     assert not wrong
+
+
+def test_vp_track_sudden_death_boxes_match_the_skull_turns(tables):
+    vp = tables["vp_track"]
+    turns = {s["turn"] for s in vp["sudden_death"]}
+    assert turns == {t["turn"] for t in tables["turn_track"]["turns"] if t["sudden_death"]}
+    by_turn = {}
+    for s in vp["sudden_death"]:
+        by_turn.setdefault(s["turn"], []).append((s["box"], s["icon"]))
+    assert by_turn[12] == [(16, "soviet"), (27, "axis")]  # the one turn with both sides' boxes
+    assert by_turn[3] == [(20, "axis")] and by_turn[24] == [(8, "soviet")]
+    assert vp["labels"]["34"] == "Soviet Total Victory!"

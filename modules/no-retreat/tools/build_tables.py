@@ -145,6 +145,23 @@ TURN_NOTES = {
 }
 
 
+# VP track: boxes 0-34; labelled boxes; sudden-death boxes: (box, turn, icon) where the icon is the red star
+# (Soviet, red box) or the Balkenkreuz (Axis, grey box); box 16 and 27 are half red, half grey.
+VP_LABELS = {0: "At Start Campaign Event VPs", 6: "Max. Event Victory Points", 12: "At Start Campaign Victory Points", 34: "Soviet Total Victory!"}
+SUDDEN_DEATH = [(8, 24, "star"), (15, 27, "star"), (16, 12, "star"), (19, 15, "star"), (20, 3, "cross"), (23, 6, "cross"),
+                (24, 18, "star"), (26, 9, "cross"), (27, 12, "cross"), (30, 21, "star")]
+# The VP award list printed beside the track, as fields.
+VP_AWARDS = [
+    {"turns": [1, 28], "what": "unit of the non-Initiative player sent to the Surrendered Units box", "vp": 1},
+    {"turns": [1, 28], "what": "unit of the Initiative player sent to the Surrendered Units box", "vp": -1},
+    {"turns": [1, 28], "what": "card played as a VP-affecting event", "vp": "+1 or -1"},
+    {"turns": [1, 28], "what": "red (other theatre) game-turn event", "vp": 1, "side": "soviet"},
+    {"turns": [1, 22], "what": "controlled city or oil hex on the map", "vp": 1},
+    {"turns": [1, 22], "what": "controlling Finland", "vp": 1},
+    {"turns": [23, 28], "what": "controlled city or oil hex in Greater Germany", "vp": 1},
+]
+
+
 def cards() -> dict:
     def half(side: str, entry: tuple) -> dict:
         title, timing, condition, icon = entry
@@ -193,6 +210,15 @@ def build() -> dict:
             ],
         },
         "cards": cards(),
+        "vp_track": {
+            "source": {"section": "Victory Points track printed on the map", "status": "transcribed",
+                       "note": "Read off Map.jpg (tools/crops.json vp_track). Which side counts VPs up, and whether a sudden-death box wins at or beyond it, are in rule 12 (not in the sources)."},
+            "supplied": {},
+            "boxes": 35,
+            "labels": {str(k): v for k, v in VP_LABELS.items()},
+            "sudden_death": [{"box": b, "turn": t, "icon": {"star": "soviet", "cross": "axis"}[i]} for b, t, i in SUDDEN_DEATH],
+            "awards": VP_AWARDS,
+        },
         "turn_track": {
             "source": {"section": "Turn Record Track printed on the map", "status": "transcribed",
                        "note": "Read off Map.jpg (tools/crops.json turn_track): weather by the box colour (legend: Clear, Mud, Snow, L. Win), skull = sudden-death check turn (4.0), Blitz! and Shock! icons counted, game events = titles stamped in red (legend 'Game Event')."},
