@@ -22,7 +22,7 @@ def setup():
 
 
 def verdicts(module, state, unit_id):
-    cities = state.status["cities"]
+    cities = module.ruleset.city_control(state.status["cities"])
     return {module.ruleset._supplied_units(state, cities, strict, sea)[unit_id] for strict, sea in product((True, False), repeat=2)}
 
 
@@ -51,3 +51,18 @@ def test_the_axis_always_uses_the_baltic(setup):
     state.place("GE-18ARMY", module.map.index("1601"))  # a Baltic coastal hex by Leningrad
     assert module.map.extra[module.map.index("1601")]["sea"] == "baltic"
     assert verdicts(module, state, "GE-18ARMY") == {True}
+
+
+def test_an_enemy_held_oil_field_neither_blocks_nor_supplies(setup):
+    module, state = setup
+    state.status["cities"]["0816"] = "soviet"  # the Romanian oil fields are not a city (6.3 blocks enemy cities)
+    assert "0816" not in module.ruleset.city_control(state.status["cities"])
+
+
+def test_a_bad_city_control_entry_is_an_input_error(setup):
+    from pbem.model.errors import PbemError
+
+    module, state = setup
+    state.status["cities"]["9999"] = "axis"
+    with pytest.raises(PbemError, match="status.cities"):
+        module.ruleset.city_control(state.status["cities"])

@@ -21,6 +21,7 @@ from .base import NoRetreatBase
 from .cards import parse_use
 
 IMPROVE_COST = {"axis": 2, "soviet": 1}  # 7.1: cards discarded per unit
+HARDENED = 17  # 7.3: Soviet units have two steps from turn 17
 STEP_OF = {"improve": "A", "educate": "A", "garrison": "A", "place": "B", "reorganize": "C"}
 
 
@@ -51,6 +52,9 @@ class OrganizationRules(NoRetreatBase):
         if self.unsupplied(unit):
             found.append(illegal("7.0", f"{name} is unsupplied: only regularly supplied units improve (7.0 A, 6.5.1)", action))
         arm = self.face(unit)["arm"]
+        if unit.side == "soviet" and state.turn < HARDENED and arm not in ("fortified", "regional"):
+            found.append(illegal("7.1", f"before turn {HARDENED} Soviet units are 1-step (7.3): {name} is not improved but upgraded (7.2)", action))
+            return found
         if arm.startswith("ss_") or arm == "shock":
             return found  # their cost is in 14.5-14.7, not in the sources
         cost = IMPROVE_COST[unit.side]

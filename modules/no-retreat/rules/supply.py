@@ -19,6 +19,7 @@ from collections import deque
 from itertools import product
 
 from pbem.model.actions import Action, Special
+from pbem.model.errors import PbemError
 from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal, warning
@@ -81,9 +82,13 @@ class SupplyRules(NoRetreatBase):
 
     # --- the judgement ------------------------------------------------------------------------------------
     def _judge_supply(self, state: State, ctx: TurnContext, at: Action | None) -> list[Violation]:
-        cities = state.status.get("cities")
-        if not isinstance(cities, dict):
+        control = state.status.get("cities")
+        if not isinstance(control, dict):
             return [warning("6.1", "the state gives no city control (status.cities), so supply is not judged", at)]
+        try:
+            cities = self.city_control(control)
+        except PbemError as error:
+            raise PbemError(f"the start state's {error.message}", at.source if at is not None else None) from None
         found = []
         readings = [self._supplied_units(state, cities, strict, sea_blocks) for strict, sea_blocks in product((True, False), repeat=2)]
         for unit in state.units.values():
@@ -100,6 +105,15 @@ class SupplyRules(NoRetreatBase):
             elif not supplied and not marked:
                 found.append(illegal("6.4", f"{self.name(unit.id)} in {where} has no supply path (6.1-6.3) and needs an Unsupplied marker", at))
         return found
+
+    def city_control(self, control: dict) -> dict[str, str]:
+        """The city hexes of ``status.cities`` (other hexes there, such as oil fields, neither supply nor block)."""
+        game_map = self.module.map
+        for label, side in control.items():
+            where = game_map.find(label)
+            if where is None or side not in self.module.sides:
+                raise PbemError(f"status.cities: {label!r}: {side!r} is not a hex of the map controlled by one of {', '.join(self.module.sides)}")
+        return {label: side for label, side in control.items() if game_map.terrain[game_map.index(label)] == "city"}
 
     def _supplied_units(self, state: State, cities: dict, strict: bool, sea_blocks: bool) -> dict[str, bool]:
         game_map = self.module.map
