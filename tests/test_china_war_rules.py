@@ -2,61 +2,14 @@
 
 from __future__ import annotations
 
+from china_war_support import MAP, MODULE, RULES, SRC, H, attack, move, phase, run, scenario_state, to_combat
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.engine.replay import replay
 from pbem.model.actions import Combat, Move, Phase, Turn, TurnHeader
-from pbem.model.errors import Source
-from pbem.model.module import load_module
 from pbem.model.state import State, UnitState
 from pbem.model.units import CounterType, Step, UnitDef
 from pbem.rules.combat import round_odds
-
-MODULE = load_module("china-war-1980")
-RULES = MODULE.ruleset
-MAP = MODULE.map
-H = MAP.index
-SRC = Source("test.json", 1, 1)
-
-
-def scenario_state() -> State:
-    from pbem.formats.turnfile import load_start_state
-
-    turn = Turn("test.json", TurnHeader(MODULE.id, "border-war", 1, "soviet", "border-war"), [])
-    return load_start_state(turn, MODULE)
-
-
-def run(side: str, actions: list, state: State | None = None) -> list[tuple[str, str]]:
-    """Replay ``actions`` (Phase/Move/Combat objects without index) and return (rule, severity) pairs."""
-    numbered = []
-    for n, action in enumerate(actions):
-        action.index, action.source = n, SRC
-        numbered.append(action)
-    turn = Turn("test.json", TurnHeader(MODULE.id, "border-war", 1, side, "border-war"), numbered)
-    result = replay(MODULE, state or scenario_state(), turn)
-    return [(v.rule, v.severity) for v in result.violations]
-
-
-def phase(name: str) -> Phase:
-    return Phase(index=0, source=SRC, name=name)
-
-
-def move(units, *path: str) -> Move:
-    units = (units,) if isinstance(units, str) else tuple(units)
-    return Move(index=0, source=SRC, units=units, path=tuple(H(p) for p in path))
-
-
-def attack(attackers, target: str, roll: int, result: str, **fields) -> Combat:
-    attackers = (attackers,) if isinstance(attackers, str) else tuple(attackers)
-    if "retreats" in fields:
-        fields["retreats"] = {u: tuple(H(p) for p in path) for u, path in fields["retreats"].items()}
-    return Combat(index=0, source=SRC, attackers=attackers, target=H(target), roll=roll, result=result, **fields)
-
-
-def to_combat() -> list[Phase]:
-    """The phases before a combat phase, in order: movement, the opponent's reaction, combat."""
-    return [phase("movement"), phase("reaction"), phase("combat")]
 
 
 def cost(unit_class: str, a: str, b: str) -> int:
@@ -239,7 +192,7 @@ def test_9_11_attacks_only_in_combat_and_adjacent():
     legal = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", **GOOD_ATTACK)
     assert run("soviet", [*to_combat(), legal]) == []
     early = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 4, "1/1", **GOOD_ATTACK)
-    assert run("soviet", [phase("movement"), early]) == [("9.11", "illegal")]
+    assert run("soviet", [phase("movement"), early]) == [("6.24", "illegal")]  # no combat in the movement phase
     far = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-2-04"], "3005", 4, "1/1", odds="2/1", column="1/1",
                  losses_attacker=("SOV-MR-XX-2-04",), losses_defender=("PLA-INF-XX-1-01",))  # fmt: skip
     assert run("soviet", [*to_combat(), far]) == [("9.11", "illegal")]
@@ -392,7 +345,9 @@ def test_9_85_a_unit_that_retreated_into_an_attacked_hex_is_eliminated():
     def situation() -> State:
         state = scenario_state()
         state.place("PLA-INF-XX-2-01", H("3006"))  # a 2nd-line division already holds the wood behind
-        state.place("SOV-MR-XX-1-02", H("3007"))  # and a Soviet division has worked round to its south
+        state.place("PLA-BDR-XX-3-01", H("2708"))
+        # and a Soviet division stands in the hills beside both hexes, as near to 3006 as to 3005 (9.8)
+        state.place("SOV-MR-XX-1-02", H("2906"))
         return state
 
     first = attack(["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "3005", 6, "-/1", retreats={"PLA-INF-XX-1-01": ["3006"]}, advance=("SOV-TK-XX-1-01",))

@@ -305,8 +305,8 @@ ATTACK_O21 = {"attack": ["FIN-1-1-JR16", "FIN-2-1-JR16"], "target": "O21", "roll
 # Campaign set-up on the night turn 5: Q25 (four units) rolls 2 = a step, R27 rolls 4 = none (both forest).
 SUB_ZERO = [{"phase": "sub_zero"}, {"special": "sub_zero", "at": "Q25", "roll": 2, "result": "step"}, {"loss": "SOV-MG-1-609"},
             {"special": "sub_zero", "at": "R27", "roll": 4, "result": "none"}, {"phase": "victory"}]  # fmt: skip
-TANK_FIRE = {"fire": ["SOV-T26M33"], "target": "K20", "roll": 7, "result": "none"}
-AT_FIRST = {"fire": ["FIN-AT-JR16"], "target": "I19", "declare": ["anti_tank"], "roll": [1, 1]}
+TANK_FIRE = {"fire": ["SOV-T26M33"], "target": "K19", "roll": 6, "result": "none"}  # 6 + RAS 6 + lake 1 = 13
+AT_FIRST = {"fire": ["FIN-AT-JR16"], "target": "I18", "declare": ["anti_tank"], "roll": [1, 1]}
 FIRE_354 = {"fire": ["SOV-ART-1-354"], "target": "P20", "roll": 7, "result": "suppressed"}
 RETURN_354 = {"roll": {"purpose": "return_354", "dice": "1d6", "value": 3, "result": "turn 12"}}
 PROV_NEAR = "state-prov.json"  # turn 6, the trigger seen on turn 1, Pajari in F13 next to Lutikkamökki (E13)
@@ -499,8 +499,8 @@ def test_354th_on_the_turn_track_cannot_fire(pbem, tmp_path):
 
 # --- RA-6: armour firing at an AT gun -------------------------------------------------------------------------------
 def test_only_the_gun_fired_at_fires_first(pbem, tmp_path):
-    # The tank fires at a company in K20; the AT gun in J21 may not fire "first" (it is not the target).
-    elsewhere = state_with(tmp_path, "state-tank-lake.json", place={"FIN-AT-JR16": "J21", "FIN-3-1-JR16": "K20"})
+    # The tank fires at a company in K19; the AT gun in J20 may not fire "first" (it is not the target).
+    elsewhere = state_with(tmp_path, "state-tank-lake.json", place={"FIN-AT-JR16": "J20", "FIN-3-1-JR16": "K19"})
     at_company = dict(TANK_FIRE, result="suppressed")
     assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, at_company], elsewhere) == []
     assert run(pbem, tmp_path, "soviet", 9, [{"phase": "combat"}, AT_FIRST, at_company], elsewhere) == ["RA-6"]

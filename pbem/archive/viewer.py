@@ -2,8 +2,11 @@
 
 Python does the game work: it replays the game, records after each action which counters changed (so the
 page only has to add up differences) and writes every action's text and violations. The page draws the
-map from the module's geometry, the counters (``pbem.art``'s pictures as data URIs when it is available,
-plain NATO-box counters otherwise), and the current action's move arrows and attack markers.
+map from the module's geometry (or over the user's own map image, placed by the module's calibration), the
+counters (``pbem.art``'s pictures as data URIs when it is available, plain NATO-box counters otherwise), and
+the current action's marks: move arrows, attacks, fire (firers to target, with the result), special orders
+(whatever orders the module defines) and steps lost, each labelled on the map. Phase and order
+names come from the module's ``art.json`` (``phases``, ``orders``).
 """
 
 from __future__ import annotations
@@ -37,15 +40,17 @@ _SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
 _SLOT = re.compile(r"__(TITLE|DATA|CSS|JS)__")
 
 
-def render_html(game: PlayedGame, *, title: str, metadata: dict[str, Any] | None = None) -> str:
+def render_html(game: PlayedGame, *, title: str, metadata: dict[str, Any] | None = None, background: Any = None) -> str:
     """The viewer page for a replayed game.
 
     The page is filled in one pass over the template: text put into a slot is never searched again, so
     a note or a title that reads ``__JS__`` stays a note. The game is JSON inside a
     ``<script type="application/json">`` element (never run), with every character that could end the
     element escaped; the page's script reads it with ``JSON.parse`` and shows text with ``textContent``.
+    ``background`` is ``(image, layout)``: the user's map image and the module's grid fitted to it
+    (``pbem.art.background.load_background``).
     """
-    data = game_data(game, title=title, metadata=metadata or {})
+    data = game_data(game, title=title, metadata=metadata or {}, background=background)
     slots = {
         "TITLE": html.escape(without_surrogates(title)),
         "DATA": script_json(data),
@@ -61,10 +66,11 @@ def script_json(value: Any) -> str:
     return _SCRIPT_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
-def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any]) -> dict[str, Any]:
+def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any], background: Any = None) -> dict[str, Any]:
     """Everything the page shows, as plain JSON."""
     module = game.module
-    locations, geometry = _map_data(module)
+    style = _style(module)
+    locations, geometry = _map_data(module, background)
     state = game.start
     units = {uid: _unit_info(module, state, uid) for uid in state.units}
     start = {uid: _where(u) for uid, u in state.units.items()}
@@ -72,8 +78,9 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any]) -> dict
     turns = []
     for seq, turn in enumerate(game.turns):
         header = turn.turn.header
-        turns.append({"name": turn.name, "turn": header.turn, "side": header.side, "first": len(frames) + 1,
-                      "actions": turn.actions, "ok": turn.ok})  # fmt: skip
+        side_name = style.side_name(header.side) if style is not None else header.side
+        turns.append({"name": turn.name, "turn": header.turn, "side": header.side, "side_name": side_name,
+                      "first": len(frames) + 1, "actions": turn.actions, "ok": turn.ok})  # fmt: skip
         by_index: dict[int, list[dict[str, Any]]] = {}
         last = turn.turn.actions[-1].index if turn.turn.actions else 0
         for v in turn.violations:
@@ -83,13 +90,13 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any]) -> dict
         phase = state.phase
         for action in turn.turn.actions:
             before = {uid: _where(u) for uid, u in state.units.items()}
-            marks = _marks(action, state)
+            marks = _marks(action, state, style)
             state.apply(action)
             if action.kind == "phase":
                 phase = action.name  # type: ignore[attr-defined]
             changes = {uid: w for uid, u in state.units.items() if (w := _where(u)) != before.get(uid)}
-            frames.append({"turn": seq, "phase": phase or "", "index": action.index, "kind": action.kind,
-                           "text": describe(action, module), "note": action.note or "", "line": action.source.line,
+            frames.append({"turn": seq, "phase": _phase_name(style, phase), "index": action.index, "kind": action.kind,
+                           "text": describe(action, module, style), "note": action.note or "", "line": action.source.line,
                            "violations": by_index.get(action.index, []), "changes": changes, **marks})  # fmt: skip
     return {
         "title": title,
@@ -98,7 +105,7 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any]) -> dict
         "map": geometry,
         "locations": locations,
         "units": units,
-        "counters": _counter_pictures(module, state, units),
+        "counters": _counter_pictures(module, state, units, geometry["counter"]),
         "sides": {side: SIDE_COLOURS[k % len(SIDE_COLOURS)] for k, side in enumerate(module.sides)},
         "start": start,
         "turns": turns,
@@ -110,8 +117,44 @@ def _where(unit) -> list:
     return [unit.at if unit.on_map else -1, unit.step, unit.box or ""]
 
 
-def _marks(action: act.Action, state: State) -> dict[str, Any]:
+def _style(module: Module) -> Any:
+    """The module's art style (names of phases and orders, colours), or ``None`` without the art package."""
+    try:
+        from pbem.art.style import load_style
+
+        return load_style(module.path)
+    except ImportError:
+        return None
+
+
+def _phase_name(style: Any, phase: str | None) -> str:
+    if not phase:
+        return ""
+    return style.phase_name(phase) if style is not None else phase.replace("_", " ").capitalize() + " phase"
+
+
+def _order_name(style: Any, order: str) -> str:
+    return style.order_name(order) if style is not None else order.replace("_", " ").capitalize()
+
+
+def _spots(state: State, units) -> list[int]:
+    return sorted({state.units[u].at for u in units if u in state.units and state.units[u].on_map})
+
+
+def _marks(action: act.Action, state: State, style: Any = None) -> dict[str, Any]:
     """Arrows and markers of an action, from where the counters stand before it."""
+    if isinstance(action, act.Fire):
+        return {"fire": {"target": action.target, "from": _spots(state, action.units), "label": _fire_result(action, style)}}
+    if isinstance(action, act.Special):
+        sources = _spots(state, action.units)
+        at = action.at if action.at is not None else (sources[0] if sources else None)
+        if at is None:
+            return {}
+        return {"order": {"at": at, "from": [s for s in sources if s != at], "label": _order_label(action, style)}}
+    if isinstance(action, (act.Loss, act.Eliminate)):
+        units = (action.unit,) if isinstance(action, act.Loss) else action.units
+        what = "−1 step" if isinstance(action, act.Loss) else "eliminated"
+        return {"loss": {"at": _spots(state, units), "label": what + (f" ({action.reason})" if action.reason else "")}}
     if action.kind == "move":
         return {"arrows": [list(action.path)]}  # type: ignore[attr-defined]
     if action.kind in ("attack", "overrun"):
@@ -120,7 +163,7 @@ def _marks(action: act.Action, state: State) -> dict[str, Any]:
         return {
             "attack": {"target": combat.target, "from": origins},
             "arrows": [list(path) if path and path[0] == state.units[u].at else [state.units[u].at, *path]
-                       for u, path in combat.retreats.items() if state.units[u].on_map and path],
+                       for u, path in (combat.retreats | combat.defender_advance).items() if state.units[u].on_map and path],
             "advance": [[state.units[u].at, combat.target] for u in combat.advance if state.units[u].on_map],
         }  # fmt: skip
     if action.kind == "reinforce":
@@ -128,8 +171,25 @@ def _marks(action: act.Action, state: State) -> dict[str, Any]:
     return {}
 
 
-def describe(action: act.Action, module: Module) -> str:
-    """One line a player reads: what the action did, with unit names and map labels."""
+def _fire_result(action: act.Fire, style: Any) -> str:
+    kind = "anti_tank" if "anti_tank" in action.declared else "fire"
+    rolls = ", ".join(str(r) for r in action.rolls)
+    result = action.result
+    if not result:
+        steps = len(action.losses_defender) + len(action.eliminated)
+        result = f"{steps} step{'s' if steps != 1 else ''} lost" if steps else "no effect"
+    return f"{_order_name(style, kind)} {rolls}: {result}"
+
+
+def _order_label(action: act.Special, style: Any) -> str:
+    text = _order_name(style, action.order)
+    if action.rolls:
+        text += " " + ", ".join(str(r) for r in action.rolls)
+    return text + (f": {action.result}" if action.result else "")
+
+
+def describe(action: act.Action, module: Module, style: Any = None) -> str:
+    """One line a player reads: what the action did, with unit names, map labels and the module's words."""
     label = module.map.label
 
     def names(ids) -> str:
@@ -137,7 +197,30 @@ def describe(action: act.Action, module: Module) -> str:
 
     kind = action.kind
     if isinstance(action, act.Phase):
-        return f"{action.name.capitalize()} phase" + (f" ({action.side})" if action.side else "")
+        return _phase_name(style, action.name) + (f" ({action.side})" if action.side else "")
+    if isinstance(action, act.Fire):
+        kind = "anti_tank" if "anti_tank" in action.declared else "fire"
+        rolls = ", ".join(str(r) for r in action.rolls)
+        text = f"{_order_name(style, kind)} by {names(action.units)} at {label(action.target)}, roll {rolls}"
+        text += f": {action.result}" if action.result else ""
+        if action.spotter:
+            text += f"; spotter {names([action.spotter])}"
+        if action.losses_attacker:
+            text += f"; firer loses {names(action.losses_attacker)}"
+        if action.losses_defender:
+            text += f"; target loses {names(action.losses_defender)}"
+        if action.eliminated:
+            text += f"; eliminated {names(action.eliminated)}"
+        return text
+    if isinstance(action, act.Special):
+        parts = [_order_name(style, action.order)]
+        if action.units:
+            parts.append(f"by {names(action.units)}")
+        if action.at is not None:
+            parts.append(f"at {label(action.at)}")
+        if action.rolls:
+            parts.append(f"roll {', '.join(str(r) for r in action.rolls)}")
+        return " ".join(parts) + (f": {action.result}" if action.result else "")
     if isinstance(action, act.Move):
         how = "" if action.by == "land" else f" by {action.by}"
         return f"{names(action.units)} moves{how} {' → '.join(label(i) for i in action.path)}"
@@ -156,6 +239,8 @@ def describe(action: act.Action, module: Module) -> str:
             parts.append(f"{names([unit])} retreats to {' → '.join(label(i) for i in path)}")
         if action.advance:
             parts.append(f"{names(action.advance)} advance")
+        for unit, path in action.defender_advance.items():
+            parts.append(f"defending {names([unit])} advances to {' → '.join(label(i) for i in path)}")
         return "; ".join(parts)
     if isinstance(action, act.Eliminate):
         return f"{names(action.units)} eliminated" + (f" ({action.reason})" if action.reason else "")
@@ -175,7 +260,27 @@ def describe(action: act.Action, module: Module) -> str:
     return kind
 
 
-def _map_data(module: Module) -> tuple[list[list], dict[str, Any]]:
+MAX_EMBEDDED_PIXELS = 9_000_000  # a larger map image is scaled down before it goes into the page
+
+
+def _embedded_image(background: Any) -> tuple[str, float, Any]:
+    """The user's map image as a JPEG data URI, scaled to at most :data:`MAX_EMBEDDED_PIXELS`; its scale and layout."""
+    import io
+
+    from pbem.art.background import scaled
+
+    image, layout = background
+    factor = min(1.0, math.sqrt(MAX_EMBEDDED_PIXELS / (image.width * image.height)))
+    if factor < 1.0:
+        size = (max(1, int(image.width * factor)), max(1, int(image.height * factor)))
+        layout = scaled(layout, size[0] / image.width, size[1] / image.height)
+        image = image.resize(size)
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, "JPEG", quality=85)
+    return "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode("ascii"), factor, (image.size, layout)
+
+
+def _map_data(module: Module, background: Any = None) -> tuple[list[list], dict[str, Any]]:
     """Each location as [x, y, label, terrain colour, name or ""], and the map's lines and bounds."""
     game_map = module.map
     colours = dict(TERRAIN_FALLBACK)
@@ -186,16 +291,27 @@ def _map_data(module: Module) -> tuple[list[list], dict[str, Any]]:
     except Exception:  # noqa: BLE001 - the art package is optional here; its absence only costs colours
         pass
     hexes = getattr(game_map, "hexes", None)
-    if hexes is not None:
-        flat = getattr(game_map.spec, "orientation", "flat") == "flat"  # type: ignore[attr-defined]
-        points = [_hex_pixel(h.q, h.r, flat) for h in hexes]
+    image_uri, size, counter = None, HEX_SIZE, COUNTER
+    if background is not None and hexes is not None:
+        from pbem.art.background import hex_radius
+
+        image_uri, _, ((width, height), layout) = _embedded_image(background)
+        points = [layout.center(h) for h in hexes]
+        size = hex_radius(layout)
+        counter = round(COUNTER * size / HEX_SIZE)
+        x0, y0 = 0.0, 0.0
+        xs, ys, pad = [0.0, float(width)], [0.0, float(height)], 0.0
     else:
-        raw = game_map.positions  # type: ignore[attr-defined]
-        points = [(p[0] * POINT_SCALE, p[1] * POINT_SCALE) if p else (0.0, 0.0) for p in raw]
-    xs = [p[0] for p in points] or [0.0]
-    ys = [p[1] for p in points] or [0.0]
-    pad = HEX_SIZE * 1.5
-    x0, y0 = min(xs) - pad, min(ys) - pad
+        if hexes is not None:
+            flat = getattr(game_map.spec, "orientation", "flat") == "flat"  # type: ignore[attr-defined]
+            points = [_hex_pixel(h.q, h.r, flat) for h in hexes]
+        else:
+            raw = game_map.positions  # type: ignore[attr-defined]
+            points = [(p[0] * POINT_SCALE, p[1] * POINT_SCALE) if p else (0.0, 0.0) for p in raw]
+        xs = [p[0] for p in points] or [0.0]
+        ys = [p[1] for p in points] or [0.0]
+        pad = HEX_SIZE * 1.5
+        x0, y0 = min(xs) - pad, min(ys) - pad
     locations = [
         [round(x - x0, 1), round(y - y0, 1), game_map.labels[i], colours.get(game_map.terrain[i], "#e8e8e8"),
          game_map.city[i] or game_map.names[i] or ""]
@@ -208,8 +324,9 @@ def _map_data(module: Module) -> tuple[list[list], dict[str, Any]]:
     return locations, {
         "kind": "hex" if hexes is not None else "point",
         "flat": hexes is None or getattr(game_map.spec, "orientation", "flat") == "flat",  # type: ignore[attr-defined]
-        "size": HEX_SIZE,
-        "counter": COUNTER,
+        "size": round(size, 2),
+        "counter": counter,
+        "background": image_uri,
         "width": round(max(xs) - min(xs) + 2 * pad, 1),
         "height": round(max(ys) - min(ys) + 2 * pad, 1),
         "rivers": rivers,
@@ -239,7 +356,7 @@ def _unit_info(module: Module, state: State, uid: str) -> dict[str, Any]:
     }
 
 
-def _counter_pictures(module: Module, state: State, units: dict[str, Any]) -> dict[str, list[str]]:
+def _counter_pictures(module: Module, state: State, units: dict[str, Any], size: int = COUNTER) -> dict[str, list[str]]:
     """Counter type id -> a data URI per face, drawn by ``pbem.art`` if it is installed (else empty)."""
     try:
         from pbem.art.counters import counter_svg
@@ -257,7 +374,7 @@ def _counter_pictures(module: Module, state: State, units: dict[str, Any]) -> di
         faces = []
         for face in range(len(counter_type.steps)):
             try:
-                svg = counter_svg(counter_type, face, style, COUNTER)
+                svg = counter_svg(counter_type, face, style, size)
             except Exception:  # noqa: BLE001 - one counter the art cannot draw falls back to the plain one
                 faces = []
                 break
@@ -266,11 +383,11 @@ def _counter_pictures(module: Module, state: State, units: dict[str, Any]) -> di
     return pictures
 
 
-def write_viewer(game: PlayedGame, out: Path, *, title: str, metadata: dict[str, Any] | None = None) -> int:
+def write_viewer(game: PlayedGame, out: Path, *, title: str, metadata: dict[str, Any] | None = None, background: Any = None) -> int:
     """Write the page to ``out`` (whole or not at all); return its size in bytes."""
     from pbem.model.files import write_atomic
 
-    text = render_html(game, title=title, metadata=metadata)
+    text = render_html(game, title=title, metadata=metadata, background=background)
     write_atomic(out, text)
     return len(text.encode("utf-8"))
 
@@ -357,6 +474,18 @@ aside{width:380px;display:flex;flex-direction:column;border-left:1px solid #bbb;
 .attack line{stroke:#d50000;stroke-width:3;stroke-dasharray:5 3}
 .attack circle{fill:none;stroke:#d50000;stroke-width:3}
 .badhex{fill:none;stroke:#b00020;stroke-width:4}
+.hex.over{fill:none;stroke:none}
+.names text{font-size:9px;fill:#111;text-anchor:middle;font-weight:600;font-family:sans-serif;paint-order:stroke;stroke:#fff;stroke-width:2.5px;stroke-linejoin:round}
+.fire line{stroke:#e06e00;stroke-width:3;stroke-dasharray:6 3}
+.fire circle{fill:none;stroke:#e06e00;stroke-width:3}
+.order circle{fill:none;stroke:#5a288c;stroke-width:3}
+.order line{stroke:#5a288c;stroke-width:2.5;stroke-dasharray:4 3}
+.loss circle{fill:#fff;stroke:#781414;stroke-width:2}
+.tag rect{fill:#fff;fill-opacity:.92;stroke-width:1.2}
+.tag text{font:600 11px sans-serif;text-anchor:middle;dominant-baseline:central}
+.fire .tag rect{stroke:#e06e00}.fire .tag text{fill:#a04800}
+.order .tag rect{stroke:#5a288c}.order .tag text{fill:#5a288c}
+.loss .tag rect{stroke:#781414}.loss .tag text{fill:#781414}
 """
 
 _JS = r"""
@@ -383,7 +512,7 @@ const map = el("map");
 map.setAttribute("width", M.width); map.setAttribute("height", M.height);
 map.setAttribute("viewBox", `0 0 ${M.width} ${M.height}`);
 const defs = svg("defs", {}, map);
-for (const [id, colour] of [["head", "#1b5e20"], ["head-retreat", "#6a1b9a"], ["head-advance", "#0d47a1"]]) {
+for (const [id, colour] of [["head", "#1b5e20"], ["head-retreat", "#6a1b9a"], ["head-advance", "#0d47a1"], ["head-fire", "#e06e00"]]) {
   const m = svg("marker", {id, viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto"}, defs);
   svg("path", {d: "M0,0 L10,5 L0,10 z", fill: colour}, m);
 }
@@ -396,12 +525,14 @@ function corners(x, y) {
   }
   return pts.join(" ");
 }
+// Over the user's own map image the board shows terrain, roads and names: only the (invisible) hexes are added.
+if (M.background) svg("image", {href: M.background, x: 0, y: 0, width: M.width, height: M.height}, terrain);
 if (M.kind === "hex") {
   L.forEach(([x, y, label, colour, name], i) => {
     const g = svg("g", {"data-loc": label}, terrain);
+    if (M.background) { svg("polygon", {points: corners(x, y), class: "hex over"}, g); return; }
     svg("polygon", {points: corners(x, y), fill: colour, class: "hex"}, g);
     svg("text", {x, y: y - S * 0.62, class: "hexlabel"}, g).textContent = label;
-    if (name) svg("text", {x, y: y + S * 0.78, class: "city"}, g).textContent = name;
   });
 } else {
   for (const [a, b] of M.links) svg("line", {x1: L[a][0], y1: L[a][1], x2: L[b][0], y2: L[b][1], class: "link"}, terrain);
@@ -417,8 +548,22 @@ for (const [a, b] of M.rivers) {
   const half = S / 2;
   svg("line", {x1: mx - dy / n * half, y1: my + dx / n * half, x2: mx + dy / n * half, y2: my - dx / n * half, class: "river"}, terrain);
 }
-for (const [a, b] of M.roads) svg("line", {x1: L[a][0], y1: L[a][1], x2: L[b][0], y2: L[b][1], class: "road"}, terrain);
-for (const [a, b] of M.rails) svg("line", {x1: L[a][0], y1: L[a][1], x2: L[b][0], y2: L[b][1], class: "rail"}, terrain);
+if (!M.background) {
+  for (const [a, b] of M.roads) svg("line", {x1: L[a][0], y1: L[a][1], x2: L[b][0], y2: L[b][1], class: "road"}, terrain);
+  for (const [a, b] of M.rails) svg("line", {x1: L[a][0], y1: L[a][1], x2: L[b][0], y2: L[b][1], class: "rail"}, terrain);
+  // Place names last, over every hex and line, so that no neighbouring hex hides part of one.
+  if (M.kind === "hex") {
+    const names = svg("g", {class: "names"}, terrain);
+    L.forEach(([x, y, label, colour, name]) => {
+      if (!name) return;
+      const t = svg("text", {x, y: y + S * 0.5, "data-name": label}, names);
+      t.textContent = name;
+      // Keep the name whole inside the map: shift it in from the edges.
+      const w = t.getComputedTextLength ? t.getComputedTextLength() : name.length * 5;
+      t.setAttribute("x", Math.min(Math.max(x, w / 2 + 2), M.width - w / 2 - 2));
+    });
+  }
+}
 const marks = svg("g", {id: "marks"}, map);
 const counters = svg("g", {id: "counters"}, map);
 const overlay = svg("g", {id: "overlay"}, map);
@@ -494,13 +639,49 @@ function showMarks(f) {
     svg("text", {x: tx, y: ty - C * 0.8, "font-size": 16, "text-anchor": "middle", fill: "#d50000"}, g).textContent = "✸";
   }
   if (f.place !== undefined) svg("circle", {cx: L[f.place][0], cy: L[f.place][1], r: C * 0.7, class: "badhex", stroke: "#0d47a1"}, overlay);
+  if (f.fire) {
+    const g = svg("g", {class: "fire", "data-target": L[f.fire.target][2]}, overlay);
+    const [tx, ty] = centre(f.fire.target);
+    for (const o of f.fire.from) {
+      const [x, y] = centre(o), d = Math.hypot(tx - x, ty - y) || 1, cut = Math.min(C * 0.7, d / 2);
+      svg("line", {x1: x, y1: y, x2: tx - (tx - x) / d * cut, y2: ty - (ty - y) / d * cut, "marker-end": "url(#head-fire)"}, g);
+    }
+    svg("circle", {cx: tx, cy: ty, r: C * 0.7}, g);
+    tag(g, tx, ty + C * 0.95, f.fire.label);
+  }
+  if (f.order) {
+    const g = svg("g", {class: "order", "data-at": L[f.order.at][2]}, overlay);
+    const [x, y] = centre(f.order.at);
+    for (const o of f.order.from) { const [ox, oy] = centre(o); svg("line", {x1: ox, y1: oy, x2: x, y2: y}, g); }
+    svg("circle", {cx: x, cy: y, r: C * 0.7}, g);
+    tag(g, x, y + C * 0.95, f.order.label);
+  }
+  if (f.loss) {
+    for (const at of f.loss.at) {
+      const g = svg("g", {class: "loss", "data-at": L[at][2]}, overlay);
+      const [x, y] = centre(at);
+      tag(g, x, y + C * 0.95, f.loss.label);
+    }
+  }
   if (f.violations.length) {
-    const where = f.attack ? f.attack.target : (f.arrows && f.arrows.length ? f.arrows[0][f.arrows[0].length - 1] : null);
+    const where = f.attack ? f.attack.target : f.fire ? f.fire.target : f.order ? f.order.at : (f.loss && f.loss.at.length) ? f.loss.at[0] :
+      (f.arrows && f.arrows.length ? f.arrows[0][f.arrows[0].length - 1] : null);
     if (where !== null && where !== undefined) svg("polygon", {points: corners(L[where][0], L[where][1]), class: "badhex"}, marks);
   }
 }
+// A label in a white box under a mark, kept inside the map.
+function tag(parent, x, y, text) {
+  const g = svg("g", {class: "tag"}, parent);
+  const rect = svg("rect", {}, g);
+  const t = svg("text", {x, y}, g);
+  t.textContent = text;
+  const w = (t.getComputedTextLength ? t.getComputedTextLength() : text.length * 6) + 8, h = 16;
+  const cx = Math.min(Math.max(x, w / 2 + 1), M.width - w / 2 - 1), cy = Math.min(y, M.height - h / 2 - 1);
+  t.setAttribute("x", cx); t.setAttribute("y", cy);
+  for (const [k, v] of Object.entries({x: cx - w / 2, y: cy - h / 2, width: w, height: h, rx: 3})) rect.setAttribute(k, v);
+}
 const items = [];
-function turnLabel(t) { const T = G.turns[t]; return `Turn ${T.turn} · ${T.side} · ${T.name}`; }
+function turnLabel(t) { const T = G.turns[t]; return `Turn ${T.turn} · ${T.side_name || T.side} · ${T.name}`; }
 function show(n) {
   frame = Math.max(0, Math.min(last, n));
   const f = frame ? G.frames[frame - 1] : null;
@@ -543,6 +724,9 @@ function follow(f) {
   for (const p of f.arrows || []) spots.push(...p);
   if (f.attack) spots.push(f.attack.target, ...f.attack.from);
   if (f.place !== undefined) spots.push(f.place);
+  if (f.fire) spots.push(f.fire.target, ...f.fire.from);
+  if (f.order) spots.push(f.order.at, ...f.order.from);
+  if (f.loss) spots.push(...f.loss.at);
   if (!spots.length) return;
   const board = el("board"), scale = map.getBoundingClientRect().width / M.width || 1;
   const xs = spots.map((i) => L[i][0] * scale), ys = spots.map((i) => L[i][1] * scale);
@@ -627,6 +811,6 @@ document.addEventListener("keydown", (e) => {
 const md = G.metadata, players = md.players ? Object.entries(md.players).map(([s, n]) => `${n.join(", ")} (${s})`).join(" vs ") : "";
 el("subtitle").textContent = [`${G.module.name} ${G.module.version}`, md.scenario || "", players, md.result ? "result: " + md.result : "",
   md.finished ? "finished " + md.finished : "", G.map.illustrative ? "illustrative map" : ""].filter(Boolean).join(" · ");
-el("legend").textContent = "← → step · space play/pause · Home/End · green arrow: move · red ring: attack · purple: retreat · blue: advance · red hex: violation";
+el("legend").textContent = "← → step · space play/pause · Home/End · green arrow: move · red ring: attack · orange: fire · violet ring: special order · purple: retreat · blue: advance · red hex: violation";
 show(0);
 """

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from pbem.art.fonts import font
-from pbem.art.style import CounterStyle, face_values
+from pbem.art.style import CounterStyle, Printed, printed_values
 from pbem.art.symbols import escape, icons_for, symbol_image, symbol_svg, SYMBOL_BOX
 from pbem.model.errors import PbemError
 from pbem.model.units import CounterType
@@ -20,6 +20,7 @@ from pbem.model.units import CounterType
 Box = tuple[int, int, int, int]
 
 MIN_SIZE, MAX_SIZE = 16, 2048  # pixels per counter side
+MIN_FONT = 3  # values on the smallest counters shrink this far rather than spill out of their box
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def render_counter(counter_type: CounterType, face: int, style: CounterStyle, si
     back in the nationality's colour for a one-step counter.
     """
     size = _check_size(size_px)
-    nation = style.nation(counter_type.nationality)
+    nation = style.colours(counter_type)
     image = Image.new("RGB", (size, size), nation.background)
     if dpi is not None:
         image.info["dpi"] = (dpi, dpi)
@@ -91,13 +92,24 @@ def render_counter(counter_type: CounterType, face: int, style: CounterStyle, si
     if face == 1:
         draw.rectangle(_inclusive(layout.stripe), fill=nation.reduced)
     x0, y0, x1, y1 = layout.symbol
-    icons = icons_for(_arm(counter_type, face), style.arms)
-    symbol = symbol_image(icons, counter_type.size, x1 - x0, y1 - y0, nation.symbol, nation.line)
+    caption = _caption(counter_type, style)
+    symbol = symbol_image(_icons(counter_type, style, face), None if caption else counter_type.size, x1 - x0, y1 - y0, nation.symbol, nation.line)
     image.paste(symbol, (x0, y0), symbol)
-    text = face_values(style.values, step.attack, step.defence, step.move)
+    if caption:
+        box = _caption_box(layout)
+        draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), caption, font=font(_fit_caption(caption, box), True), fill=nation.text, anchor="mm")
     vx0, vy0, vx1, vy1 = layout.values
-    value_font = font(_fit(text, vx1 - vx0, vy1 - vy0))
-    draw.text(((vx0 + vx1) / 2, (vy0 + vy1) / 2), text, font=value_font, fill=nation.text, anchor="mm")
+    runs, value_size = _value_runs(printed_values(style, counter_type, face), vx1 - vx0, vy1 - vy0)
+    cy = (vy0 + vy1) / 2
+    for x, width, part in runs:
+        left = vx0 + x
+        if part.fill:
+            fx0, fy0, fx1, fy1 = _fill_box(left, width, cy, value_size, layout.values)
+            draw.rectangle([fx0, fy0, fx1 - 1, fy1 - 1], fill=part.fill)
+        colour = part.colour or nation.text
+        draw.text((left, cy), part.text, font=font(value_size, True), fill=colour, anchor="lm")
+        if part.sup:
+            draw.text((left + font(value_size, True).getlength(part.text), cy - value_size * 0.05), part.sup, font=font(_sup_size(value_size), True), fill=colour, anchor="ls")
     if style.quality and counter_type.quality is not None:
         qx0, qy0, qx1, qy1 = layout.quality
         draw.text(((qx0 + qx1) / 2, (qy0 + qy1) / 2), str(counter_type.quality), font=font(round((qy1 - qy0) * 0.9)), fill=nation.text, anchor="mm")
@@ -108,26 +120,96 @@ def _inclusive(box: Box) -> tuple[int, int, int, int]:
     return (box[0], box[1], box[2] - 1, box[3] - 1)
 
 
-_FIT_CACHE: dict[tuple[int, int, int], int] = {}
+_FIT_CACHE: dict[tuple[str, int, int], int] = {}
 
 
 def _fit(text: str, width: int, height: int) -> int:
-    """The largest font size (<= the box height) at which ``text`` fits ``width``; cached per length."""
-    key = (len(text), width, height)
+    """The largest font size (<= the box height) at which ``text`` fits ``width``; cached per shape of text."""
+    sample = "".join("8" if c.isdigit() else c for c in text)
+    key = (sample, width, height)
     found = _FIT_CACHE.get(key)
     if found is None:
-        found = max(4, round(height * 0.95))
-        sample = "8" * len(text.replace("-", "")) + "-" * text.count("-")
-        while found > 4 and font(found).getlength(sample) > width:
+        found = max(MIN_FONT, round(height * 0.95))
+        while found > MIN_FONT and font(found, True).getlength(sample) > width:
             found -= 1
         _FIT_CACHE[key] = found
     return found
 
 
+def _sup_size(size: int) -> int:
+    return max(4, round(size * 0.6))
+
+
+def _sup_width(sup: str, size: int) -> float:
+    return font(_sup_size(size), True).getlength(sup) if sup else 0.0
+
+
+def _run_widths(parts: list[Printed], size: int) -> list[float]:
+    return [font(size, True).getlength(p.text) + _sup_width(p.sup, size) for p in parts]
+
+
+
+def _value_runs(parts: list[Printed], width: int, height: int) -> tuple[list[tuple[float, float, Printed]], int]:
+    """Where each printed value goes in a box ``width`` wide: (left, width, part) per value, and the font size.
+
+    One value is centred; several are spread over the box, as on a printed counter, at the largest size that
+    keeps a gap between them.
+    """
+    if len(parts) == 1 and not parts[0].sup and not parts[0].fill:
+        size = _fit(parts[0].text, width, height)
+        w = font(size, True).getlength(parts[0].text)
+        return [((width - w) / 2, w, parts[0])], size
+    size = max(MIN_FONT, round(height * 0.95))
+    while True:
+        widths = _run_widths(parts, size)
+        gap = size * 0.35
+        if size <= MIN_FONT or sum(widths) + gap * (len(parts) - 1) <= width:
+            break
+        size -= 1
+    if len(parts) == 1:
+        return [((width - widths[0]) / 2, widths[0], parts[0])], size
+    spare = (width - sum(widths)) / (len(parts) - 1)
+    runs, x = [], 0.0
+    for w, part in zip(widths, parts):
+        runs.append((x, w, part))
+        x += w + spare
+    return runs, size
+
+
+def _fill_box(left: float, width: float, cy: float, size: int, values: Box) -> tuple[float, float, float, float]:
+    """The coloured box behind a value: a little wider and taller than its figures, never outside the values' box."""
+    pad = max(1, size // 10)
+    return (max(values[0], left - pad), max(values[1], cy - size * 0.55), min(values[2], left + width + pad), min(values[3], cy + size * 0.5))
+
+
+def _icons(counter_type: CounterType, style: CounterStyle, face: int = 0) -> tuple[str, ...]:
+    own = style.types.get(counter_type.id)
+    if own is not None and own.icons is not None:
+        return own.icons
+    return icons_for(_arm(counter_type, face), style.arms)
+
+
+def _caption(counter_type: CounterType, style: CounterStyle) -> str | None:
+    own = style.types.get(counter_type.id)
+    return own.caption if own is not None else None
+
+
+def _caption_box(layout: CounterLayout) -> Box:
+    """The band above the symbol's frame, where the echelon would stand."""
+    s = layout.size
+    x0, y0, x1, y1 = layout.symbol
+    frame_top = y0 + round((y1 - y0) * (50.0 - SYMBOL_BOX[1]) / (SYMBOL_BOX[3] - SYMBOL_BOX[1]))
+    return (round(s * 0.06), max(1, round(s * 0.06)), s - round(s * 0.06), max(frame_top - 1, round(s * 0.06) + 4))
+
+
+def _fit_caption(caption: str, box: Box) -> int:
+    return _fit(caption, box[2] - box[0], box[3] - box[1])
+
+
 def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_px: int = 75) -> str:
     """The same face as a standalone SVG document (vector symbol, text left to the viewer's sans-serif)."""
     size = _check_size(size_px)
-    nation = style.nation(counter_type.nationality)
+    nation = style.colours(counter_type)
     layout = counter_layout(size)
     step = _face(counter_type, face)
     parts = [
@@ -141,17 +223,34 @@ def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_
         x0, y0, x1, y1 = layout.symbol
         scale = min((x1 - x0) / (SYMBOL_BOX[2] - SYMBOL_BOX[0]), (y1 - y0) / (SYMBOL_BOX[3] - SYMBOL_BOX[1]))
         tx, ty = x0 - SYMBOL_BOX[0] * scale, y0 - SYMBOL_BOX[1] * scale
-        icons = icons_for(_arm(counter_type, face), style.arms)
+        caption = _caption(counter_type, style)
         parts.append(f'<g transform="translate({tx:.3f} {ty:.3f}) scale({scale:.5f})">')
-        parts.append(symbol_svg(icons, counter_type.size, fill=nation.symbol, line=nation.line))
+        parts.append(symbol_svg(_icons(counter_type, style, face), None if caption else counter_type.size, fill=nation.symbol, line=nation.line))
         parts.append("</g>")
-        text = face_values(style.values, step.attack, step.defence, step.move)
+        if caption:
+            cx0, cy0, cx1, cy1 = _caption_box(layout)
+            parts.append(
+                f'<text x="{(cx0 + cx1) / 2}" y="{(cy0 + cy1) / 2}" font-size="{_fit_caption(caption, (cx0, cy0, cx1, cy1))}" '
+                f'font-family="sans-serif" font-weight="bold" text-anchor="middle" dominant-baseline="central" '
+                f'fill="{nation.text}">{escape(caption)}</text>'
+            )
         vx0, vy0, vx1, vy1 = layout.values
-        parts.append(
-            f'<text x="{(vx0 + vx1) / 2}" y="{(vy0 + vy1) / 2}" font-size="{_fit(text, vx1 - vx0, vy1 - vy0)}" '
-            f'font-family="sans-serif" font-weight="bold" text-anchor="middle" dominant-baseline="central" '
-            f'fill="{nation.text}">{escape(text)}</text>'
-        )
+        runs, value_size = _value_runs(printed_values(style, counter_type, face), vx1 - vx0, vy1 - vy0)
+        cy = (vy0 + vy1) / 2
+        for x, width, part in runs:
+            left = vx0 + x
+            if part.fill:
+                fx0, fy0, fx1, fy1 = _fill_box(left, width, cy, value_size, layout.values)
+                parts.append(
+                    f'<rect x="{fx0:.1f}" y="{fy0:.1f}" width="{fx1 - fx0:.1f}" '
+                    f'height="{fy1 - fy0:.1f}" fill="{part.fill}"/>'
+                )
+            sup = f'<tspan font-size="{_sup_size(value_size)}" dy="{-value_size * 0.3:.1f}">{escape(part.sup)}</tspan>' if part.sup else ""
+            parts.append(
+                f'<text x="{left:.1f}" y="{cy:.1f}" font-size="{value_size}" textLength="{width:.1f}" lengthAdjust="spacingAndGlyphs" '
+                f'font-family="sans-serif" font-weight="bold" dominant-baseline="central" '
+                f'fill="{part.colour or nation.text}">{escape(part.text)}{sup}</text>'
+            )
         if style.quality and counter_type.quality is not None:
             qx0, qy0, qx1, qy1 = layout.quality
             parts.append(

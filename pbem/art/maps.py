@@ -40,6 +40,8 @@ class MapPicture:
     centers: tuple[Point, ...]  # pixel centre of every location
     radius: float  # room around a centre (half a hex; a space's half-size)
     layout: HexLayout | None = None
+    names: tuple[tuple[float, float, float, float], ...] = ()  # boxes of the place names, kept whole by crops
+    background: bool = False  # drawn over the user's own map image
 
 
 def default_style() -> CounterStyle:
@@ -105,28 +107,24 @@ def grid_picture(layout: HexLayout, background: Image.Image | None = None, *, co
 
 
 def _hex_picture(game_map: HexMap, style: CounterStyle, layout: HexLayout, background: Image.Image | None, labels: bool) -> MapPicture:
-    x0, y0, x1, y1 = layout.extent()
-    if background is not None:
-        image = background.convert("RGB").copy()
-    else:
-        image = Image.new("RGB", check_canvas(x1 + max(x0, 0), y1 + max(y0, 0), "map picture"), "white")
-    draw = ImageDraw.Draw(image)
     centers = tuple(layout.center(h) for h in game_map.hexes)
-    corners = [layout.corners_at(*c) for c in centers]
     unit = min(layout.pitch)  # hex height (flat) or width (pointy): sizes below scale with it
-    if background is None:
-        fills = _terrain_fills(game_map, style)
-        for i, pts in enumerate(corners):
-            draw.polygon(pts, fill=fills[i], outline=GRID)
-    else:
-        for pts in corners:
-            draw.line(pts + [pts[0]], fill=GRID, width=1)
+    if background is not None:
+        # The user's own board already shows terrain, roads and names: pbem only places pieces on it.
+        return MapPicture(background.convert("RGB").copy(), centers, unit / 2, layout, (), True)
+    x0, y0, x1, y1 = layout.extent()
+    image = Image.new("RGB", check_canvas(x1 + max(x0, 0), y1 + max(y0, 0), "map picture"), "white")
+    draw = ImageDraw.Draw(image)
+    corners = [layout.corners_at(*c) for c in centers]
+    fills = _terrain_fills(game_map, style)
+    for i, pts in enumerate(corners):
+        draw.polygon(pts, fill=fills[i], outline=GRID)
     hexes = game_map.hexes
     # Borders: dashed along hexsides where the country changes.
     for i, neighbours in enumerate(game_map.neighbours):
         for j in neighbours:
             if j > i and game_map.country[i] != game_map.country[j] and game_map.country[i] and game_map.country[j]:
-                _dashed(draw, *layout.side(hexes[i], hexes[j]), fill=BORDER, width=max(2, round(unit / 14)), dash=unit / 8)
+                dashed(draw, *layout.side(hexes[i], hexes[j]), fill=BORDER, width=max(2, round(unit / 14)), dash=unit / 8)
     for (i, j), features in sorted(game_map.side_features.items()):
         if "river" in features or "major_river" in features:
             width = max(2, round(unit / (8 if "major_river" in features else 12)))
@@ -139,29 +137,63 @@ def _hex_picture(game_map: HexMap, style: CounterStyle, layout: HexLayout, backg
         if "blocked" in features:  # a hexside no unit may cross (a lake, sea water between coasts)
             a, b = layout.side(hexes[i], hexes[j])
             draw.line([a, b], fill=BLOCKED, width=max(3, round(unit / 7)))
+    road_width = max(2, round(unit / 16))
     for i, j in sorted(game_map.roads):
-        draw.line([centers[i], centers[j]], fill=ROAD, width=max(2, round(unit / 16)))
+        features = game_map.side_features.get((i, j), frozenset())
+        if "trail" in features:  # a secondary road: thinner and dashed, as printed maps show tracks
+            dashed(draw, centers[i], centers[j], fill=ROAD, width=max(1, road_width - 1), dash=unit / 9)
+        else:
+            draw.line([centers[i], centers[j]], fill=ROAD, width=road_width)
+        if "bridge" in features:
+            _bridge(draw, centers[i], centers[j], unit)
     for (i, j), track in sorted(game_map.rails.items()):
         _rail(draw, centers[i], centers[j], double=(track == "double"), unit=unit)
-    name_font = font(max(7, round(unit * 0.2)))
     for i, city in enumerate(game_map.city):
         if city or game_map.population[i]:
             x, y = centers[i]
             r = unit * (0.11 if game_map.population[i] >= 200 else 0.08)
             draw.rectangle([x - r, y - r, x + r, y + r], fill=CITY)
-            name = game_map.names[i] or city
-            if name:
-                draw.text((x, y + unit * 0.24), name, font=name_font, fill=CITY, anchor="mm", stroke_width=1, stroke_fill="white")
     for i, supply in enumerate(game_map.supply):
         if supply:
             x, y = centers[i]
-            draw.text((x + unit * 0.2, y), "S", font=name_font, fill="#0b6b2b", anchor="mm")
+            draw.text((x + unit * 0.2, y), "S", font=font(max(8, round(unit * 0.22))), fill="#0b6b2b", anchor="mm")
     if labels:
         label_font = font(max(6, round(unit * 0.17)))
         for i, label in enumerate(game_map.labels):
             x, y = centers[i]
             draw.text((x, y - unit * 0.34), label, font=label_font, fill=LABEL, anchor="mm")
-    return MapPicture(image, centers, unit / 2, layout)
+    names = _place_names(draw, game_map, centers, unit, image.size)
+    return MapPicture(image, centers, unit / 2, layout, names)
+
+
+def _place_names(draw: ImageDraw.ImageDraw, game_map: HexMap, centers, unit: float, size: tuple[int, int]) -> tuple[tuple[float, float, float, float], ...]:
+    """Every named hex's name under its centre, whole: shifted inside the picture rather than cut at its edge."""
+    name_font = font(max(9, round(unit * 0.21)))
+    boxes = []
+    for i, (x, y) in enumerate(centers):
+        name = game_map.names[i] or game_map.city[i]
+        if not name:
+            continue
+        left, top, right, bottom = draw.textbbox((x, y + unit * 0.3), name, font=name_font, anchor="mm", stroke_width=2)
+        dx = max(0.0, 2 - left) - max(0.0, right - (size[0] - 2))
+        dy = max(0.0, 2 - top) - max(0.0, bottom - (size[1] - 2))
+        draw.text((x + dx, y + unit * 0.3 + dy), name, font=name_font, fill=CITY, anchor="mm", stroke_width=2, stroke_fill="white")
+        boxes.append((left + dx, top + dy, right + dx, bottom + dy))
+    return tuple(boxes)
+
+
+def _bridge(draw: ImageDraw.ImageDraw, a: Point, b: Point, unit: float) -> None:
+    """Two short rails across the road where it crosses the hexside: a bridge."""
+    length = math.dist(a, b)
+    if length == 0:
+        return
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    nx, ny = -uy, ux
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    half, gap = unit * 0.12, unit * 0.07
+    for side in (-1, 1):
+        cx, cy = mx + nx * gap * side, my + ny * gap * side
+        draw.line([(cx - ux * half, cy - uy * half), (cx + ux * half, cy + uy * half)], fill=CITY, width=max(2, round(unit / 22)))
 
 
 def _terrain_fills(game_map: GameMap, style: CounterStyle) -> list[tuple[int, int, int]]:
@@ -181,7 +213,8 @@ def _terrain_fills(game_map: GameMap, style: CounterStyle) -> list[tuple[int, in
     return out
 
 
-def _dashed(draw: ImageDraw.ImageDraw, a: Point, b: Point, *, fill: str, width: int, dash: float) -> None:
+def dashed(draw: ImageDraw.ImageDraw, a: Point, b: Point, *, fill, width: int, dash: float) -> None:
+    """A dashed line from ``a`` to ``b``, dashes ``dash`` pixels long."""
     length = math.dist(a, b)
     if length == 0:
         return
@@ -249,7 +282,7 @@ def _point_picture(game_map: PointMap, scale: float, labels: bool) -> MapPicture
             allowed = game_map.restricted.get((i, j))
             if allowed:
                 colour = colour_of[sorted(allowed)[0]]
-                _dashed(draw, centers[i], centers[j], fill=colour, width=line_width, dash=max(4.0, 10 * scale))
+                dashed(draw, centers[i], centers[j], fill=colour, width=line_width, dash=max(4.0, 10 * scale))
             else:
                 draw.line([centers[i], centers[j]], fill=CONNECTION, width=line_width)
     name_font = font(max(6, round(11 * scale)))
@@ -263,7 +296,7 @@ def _point_picture(game_map: PointMap, scale: float, labels: bool) -> MapPicture
         legend_font = font(max(8, round(14 * scale)))
         y = 8
         for n in nations:
-            _dashed(draw, (8, y + 7), (48, y + 7), fill=colour_of[n], width=line_width, dash=8)
+            dashed(draw, (8, y + 7), (48, y + 7), fill=colour_of[n], width=line_width, dash=8)
             draw.text((54, y), f"restricted: {n}", font=legend_font, fill="#000000")
             y += max(16, round(20 * scale))
     return MapPicture(image, centers, half, None)

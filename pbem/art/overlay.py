@@ -1,5 +1,7 @@
 """Turn overlays: the map with the units as counters, each move as an arrow along its path, each attack
-as an arrow into the defender with its odds and result, and each violation ringed in red with its rule.
+as an arrow into the defender with its odds and result, each ranged or anti-tank fire as a dashed line from
+the firers with its result, each special order the module defines and each step lost outside
+combat as a labelled badge on its hex, and each violation ringed in red with its rule.
 
 ``overlay(picture, state, marks, style)`` is a pure function; :func:`turn_marks` derives the marks from
 a turn, its start state and its replay.
@@ -7,6 +9,7 @@ a turn, its start state and its replay.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -14,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from pbem.art.counters import render_counter
 from pbem.art.fonts import font
-from pbem.art.maps import MapPicture, arrow
+from pbem.art.maps import MapPicture, dashed, arrow
 from pbem.art.style import CounterStyle
 from pbem.model import actions as act
 from pbem.model.state import State
@@ -22,6 +25,9 @@ from pbem.model.violation import Violation
 
 MOVE = (20, 60, 200)
 ATTACK = (200, 30, 30)
+FIRE = (224, 110, 0)
+ORDER = (90, 40, 140)
+LOSS = (120, 20, 20)
 VIOLATION = (230, 0, 0)
 SIDE_COLOURS = ((20, 60, 200), (0, 120, 60), (130, 40, 150), (160, 100, 0))
 
@@ -45,6 +51,25 @@ class AttackMark:
 
 
 @dataclass(frozen=True)
+class FireMark:
+    """Fire from ``sources`` at ``target`` (ranged or anti-tank), labelled with its roll and result."""
+
+    sources: tuple[int, ...]
+    target: int
+    label: str
+
+
+@dataclass(frozen=True)
+class OrderMark:
+    """A special order at ``location`` (carried out by units in ``sources`` when they stand elsewhere), or a step lost."""
+
+    location: int
+    label: str
+    sources: tuple[int, ...] = ()
+    loss: bool = False
+
+
+@dataclass(frozen=True)
 class ViolationMark:
     """A broken rule at ``location`` (``None`` when the violation names no place), numbered ``number``."""
 
@@ -55,25 +80,47 @@ class ViolationMark:
     severity: str
 
 
-Mark = MoveMark | AttackMark | ViolationMark
+Mark = MoveMark | AttackMark | FireMark | OrderMark | ViolationMark
 
 
-def turn_marks(turn: act.Turn, start: State, violations: Sequence[Violation], sides: Sequence[str] = ()) -> list[Mark]:
-    """Marks for every move, attack and violation of ``turn``, replayed on ``start`` (changed in place:
-    pass a state of its own) so that each attack arrow starts where its attackers stood at the time."""
+def turn_marks(
+    turn: act.Turn, start: State, violations: Sequence[Violation], sides: Sequence[str] = (), style: CounterStyle | None = None
+) -> list[Mark]:
+    """Marks for every move, attack, fire, special order, loss and violation of ``turn``, replayed on ``start``
+    (changed in place: pass a state of its own) so that each arrow starts where its units stood at the time.
+    ``style`` gives the names of the module's special orders."""
+    style = style or CounterStyle()
     marks: list[Mark] = []
     where: dict[int, int | None] = {}
+
+    def spots(units: Sequence[str]) -> tuple[int, ...]:
+        return tuple(sorted({start.units[u].at for u in units if u in start.units and start.units[u].on_map}))
+
     for action in turn.actions:
         if isinstance(action, act.Move) and len(action.path) >= 1:
             side = start.units[action.units[0]].side if action.units and action.units[0] in start.units else ""
             marks.append(MoveMark(tuple(action.path), ", ".join(action.units), sides.index(side) if side in sides else 0))
             where[action.index] = action.path[-1]
         elif isinstance(action, act.Combat):
-            sources = tuple(sorted({start.units[u].at for u in action.attackers if u in start.units and start.units[u].on_map}))
             odds = action.column or action.odds or "?"
             label = f"{odds}  roll {action.roll}: {action.result}"
-            marks.append(AttackMark(sources, action.target, label))
+            marks.append(AttackMark(spots(action.attackers), action.target, label))
             where[action.index] = action.target
+        elif isinstance(action, act.Fire):
+            marks.append(FireMark(spots(action.units), action.target, fire_label(action, style)))
+            where[action.index] = action.target
+        elif isinstance(action, act.Special):
+            sources = spots(action.units)
+            location = action.at if action.at is not None else (sources[0] if sources else None)
+            if location is not None:
+                marks.append(OrderMark(location, order_label(action, style), tuple(s for s in sources if s != location)))
+            where[action.index] = location
+        elif isinstance(action, (act.Loss, act.Eliminate)):
+            units = (action.unit,) if isinstance(action, act.Loss) else action.units
+            for location in spots(units):
+                what = "-1 step" if isinstance(action, act.Loss) else "eliminated"
+                marks.append(OrderMark(location, what + (f" ({action.reason})" if action.reason else ""), loss=True))
+                where[action.index] = location
         elif isinstance(action, act.Reinforce):
             where[action.index] = action.at
         start.apply(action)
@@ -81,6 +128,27 @@ def turn_marks(turn: act.Turn, start: State, violations: Sequence[Violation], si
         location = where.get(violation.index) if violation.index is not None else None
         marks.append(ViolationMark(location, violation.rule, number, violation.message, violation.severity))
     return marks
+
+
+def fire_label(action: act.Fire, style: CounterStyle) -> str:
+    """``Anti-tank fire 4, 6: 1 hit`` — what a player says of a fire."""
+    kind = "anti_tank" if "anti_tank" in action.declared else "fire"
+    rolls = ", ".join(str(r) for r in action.rolls)
+    result = action.result
+    if not result:
+        steps = len(action.losses_defender) + len(action.eliminated)
+        result = f"{steps} step{'s' if steps != 1 else ''} lost" if steps else "no effect"
+    return f"{style.order_name(kind)} {rolls}: {result}"
+
+
+def order_label(action: act.Special, style: CounterStyle) -> str:
+    """The order's name as the module gives it, its roll and result, e.g. ``Bombardment 4: hit``."""
+    text = style.order_name(action.order)
+    if action.rolls:
+        text += " " + ", ".join(str(r) for r in action.rolls)
+    if action.result:
+        text += f": {action.result}"
+    return text
 
 
 def overlay(
@@ -93,6 +161,7 @@ def overlay(
     unit = picture.radius * 2
     counter_px = max(16, round(unit * 0.72))
     draw = ImageDraw.Draw(image)
+    taken: list[tuple[float, float, float, float]] = []  # counters' boxes: labels keep off them
     # Units: stacks fanned up and to the right like counters on a table.
     for location in sorted(state.stacks):
         stack = state.units_at(location)
@@ -106,6 +175,7 @@ def overlay(
             draw.rectangle([left + 2, top + 2, left + counter_px + 1, top + counter_px + 1], fill=(0, 0, 0, 90))
             image.paste(counter, (left, top))
             draw.rectangle([left, top, left + counter_px - 1, top + counter_px - 1], outline=(0, 0, 0, 255))
+            taken.append((left, top, left + counter_px, top + counter_px))
         if len(stack) > 1:
             # A stack shows its top counter; the badge says how many lie under it.
             bx, by = round(x + counter_px / 2 + (len(stack) - 1) * step), round(y - counter_px / 2 - (len(stack) - 1) * step)
@@ -124,33 +194,55 @@ def overlay(
             sx, sy = points[0]
             ldraw.ellipse([sx - width * 1.2, sy - width * 1.2, sx + width * 1.2, sy + width * 1.2], fill=colour + (220,))
             arrow(ldraw, points, fill=colour + (220,), width=width, head=head)
+    labels = Labels(image.size, taken)
+    # In the order the actions were played: an earlier action's label sits nearer its hex.
     for mark in marks:
-        if isinstance(mark, AttackMark):
+        if isinstance(mark, (AttackMark, FireMark)):
             tx, ty = centers[mark.target]
+            fire = isinstance(mark, FireMark)
+            colour = FIRE if fire else ATTACK
             for source in mark.sources:
                 sx, sy = centers[source]
                 # Stop short of the centre so the arrowhead sits on the defender's counter edge.
                 end = (sx + (tx - sx) * 0.8, sy + (ty - sy) * 0.8)
-                arrow(ldraw, [(sx, sy), end], fill=ATTACK + (235,), width=width + 1, head=head * 1.1)
-            _label(ldraw, (tx, ty + unit * 0.55), mark.label, label_font, fill=ATTACK)
+                if fire:
+                    dashed(ldraw, (sx, sy), end, fill=colour + (235,), width=width, dash=unit / 7)
+                    arrow(ldraw, [(sx + (tx - sx) * 0.7, sy + (ty - sy) * 0.7), end], fill=colour + (235,), width=width, head=head)
+                else:
+                    arrow(ldraw, [(sx, sy), end], fill=colour + (235,), width=width + 1, head=head * 1.1)
+            labels.place(ldraw, (tx, ty), unit * 0.55, mark.label, label_font, fill=colour)
+        elif isinstance(mark, OrderMark):
+            x, y = centers[mark.location]
+            colour = LOSS if mark.loss else ORDER
+            for source in mark.sources:
+                sx, sy = centers[source]
+                dashed(ldraw, (sx, sy), (sx + (x - sx) * 0.8, sy + (y - sy) * 0.8), fill=colour + (220,), width=max(2, width - 1), dash=unit / 9)
+            if not mark.loss:
+                r = unit * 0.5
+                ldraw.ellipse([x - r, y - r, x + r, y + r], outline=colour + (255,), width=max(2, width - 1))
+            labels.place(ldraw, (x, y), unit * 0.55, mark.label, label_font, fill=colour)
     for mark in marks:
         if isinstance(mark, ViolationMark) and mark.location is not None:
             x, y = centers[mark.location]
             r = unit * 0.6
             ldraw.ellipse([x - r, y - r, x + r, y + r], outline=VIOLATION + (255,), width=max(3, width))
-            _label(ldraw, (x - r * 0.8, y - r * 0.95), f"{mark.number}: {mark.rule}", label_font, fill=VIOLATION, background=(255, 255, 255, 235))
+            labels.place(ldraw, (x - r * 0.8, y), -r * 0.95, f"{mark.number}: {mark.rule}", label_font, fill=VIOLATION, background=(255, 255, 255, 235))
     image = Image.alpha_composite(image, layer).convert("RGB")
     if crop:
         points = [centers[i] for i in state.stacks]
         for mark in marks:
             if isinstance(mark, MoveMark):
                 points += [centers[i] for i in mark.path]
-            elif isinstance(mark, AttackMark):
+            elif isinstance(mark, (AttackMark, FireMark)):
                 points += [centers[i] for i in mark.sources + (mark.target,)]
+            elif isinstance(mark, OrderMark):
+                points += [centers[i] for i in mark.sources + (mark.location,)]
             elif mark.location is not None:
                 points.append(centers[mark.location])
         box = crop_to(image.size, points, unit * 2)
         if box is not None:
+            # Labels stay whole: a place name or a mark's label the crop would cut widens the crop instead.
+            box = _widen(box, list(picture.names) + labels.boxes, image.size)
             image = image.crop(box)
     violations = [m for m in marks if isinstance(m, ViolationMark)]
     if legend and violations:
@@ -158,11 +250,70 @@ def overlay(
     return image
 
 
-def _label(draw: ImageDraw.ImageDraw, at, text: str, text_font, *, fill, background=(255, 255, 255, 220)) -> None:
-    box = draw.textbbox(at, text, font=text_font, anchor="mm")
-    pad = 3
-    draw.rectangle([box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad], fill=background, outline=tuple(fill) + (255,))
-    draw.text(at, text, font=text_font, fill=tuple(fill) + (255,), anchor="mm")
+class Labels:
+    """Labels in boxes inside the picture, off the counters and off one another: a label whose place is taken
+    goes to the other side of its point, beside it, or further out on either side (16 places are tried; the last one is
+    kept even if taken), tied to its point by a line when it lands away from it."""
+
+    def __init__(self, size: tuple[int, int], obstacles: Sequence[tuple[float, float, float, float]] = ()) -> None:
+        self.size = size
+        self.obstacles = list(obstacles)
+        self.boxes: list[tuple[float, float, float, float]] = []
+
+    def place(self, draw: ImageDraw.ImageDraw, at, offset: float, text: str, text_font, *, fill, background=(255, 255, 255, 220)) -> None:
+        """Label ``text`` ``offset`` pixels below point ``at`` (above it for a negative offset), else the
+        other side of it, beside it, or further out on either side until a free place is found."""
+        pad = 3
+        x, y = at
+        box = self._box(draw, (x, y + offset), text, text_font, pad)
+        height = box[3] - box[1] + 2
+        half_width = (box[2] - box[0]) / 2
+        beside = abs(offset) * 0.9 + half_width
+        for k in range(16):
+            if k == 0:
+                candidate = (x, y + offset)
+            elif k == 1:
+                candidate = (x, y - offset)
+            elif k in (2, 3):
+                candidate = (x + (beside if k == 2 else -beside), y + offset / 3)
+            else:  # further out, on either side in turn
+                along = 1 if (k % 2 == 0) == (offset >= 0) else -1
+                candidate = (x, y + along * (abs(offset) + (k - 2) // 2 * height))
+            box = self._box(draw, candidate, text, text_font, pad)
+            if not any(_overlap(box, other) for other in self.boxes + self.obstacles):
+                break
+        self.boxes.append(box)
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if abs(cy - y - offset) > 1 or abs(cx - x) > 1:
+            # Moved away from its place: a thin leader ties the label to its hex.
+            near = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
+            length = math.dist((x, y), near)
+            if length > abs(offset):
+                # From the edge of the counters, not across them.
+                start = abs(offset) * 0.75 / length
+                draw.line([(x + (near[0] - x) * start, y + (near[1] - y) * start), near], fill=tuple(fill) + (255,), width=2)
+        draw.rectangle(box, fill=background, outline=tuple(fill) + (255,))
+        draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, font=text_font, fill=tuple(fill) + (255,), anchor="mm")
+
+    def _box(self, draw: ImageDraw.ImageDraw, at, text: str, text_font, pad: int) -> tuple[float, float, float, float]:
+        """The padded box of ``text`` centred on ``at``, moved inside the picture."""
+        x0, y0, x1, y1 = draw.textbbox(at, text, font=text_font, anchor="mm")
+        dx = max(0.0, pad + 1 - x0) - max(0.0, x1 + pad + 1 - self.size[0])
+        dy = max(0.0, pad + 1 - y0) - max(0.0, y1 + pad + 1 - self.size[1])
+        return (x0 - pad + dx, y0 - pad + dy, x1 + pad + dx, y1 + pad + dy)
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _widen(box: tuple[int, int, int, int], labels, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """``box`` grown to hold every label it cuts, within the picture."""
+    x0, y0, x1, y1 = box
+    for lx0, ly0, lx1, ly1 in labels:
+        if _overlap((x0, y0, x1, y1), (lx0, ly0, lx1, ly1)):
+            x0, y0, x1, y1 = min(x0, int(lx0) - 2), min(y0, int(ly0) - 2), max(x1, int(lx1) + 3), max(y1, int(ly1) + 3)
+    return (max(0, x0), max(0, y0), min(size[0], x1), min(size[1], y1))
 
 
 def _with_legend(image: Image.Image, violations: Sequence[ViolationMark], size: int) -> Image.Image:

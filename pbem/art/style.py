@@ -1,4 +1,5 @@
-"""The art style a module declares in ``art.json``: nationality colours, value layout, arm symbols, terrain.
+"""The art style a module declares in ``art.json``: nationality colours, value layout, arm symbols, terrain,
+per-counter-type colours and icons, and the names players use for the module's phases and special orders.
 
 Every key is optional; a module without ``art.json`` gets a plain default style. The file is input from
 outside like any other: it is size-bounded, checked, and a bad value is a :class:`PbemError` naming it.
@@ -7,7 +8,7 @@ outside like any other: it is size-bounded, checked, and a bad value is a :class
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from PIL import ImageColor
 
 from pbem.model.errors import PbemError
 from pbem.model.jsonsource import JsonDocument, load_json
+from pbem.model.units import CounterType
 
 _FIELD = re.compile(r"\{(\w+)\}")
 
@@ -31,19 +33,77 @@ class NationStyle:
 
 
 @dataclass(frozen=True)
+class ValuePart:
+    """One printed value of a face: a step value (attack, defence, move) or a counter attribute.
+
+    Conditions name a counter attribute (true, non-zero, non-empty on this face) or ``mechanized``.
+    """
+
+    field: str
+    sup: str | None = None  # value printed small and raised after it (a range)
+    when: str | None = None  # print only if this condition holds
+    unless: str | None = None  # print only if it does not
+    box: str | None = None  # condition: white on a black box (e.g. doubled on defence)
+    parens: str | None = None  # condition: in parentheses (e.g. defence only)
+    dash: str | None = None  # condition: a dash instead of the value (e.g. off-map artillery)
+    fill: str | None = None  # background colour behind the value
+    fill_if: str | None = None  # condition for ``fill`` (always when absent)
+    text: str | None = None  # text colour on ``fill``
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A value as it is printed: its text, raised text, and the colours behind and of it."""
+
+    text: str
+    sup: str = ""
+    fill: str | None = None
+    colour: str | None = None
+
+
+@dataclass(frozen=True)
+class TypeStyle:
+    """What one counter type changes of its nationality's look (e.g. red armour, blue artillery)."""
+
+    colours: dict[str, str] = field(default_factory=dict)  # NationStyle fields
+    icons: tuple[str, ...] | None = None
+    caption: str | None = None  # printed above the symbol instead of the echelon (e.g. "122mm", "T-26")
+
+
+@dataclass(frozen=True)
 class CounterStyle:
     """How a module's counters look."""
 
     nations: dict[str, NationStyle] = field(default_factory=dict)
     default: NationStyle = NationStyle()
-    values: str = "{attack}-{defence}-{move}"  # template over a face's fields
+    values: str | tuple[ValuePart, ...] = "{attack}-{defence}-{move}"  # template, or printed parts
     quality: bool = False  # print the counter type's quality in the top-left corner
     arms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # arm -> icon names
     terrain: dict[str, str] = field(default_factory=dict)  # terrain -> fill colour on map pictures
     countries: dict[str, str] = field(default_factory=dict)  # country -> tint on map pictures
+    types: dict[str, TypeStyle] = field(default_factory=dict)  # counter type id -> its own look
+    phases: dict[str, str] = field(default_factory=dict)  # phase id -> the name players use
+    orders: dict[str, str] = field(default_factory=dict)  # special order or action kind -> its name
+    sides: dict[str, str] = field(default_factory=dict)  # side id -> its name ("finnish" -> "Finnish")
 
     def nation(self, nationality: str) -> NationStyle:
         return self.nations.get(nationality, self.default)
+
+    def colours(self, counter_type: CounterType) -> NationStyle:
+        """The nationality's colours with the counter type's own changes."""
+        base = self.nation(counter_type.nationality)
+        own = self.types.get(counter_type.id)
+        return replace(base, **own.colours) if own and own.colours else base
+
+    def phase_name(self, phase: str) -> str:
+        """The name the module gives phase ``phase``, else a readable form of the id (``night_move`` -> "Night move phase")."""
+        return self.phases.get(phase) or (phase.replace("_", " ").capitalize() + " phase" if phase else "")
+
+    def side_name(self, side: str) -> str:
+        return self.sides.get(side) or side
+
+    def order_name(self, order: str) -> str:
+        return self.orders.get(order) or order.replace("_", " ").capitalize()
 
 
 DEFAULT_TERRAIN = {
@@ -63,6 +123,10 @@ DEFAULT_TERRAIN = {
 }
 
 VALUE_FIELDS = ("attack", "defence", "move")
+NATION_KEYS = ("background", "text", "symbol", "line", "reduced")
+MAX_PARTS = 12  # values printed along a counter's bottom edge
+_PART_KEYS = {"field", "sup", "when", "unless", "box", "parens", "dash", "fill", "fill_if", "text"}
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 
 
 def _colour(document: JsonDocument | None, pointer: str, value: Any) -> str:
@@ -89,7 +153,7 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
     def nation(entry: Any, pointer: str) -> NationStyle:
         if not isinstance(entry, dict):
             raise fail(pointer, "a nationality's style must be an object")
-        unknown = set(entry) - {"background", "text", "symbol", "line", "reduced"}
+        unknown = set(entry) - set(NATION_KEYS)
         if unknown:
             raise fail(pointer, f"unknown key(s) {', '.join(sorted(unknown))}")
         return NationStyle(**{k: _colour(document, f"{pointer}/{k}", v) for k, v in entry.items()})
@@ -98,22 +162,52 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
     for name, entry in (data.get("nationalities") or {}).items():
         nations[name] = nation(entry, f"/nationalities/{name}")
     default = nation(data.get("default", {}), "/default")
-    values = data.get("values", CounterStyle.values)
-    if not isinstance(values, str) or len(values) > 60:
-        raise fail("/values", "values must be a short template such as '{attack}-{defence}-{move}'")
-    for name in _FIELD.findall(values):
-        if name not in VALUE_FIELDS:
-            raise fail("/values", f"unknown value field {{{name}}}; use {', '.join(VALUE_FIELDS)}")
-    arms: dict[str, tuple[str, ...]] = {}
-    for arm, icons in (data.get("arms") or {}).items():
-        if not isinstance(icons, list) or not all(isinstance(i, str) and len(i) <= 40 for i in icons):
-            raise fail(f"/arms/{arm}", "an arm maps to a list of icon names")
+    values: str | tuple[ValuePart, ...] = data.get("values", CounterStyle.values)
+    if isinstance(values, list):
+        if not 1 <= len(values) <= MAX_PARTS:
+            raise fail("/values", f"values must list 1 to {MAX_PARTS} parts")
+        values = tuple(_value_part(document, f"/values/{k}", part, fail) for k, part in enumerate(values))
+    elif not isinstance(values, str) or len(values) > 60:
+        raise fail("/values", "values must be a short template such as '{attack}-{defence}-{move}', or a list of parts")
+    else:
+        for name in _FIELD.findall(values):
+            if name not in VALUE_FIELDS:
+                raise fail("/values", f"unknown value field {{{name}}}; use {', '.join(VALUE_FIELDS)}")
+
+    def icon_list(icons: Any, pointer: str) -> tuple[str, ...]:
+        if not isinstance(icons, list) or len(icons) > 8 or not all(isinstance(i, str) and len(i) <= 40 for i in icons):
+            raise fail(pointer, "icons are a list of icon names")
         from pbem.art.symbols import ALIASES, ICONS
 
         for i, icon in enumerate(icons):
             if not icon.startswith("text:") and ALIASES.get(icon, icon) not in ICONS:
-                raise fail(f"/arms/{arm}/{i}", f"unknown icon {icon!r}; known: {', '.join(sorted(ICONS))}")
-        arms[arm] = tuple(icons)
+                raise fail(f"{pointer}/{i}", f"unknown icon {icon!r}; known: {', '.join(sorted(ICONS))}")
+        return tuple(icons)
+
+    arms = {arm: icon_list(icons, f"/arms/{arm}") for arm, icons in (data.get("arms") or {}).items()}
+    types: dict[str, TypeStyle] = {}
+    for type_id, entry in _object(data, "types", fail).items():
+        pointer = f"/types/{type_id}"
+        if not isinstance(entry, dict):
+            raise fail(pointer, "a counter type's style must be an object")
+        unknown = set(entry) - set(NATION_KEYS) - {"icons", "caption"}
+        if unknown:
+            raise fail(pointer, f"unknown key(s) {', '.join(sorted(unknown))}")
+        caption = entry.get("caption")
+        if caption is not None and (not isinstance(caption, str) or len(caption) > 16):
+            raise fail(f"{pointer}/caption", "a caption is a short text (at most 16 characters)")
+        types[type_id] = TypeStyle(
+            {k: _colour(document, f"{pointer}/{k}", v) for k, v in entry.items() if k in NATION_KEYS},
+            icon_list(entry["icons"], f"{pointer}/icons") if "icons" in entry else None,
+            caption,
+        )
+    words = {}
+    for key in ("phases", "orders", "sides"):
+        names = _object(data, key, fail)
+        for name, text in names.items():
+            if not isinstance(text, str) or not 0 < len(text) <= 60:
+                raise fail(f"/{key}/{name}", "a name is a text of 1 to 60 characters")
+        words[key] = dict(names)
     terrain = dict(DEFAULT_TERRAIN)
     for name, colour in (data.get("terrain") or {}).items():
         terrain[name] = _colour(document, f"/terrain/{name}", colour)
@@ -121,7 +215,90 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
     quality = data.get("quality", False)
     if not isinstance(quality, bool):
         raise fail("/quality", "quality must be true or false")
-    return CounterStyle(nations, default, values, quality, arms, terrain, countries)
+    return CounterStyle(nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"])
+
+
+def _object(data: dict[str, Any], key: str, fail) -> dict[str, Any]:
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise fail(f"/{key}", f"{key} must be an object")
+    return value
+
+
+def _value_part(document: JsonDocument | None, pointer: str, part: Any, fail) -> ValuePart:
+    if not isinstance(part, dict) or not isinstance(part.get("field"), str):
+        raise fail(pointer, "a value part is an object with a field, e.g. {\"field\": \"attack\"}")
+    unknown = set(part) - _PART_KEYS
+    if unknown:
+        raise fail(pointer, f"unknown key(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(_PART_KEYS))}")
+    for key in ("field", "sup", "when", "unless", "box", "parens", "dash", "fill_if"):
+        value = part.get(key)
+        if value is not None and (not isinstance(value, str) or not _NAME.match(value)):
+            raise fail(f"{pointer}/{key}", f"{key} must name a value or counter attribute, not {value!r}")
+    colours = {k: _colour(document, f"{pointer}/{k}", part[k]) for k in ("fill", "text") if k in part}
+    return ValuePart(**{k: v for k, v in part.items() if k not in colours}, **colours)
+
+
+def _attribute(counter_type: CounterType, name: str, face: int) -> Any:
+    """A step value, a type property or an attribute of ``counter_type`` on ``face`` (lists hold one entry per face)."""
+    if name in VALUE_FIELDS:
+        return getattr(counter_type.steps[face], name)
+    if name == "mechanized":
+        return counter_type.mechanized
+    value = counter_type.attributes.get(name)
+    if isinstance(value, list):
+        return value[min(face, len(value) - 1)] if value else None
+    return value
+
+
+def _holds(counter_type: CounterType, condition: str | None, face: int) -> bool:
+    return condition is not None and bool(_attribute(counter_type, condition, face))
+
+
+def _text(value: Any) -> str:
+    if value == "inf":
+        return "∞"  # an off-map unit's range: anywhere
+    if isinstance(value, bool) or value is None:
+        return ""
+    return str(value)[:12]
+
+
+def printed_values(style: CounterStyle, counter_type: CounterType, face: int) -> list[Printed]:
+    """The values printed along the bottom of ``face``: one entry, or one per value part of the style.
+
+    >>> from pbem.model.units import Step
+    >>> gun = CounterType("g", "AT gun", "a", "A", "at_gun", "I", None, False, (Step(2, 2, 2),), attributes={"ras": [2], "range": [4]})
+    >>> [(p.text, p.sup) for p in printed_values(CounterStyle(values=(ValuePart("attack"), ValuePart("ras", sup="range"))), gun, 0)]
+    [('2', ''), ('2', '4')]
+    """
+    step = counter_type.steps[face]
+    if isinstance(style.values, str):
+        return [Printed(face_values(style.values, step.attack, step.defence, step.move))]
+    out = []
+    for part in style.values:
+        if part.when is not None and not _holds(counter_type, part.when, face):
+            continue
+        if _holds(counter_type, part.unless, face):
+            continue
+        value = _attribute(counter_type, part.field, face)
+        if value is None:
+            continue
+        if _holds(counter_type, part.dash, face):
+            out.append(Printed("–"))
+            continue
+        text = _text(value)
+        if _holds(counter_type, part.parens, face):
+            text = f"({text})"
+        sup = _text(_attribute(counter_type, part.sup, face)) if part.sup else ""
+        if _holds(counter_type, part.box, face):
+            out.append(Printed(text, sup, "#000000", "#ffffff"))
+        elif part.fill is not None and (part.fill_if is None or _holds(counter_type, part.fill_if, face)):
+            out.append(Printed(text, sup, part.fill, part.text))
+        else:
+            out.append(Printed(text, sup))
+    return out
 
 
 def load_style(module_path: Path | None) -> CounterStyle:

@@ -90,6 +90,11 @@ def _star(cx: float, cy: float, r: float) -> Shape:
     return _poly(*points, filled=True)
 
 
+def _arc(cx: float, cy: float, r: float, start: float, end: float, n: int = 16) -> list[Point]:
+    """Points on a circle from ``start`` to ``end`` degrees (0 = east, clockwise as y grows down)."""
+    return [(cx + r * math.cos(math.radians(start + (end - start) * k / n)), cy + r * math.sin(math.radians(start + (end - start) * k / n))) for k in range(n + 1)]
+
+
 _X1, _Y1, _X2, _Y2 = FRAME
 _CROSS = (_line((_X1, _Y1), (_X2, _Y2)), _line((_X1, _Y2), (_X2, _Y1)))
 
@@ -116,7 +121,8 @@ ICONS: dict[str, tuple[Shape, ...]] = {
     ),
     "mountain": (_poly((87, 142), (100, 122), (113, 142), filled=True),),
     "ski": (_line((85, 140), (118, 140), *_cubic((118, 140), (126, 140), (126, 130), (120, 128), 5)),),
-    "bicycle": (_circle(100, 132, 11),),
+    # Two wheels joined by the frame, in the lower sector (a bicycle-mounted unit).
+    "bicycle": (_circle(84, 134, 9), _circle(116, 134, 9), _line((84, 134), (96, 122), (116, 134)), _line((96, 122), (108, 122))),
     "engineer": (_line((60, 120), (60, 80), (140, 80), (140, 120)), _line((100, 80), (100, 110))),
     "machine_gun": (_line((100, 128), (100, 72)), _line((88, 84), (100, 72), (112, 84)), _line((86, 128), (114, 128))),
     "mortar": (_circle(100, 115, 5), _line((100, 110), (100, 81)), _line((90, 90), (100, 80), (110, 90))),
@@ -128,6 +134,8 @@ ICONS: dict[str, tuple[Shape, ...]] = {
     "garrison": (_text(100, 100, "G", 50),),
     "security": (_text(100, 100, "SEC", 38),),
     "supply": (_line((_X1, 130), (_X2, 130)),),
+    # NATO's class I supply (rations): a crescent, here above the supply bar of a field kitchen.
+    "rations": (_poly(*_arc(100, 95, 24, 40, 320), *reversed(_arc(110, 95, 20, 58, 302)), filled=True),),
     "naval": (_circle(100, 72, 6), _line((100, 78), (100, 128)), _line((84, 88), (116, 88)),
               _line((76, 112), *_cubic((76, 112), (80, 132), (120, 132), (124, 112), 8))),
 }
@@ -148,10 +156,15 @@ COMPOUNDS: dict[str, tuple[str, ...]] = {
     "ski_infantry": ("infantry", "ski"),
     "bicycle_infantry": ("infantry", "bicycle"),
     "motorized_artillery": ("artillery", "motorized"),
+    "infantry_gun": ("infantry", "artillery"),
+    "field_kitchen": ("supply", "rations"),
+    "kitchen": ("supply", "rations"),
+    "at_gun": ("anti_tank",),
+    "armoured_car": ("armour", "reconnaissance"),
     "self_propelled_artillery": ("artillery", "armour"),
 }
 
-ECHELONS = ("I", "II", "III", "X", "XX", "XXX", "XXXX", "XXXXX")
+ECHELONS = ("•", "••", "•••", "I", "II", "III", "X", "XX", "XXX", "XXXX", "XXXXX")  # squad … army group
 
 
 def icons_for(arm: str, mapping: dict[str, Sequence[str]] | None = None) -> tuple[str, ...]:
@@ -191,6 +204,9 @@ def echelon_shapes(size: str | None) -> list[Shape]:
         return []
     size = size.upper()
     top, bottom = ECHELON_TOP + 2, 46.0
+    if set(size) == {"•"}:
+        gap = 14.0
+        return [_circle(100 + (i - (len(size) - 1) / 2) * gap, (top + bottom) / 2, 4.5, filled=True) for i in range(len(size))]
     if set(size) == {"I"}:
         gap = 12.0
         xs = [100 + (i - (len(size) - 1) / 2) * gap for i in range(len(size))]

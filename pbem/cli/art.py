@@ -117,15 +117,36 @@ def sheet(module_name: str, out: Path, page: str, dpi: int, counter_mm: float) -
     return EXIT_OK
 
 
+BACKGROUND_HELP = (
+    "Draw over your own copy of the map image (e.g. a scan), placed by the module's calibration.json; "
+    "the image is read, never copied. It keeps its size unless --hex-size is given."
+)
+HEX_SIZE_HELP = "Hex radius in pixels [default: {}; with --background: the image's own]."
+
+
+def _map_picture(module, style, hex_size: float | None, default_size: float, background: Path | None):
+    """The module's map drawn by pbem, or the user's map image with the module's grid fitted to it."""
+    from pbem.art.maps import map_picture
+
+    if hex_size is not None:
+        _check_hex_size(hex_size)
+    if background is None:
+        return map_picture(module.map, style, hex_size=hex_size or default_size)
+    from pbem.art.background import load_background
+
+    image, layout = load_background(background, module.path, module.map, module.id, hex_size)
+    return map_picture(module.map, style, layout=layout, background=image)
+
+
 @art.command("map")
 @click.argument("module_name", metavar="MODULE")
 @click.option("--state", "state_path", type=InPath, help="Draw the units of this state (or scenario) file.")
 @click.option("--out", required=True, type=OutPath)
-@click.option("--hex-size", default=28.0, show_default=True, help="Hex radius in pixels.")
-def map_command(module_name: str, state_path: Path | None, out: Path, hex_size: float) -> int:
+@click.option("--hex-size", type=float, help=HEX_SIZE_HELP.format(28))
+@click.option("--background", type=InPath, help=BACKGROUND_HELP)
+def map_command(module_name: str, state_path: Path | None, out: Path, hex_size: float | None, background: Path | None) -> int:
     """A picture of MODULE's map: terrain, labels, rivers, roads, rails, borders, cities (and units)."""
     from pbem.art.images import save
-    from pbem.art.maps import map_picture
     from pbem.art.overlay import overlay
     from pbem.art.style import load_style
     from pbem.model import schemas
@@ -134,10 +155,9 @@ def map_command(module_name: str, state_path: Path | None, out: Path, hex_size: 
     from pbem.model.state import State
 
     _suffix(out)
-    _check_hex_size(hex_size)
     module = load_module(module_name)
     style = load_style(module.path)
-    picture = map_picture(module.map, style, hex_size=hex_size)
+    picture = _map_picture(module, style, hex_size, 28.0, background)
     image = picture.image
     if state_path is not None:
         document = load_json(state_path)
@@ -160,15 +180,18 @@ def _check_hex_size(hex_size: float) -> None:
 @click.option("--out", required=True, type=OutPath)
 @click.option("--state", "state_path", type=InPath, help="Start from this state file instead of the turn's header.")
 @click.option("--module", "module_name", help="Module id or folder (default: the turn's header).")
-@click.option("--hex-size", default=36.0, show_default=True, help="Hex radius in pixels.")
+@click.option("--hex-size", type=float, help=HEX_SIZE_HELP.format(36))
 @click.option("--whole-map", is_flag=True, help="Show the whole map, not only the part where things happen.")
-def turn(turn_path: Path, out: Path, state_path: Path | None, module_name: str | None, hex_size: float, whole_map: bool) -> int:
-    """TURN replayed on its map: units, moves, attacks (odds, result) and violations in red.
+@click.option("--background", type=InPath, help=BACKGROUND_HELP)
+def turn(
+    turn_path: Path, out: Path, state_path: Path | None, module_name: str | None, hex_size: float | None, whole_map: bool, background: Path | None
+) -> int:
+    """TURN replayed on its map: units, moves, attacks (odds, result), fire, special orders, losses and
+    violations in red.
 
     Exit code 0: all legal; 1: violations found (the picture shows them); 2: the input could not be read.
     """
     from pbem.art.images import save
-    from pbem.art.maps import map_picture
     from pbem.art.overlay import overlay, turn_marks
     from pbem.art.style import load_style
     from pbem.engine.replay import replay
@@ -176,13 +199,14 @@ def turn(turn_path: Path, out: Path, state_path: Path | None, module_name: str |
     from pbem.model.module import load_module
 
     _suffix(out)
-    _check_hex_size(hex_size)
+    if hex_size is not None:
+        _check_hex_size(hex_size)
     module = load_module(module_name) if module_name else None
     parsed, module = load_turn(turn_path, module)
     result = replay(module, load_start_state(parsed, module, state_path), parsed)
-    marks = turn_marks(parsed, load_start_state(parsed, module, state_path), result.violations, module.sides)
     style = load_style(module.path)
-    image = overlay(map_picture(module.map, style, hex_size=hex_size), result.state, marks, style, crop=not whole_map)
+    marks = turn_marks(parsed, load_start_state(parsed, module, state_path), result.violations, module.sides, style)
+    image = overlay(_map_picture(module, style, hex_size, 36.0, background), result.state, marks, style, crop=not whole_map)
     save(image, out)
     click.echo(f"{turn_path}: {len(parsed.actions)} actions, {len(result.violations)} violation(s); picture written to {out}")
     return EXIT_OK if result.ok else EXIT_VIOLATIONS

@@ -9,7 +9,7 @@ import click
 
 from pbem.cli import EXIT_OK, EXIT_VIOLATIONS
 from pbem.engine.replay import replay
-from pbem.engine.report import report_json, report_lines, summary
+from pbem.engine.report import odds_lines, report_json, report_lines, summary
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.files import write_atomic
 from pbem.model.module import load_module
@@ -21,20 +21,27 @@ from pbem.model.module import load_module
 @click.option("--module", "module_name", help="Module id or folder (default: the turn's header).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--write-state", type=click.Path(path_type=Path), help="Write the state after the turn here (the next turn's start).")
-def check(turn: Path, state_path: Path | None, module_name: str | None, output: str, write_state: Path | None) -> int:
+@click.option("--explain", is_flag=True, help="Also show each combat's working: odds, every shift, the column and the result for every roll.")
+def check(turn: Path, state_path: Path | None, module_name: str | None, output: str, write_state: Path | None, explain: bool) -> int:
     """Replay TURN and report every illegal action with its rule number.
+
+    With --explain, each attack is worked out as the tables give it, so a player can write a turn's odds and
+    results right: write the attack with any roll, and read the result for every roll.
 
     Exit code 0: all legal; 1: violations found; 2: the input could not be read.
     """
     module = load_module(module_name) if module_name else None
     parsed, module = load_turn(turn, module)
     state = load_start_state(parsed, module, state_path)
-    result = replay(module, state, parsed)
+    result = replay(module, state, parsed, explain=explain)
     # Everything the user asked for is computed before anything is written.
     state_text = json.dumps(result.state.to_json(), indent=1, ensure_ascii=False) + "\n" if write_state else None
     if output == "json":
         click.echo(json.dumps(report_json(result, str(turn)), indent=2, ensure_ascii=False))
     else:
+        if explain:
+            for line in odds_lines(result):
+                click.echo(line)
         _print_text(result, str(turn))
     if write_state and state_text is not None:
         write_atomic(write_state, state_text)

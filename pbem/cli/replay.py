@@ -16,7 +16,12 @@ from pbem.cli.archive import DB_HELP
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help=DB_HELP)
 @click.option("--module", "module_name", help="Module id or folder (default: the game's).")
 @click.option("--title", help="Page title (default: the game's title, else its scenario).")
-def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str | None, title: str | None) -> int:
+@click.option(
+    "--background",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Draw over your own copy of the map image, placed by the module's calibration.json (embedded in OUT, never kept by pbem).",
+)
+def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str | None, title: str | None, background: Path | None) -> int:
     """Write OUT, a replay of GAME that works offline (from a mail attachment too).
 
     GAME is an archived game's number (see 'pbem archive list'), or a game folder, zip or turn files.
@@ -49,6 +54,11 @@ def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str |
         metadata.setdefault("scenario", played.turns[0].turn.header.scenario)
         default_title = Path(found.origin).name
     name = title or metadata.get("title") or f"{module.name}: {metadata.get('scenario') or default_title}"
-    size = write_viewer(played, out, title=name, metadata=metadata)
+    board = None
+    if background is not None:
+        from pbem.art.background import load_background
+
+        board = load_background(background, module.path, module.map, module.id)
+    size = write_viewer(played, out, title=name, metadata=metadata, background=board)
     click.echo(f"wrote {out} ({size // 1024} KiB): {len(played.turns)} turns, {played.actions} actions, {played.violations} violation(s)")
     return EXIT_OK

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from pbem.model.actions import Action, Turn
 from pbem.model.errors import PbemError
 from pbem.model.module import Module
 from pbem.model.state import State
 from pbem.model.violation import WARNING, Violation
+from pbem.rules.combat import CombatOdds
 
 
 @dataclass
@@ -19,6 +20,7 @@ class Replay:
     state: State
     violations: list[Violation]
     actions: int
+    odds: list[tuple[Action, CombatOdds]] = field(default_factory=list)  # with ``explain``: each combat's working
 
     @property
     def ok(self) -> bool:
@@ -26,19 +28,25 @@ class Replay:
         return not any(v.severity != WARNING for v in self.violations)
 
 
-def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = False) -> Replay:
+def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = False, explain: bool = False) -> Replay:
     """Replay ``turn`` on ``state`` (changed in place) and collect every violation.
 
     Later actions are judged in the situation the player actually created, so one mistake is reported
     once, not again for everything after it. ``stop_at_first`` ends the replay at the first violation that
-    is not a warning.
+    is not a warning. ``explain`` keeps, for every combat the module can work out, what the tables give
+    (odds, shifts, column, the result for every roll) in the situation before it.
     """
     rules = module.ruleset
     context = rules.begin(state, turn)
     violations: list[Violation] = []
     done = 0
+    worked: list[tuple[Action, CombatOdds]] = []
     for action in turn.actions:
         _check_units_known(action, state)
+        if explain:
+            odds = rules.odds(action, state, context)
+            if odds is not None:
+                worked.append((action, odds))
         found = rules.check(action, state, context)
         state.apply(action)
         found += rules.after(action, state, context)
@@ -46,16 +54,16 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
         if found:
             violations.extend(_placed(found, action))
             if stop_at_first and any(v.severity != WARNING for v in found):
-                return Replay(turn, state, violations, done)
+                return Replay(turn, state, violations, done, worked)
     violations.extend(rules.finish(state, context))
-    return Replay(turn, state, violations, done)
+    return Replay(turn, state, violations, done, worked)
 
 
 def _units_named(action: Action) -> set[str]:
     """Every unit id an action names, whatever its kind."""
     named: set[str] = set()
-    for field in ("units", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance"):
-        named.update(getattr(action, field, None) or ())
+    for key in ("units", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance"):
+        named.update(getattr(action, key, None) or ())
     named.update(getattr(action, "retreats", None) or ())
     unit = getattr(action, "unit", None)
     if isinstance(unit, str):

@@ -21,7 +21,23 @@ def report_json(replay: Replay, file: str) -> dict[str, Any]:
         "actions": replay.actions,
         "violations": [v.as_json() for v in replay.violations],
         "ok": replay.ok,
+        **({"odds": [odds_json(action, odds) for action, odds in replay.odds]} if replay.odds else {}),
     }
+
+
+def odds_json(action, odds) -> dict[str, Any]:
+    return {"index": action.index, "source": action.source.as_json() if action.source else None, **odds.as_json()}
+
+
+def odds_lines(replay: Replay) -> list[str]:
+    """For each combat: ``file:line: attack on 3005: 11 to 4 = 2/1`` and the working below it."""
+    lines = []
+    for action, odds in replay.odds:
+        where = f"{action.source.file}:{action.source.line}" if action.source and action.source.line else (action.source.file if action.source else "?")
+        first, *rest = odds.lines()
+        lines.append(f"{where}: {first}")
+        lines.extend(f"    {line}" for line in rest)
+    return lines
 
 
 def report_lines(replay: Replay) -> list[str]:

@@ -235,6 +235,12 @@ class _ActionBuilder:
                 )
                 for name, path in entry.get("retreats", {}).items()
             },
+            "defender_advance": {
+                self._unit(name, f"{pointer}/defender_advance/{name}"): tuple(
+                    self._location(label, f"{pointer}/defender_advance/{name}/{k}") for k, label in enumerate(path)
+                )
+                for name, path in entry.get("defender_advance", {}).items()
+            },
         }
         if "defenders" in entry:
             fields["defenders"] = self._units(entry["defenders"], f"{pointer}/defenders")

@@ -56,6 +56,7 @@ class Combat(Action):
     eliminated: tuple[str, ...] = ()  # units removed whole (an E result)
     retreats: dict[str, tuple[int, ...]] = field(default_factory=dict)
     advance: tuple[str, ...] = ()
+    defender_advance: dict[str, tuple[int, ...]] = field(default_factory=dict)  # defending units moving after combat
     declared: frozenset[str] = frozenset()  # optional declarations, e.g. {"mass_attack"}
     support: dict[str, int] = field(default_factory=dict)  # e.g. {"air": 15, "nuclear": 25}
     shifts: dict[str, int] | None = None  # claimed column shifts by id, + toward the attacker

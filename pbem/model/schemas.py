@@ -67,6 +67,11 @@ def describe(error: ValidationError) -> str:
         return "is not one of the shapes this field may take"
     if error.validator == "enum":
         return f"{_short(error.instance)} is not one of {', '.join(map(repr, error.validator_value))}"
+    if error.validator in ("minimum", "maximum") and "x-message" in error.schema:
+        return str(error.schema["x-message"]).replace("{value}", _short(error.instance))
+    if error.validator in ("minimum", "maximum"):
+        bound = "less than the smallest" if error.validator == "minimum" else "more than the largest"
+        return f"{_short(error.instance)} is {bound} value allowed here, {error.validator_value}"
     if error.validator == "type":
         return f"{_short(error.instance)} is not of type {error.validator_value!r}"
     return error.message if len(error.message) < 160 else error.message[:157] + "..."
@@ -86,6 +91,9 @@ def check_value(document: JsonDocument, checker: Draft202012Validator, value: ob
     """Check ``value`` (found at pointer ``base`` of ``document``); the error names its place."""
     if checker.is_valid(value):
         return
-    error = best_match(checker.iter_errors(value))
+    errors = list(checker.iter_errors(value))
+    # A key that breaks its own sub-schema also leaves every key "unevaluated"; name the real fault instead.
+    real = [e for e in errors if e.validator != "unevaluatedProperties"]
+    error = best_match(real or errors)
     if error is not None:
         raise document.error(base + error_pointer(error), describe(error))

@@ -137,6 +137,9 @@ class State:
         for unit_id in getattr(combat, "advance", ()):
             if self.units[unit_id].on_map:
                 self.place(unit_id, combat.target)
+        for unit_id, path in getattr(combat, "defender_advance", {}).items():
+            if self.units[unit_id].on_map and path:
+                self.place(unit_id, path[-1])
 
     # --- JSON ---------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

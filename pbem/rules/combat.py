@@ -99,3 +99,44 @@ def split_result(result: str) -> tuple[str, str]:
     """``'1/-'`` → ``('1', '-')``: the attacker's part and the defender's part."""
     attacker, _, defender = result.partition("/")
     return attacker, defender
+
+
+@dataclass(frozen=True)
+class CombatOdds:
+    """What the tables give for one attack, as a player works it out: strengths, odds, each column shift, the
+    final column, and the result for every roll of the dice."""
+
+    target: str
+    attack: int
+    defence: int
+    odds: str | None  # None: no defence to divide by
+    shifts: tuple[tuple[str, int, str], ...]  # (shift, signed columns: + is right, the rule that gives it or "")
+    column: str
+    die_row: str | None  # the CRT's die-row column where the terrain picks one
+    results: tuple[tuple[int, str], ...]  # (roll, result) for every roll the dice can give
+    parts: tuple[str, ...] = ()  # what else the strengths are made of ("militia +2 (10.23)")
+
+    @property
+    def net(self) -> int:
+        return sum(n for _, n, _ in self.shifts)
+
+    def lines(self) -> list[str]:
+        """The working, one line per step, as a player would write it down."""
+        odds = self.odds or "no defence"
+        made = f" ({', '.join(self.parts)})" if self.parts else ""
+        shifts = ", ".join(f"{name.replace('_', ' ')} {n:+d}" + (f" ({rule})" if rule else "") for name, n, rule in self.shifts)
+        row = f", die-row column {self.die_row}" if self.die_row else ""
+        return [
+            f"attack on {self.target}: {self.attack} to {self.defence}{made} = {odds}",
+            f"shifts: {shifts or 'none'}; net {self.net:+d} -> column {self.column}{row}",
+            "results: " + ", ".join(f"{roll}: {result}" for roll, result in self.results),
+        ]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target, "attack": self.attack, "defence": self.defence, "odds": self.odds,
+            "parts": list(self.parts),
+            "shifts": [{"shift": name, "columns": n, "rule": rule} for name, n, rule in self.shifts],
+            "net": self.net, "column": self.column, "die_row": self.die_row,
+            "results": {str(roll): result for roll, result in self.results},
+        }  # fmt: skip

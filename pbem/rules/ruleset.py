@@ -16,6 +16,7 @@ from pbem.model.actions import Action, Turn
 from pbem.model.violation import ILLEGAL, MISMATCH, WARNING, Violation
 
 if TYPE_CHECKING:
+    from pbem.rules.combat import CombatOdds
     from pbem.model.module import Module
     from pbem.model.state import State
 
@@ -44,6 +45,9 @@ class TurnContext:
         units that retreated are known for the rest of the phase."""
         for unit_id, path in getattr(combat, "retreats", {}).items():
             self.retreated[unit_id] = path[-1]
+            self.touched.add(path[-1])
+            self.last_entry[path[-1]] = combat
+        for path in getattr(combat, "defender_advance", {}).values():
             self.touched.add(path[-1])
             self.last_entry[path[-1]] = combat
         if getattr(combat, "advance", ()):
@@ -104,6 +108,12 @@ class Ruleset:
 
     def finish(self, state: "State", ctx: TurnContext) -> list[Violation]:
         return []
+
+    def odds(self, action: Action, state: "State", ctx: TurnContext) -> "CombatOdds | None":
+        """What the tables give for a combat ``action`` in this situation, for a player to read; ``None`` where the
+        module does not work it out. Called before the action is checked; it changes nothing."""
+        method = getattr(self, f"odds_{action.kind}", None)
+        return method(action, state, ctx) if method is not None else None
 
     # helpers for subclasses
     def name(self, unit_id: str) -> str:

@@ -136,8 +136,41 @@ class ChinaWarBase(Ruleset):
             return 0
         return self.militia[self.pop[location]]  # type: ignore[index]
 
-    def garrison_strength(self, location: int, state: State) -> int:
-        """10.8: each unit garrisoning the Trans-Siberian adds 1 to the defence of every railway hex."""
-        if location not in self.trans_siberian:
+    def garrison_strength(self, location: int, state: State, against: str = CHINESE) -> int:
+        """10.8: each unit garrisoning the Trans-Siberian adds 1 to the defence of every railway hex, like militia."""
+        if location not in self.trans_siberian or against == SOVIET or state.side_at(location) == against:
             return 0
         return sum(1 for u in state.units.values() if u.box == "garrison")
+
+    def guard(self, location: int, against: str, state: State, ctx: TurnContext) -> str | None:
+        """``"10.24"`` if active militia, ``"10.8"`` if the Trans-Siberian garrison defends ``location`` against
+        ``against``'s units: such a hex is entered only by an overrun or an advance after combat (10.24)."""
+        if self.militia_active(location, against, state, ctx):
+            return "10.24"
+        if self.garrison_strength(location, state, against):
+            return "10.8"
+        return None
+
+    @staticmethod
+    def back_from_garrison(unit_id: str, state: State) -> bool:
+        """10.8: a unit that came back from the garrison moves no more this game-turn (it may attack)."""
+        record = state.status.get("garrison_returned", {})
+        return record.get("turn") == state.turn and unit_id in record.get("units", ())
+
+    def guard_name(self, location: int) -> str:
+        if location in self.trans_siberian and self.militia_owner(location) is None:
+            return "a garrisoned Trans-Siberian hex (the garrison defends it as militia)"
+        return f"an enemy {(self.pop[location] or '').replace('pop', 'pop-')} hex with active militia"
+
+    @staticmethod
+    def airlift_rule(unit: UnitState) -> str:
+        """The airlift case for a unit: 6.41 for the PLA, 6.42 for the Soviets."""
+        return "6.41" if unit.unit.type.nationality == "PLA" else "6.42"
+
+    # --- movement allowance ----------------------------------------------------------------------------
+    def mpa(self, unit: UnitState) -> int:
+        """The unit's movement allowance: the printed value, except Soviet airborne divisions (6.43)."""
+        kind = unit.unit.type
+        if kind.arm == "airborne" and kind.nationality == "USSR":
+            return int(self.options.get("soviet_airborne_mpa", 2))
+        return unit.face.move

@@ -29,6 +29,8 @@ class MovementRules(ChinaWarBase):
             elif unit.side != ctx.phase_side:
                 rule = "5.13" if unit.side == "neutral" else "6.21"
                 found.append(illegal(rule, f"{self.name(unit_id)} is a {unit.side} unit and may not move in the {self.side_name(ctx.phase_side or '')} {ctx.phase} phase", action))
+            elif self.back_from_garrison(unit_id, state):
+                found.append(illegal("10.8", f"{self.name(unit_id)} came back from garrisoning the Trans-Siberian this game-turn and may not move again until the next one (it may attack)", action))
             else:
                 found.extend(check(unit, action, state, ctx))
         return found
@@ -39,7 +41,7 @@ class MovementRules(ChinaWarBase):
         unit_id, name = unit.id, self.name(unit.id)
         if unit_id in ctx.extra["railed"] or unit_id in ctx.extra["flown"]:
             how = "rail" if unit_id in ctx.extra["railed"] else "air"
-            return [illegal("6.32" if how == "rail" else "6.41", f"{name} moved by {how} this phase and may not move again", action)]
+            return [illegal("6.32" if how == "rail" else self.airlift_rule(unit), f"{name} moved by {how} this phase and may not move again", action)]
         stopped = ctx.extra["stopped"].get(unit_id)
         if stopped:
             return [illegal(stopped[0], f"{name} {stopped[1]} and may not move again this phase", action)]
@@ -71,11 +73,13 @@ class MovementRules(ChinaWarBase):
 
     def _allowance(self, unit: UnitState, ctx: TurnContext):
         """(MP allowed this phase, rule that limits it, how to say it) — or a Violation if it may not move."""
-        face = unit.face
-        allowance, rule, reason = face.move, "6.12", f"an MPA of {face.move}"
+        printed = self.mpa(unit)
+        allowance, rule, reason = printed, "6.12", f"an MPA of {printed}"
+        if printed != unit.face.move:
+            rule, reason = "6.43", f"an MPA of {printed} (6.43: a Soviet airborne division has {printed} MP without the optional rule 16.0)"
         if not unit.supplied:  # supply as it stood at the start of the phase (2.0, 6.23)
             allowance //= 2
-            rule, reason = "6.23", f"{allowance} MP (half of {face.move}: out of supply)"
+            rule, reason = "6.23", f"{allowance} MP (half of {printed}: out of supply)"
         if ctx.phase == REACTION:
             kind = unit.unit.type
             if kind.arm == "airborne":
@@ -92,9 +96,9 @@ class MovementRules(ChinaWarBase):
         holder = state.side_at(location)
         if holder is not None and holder != unit.side:
             return "6.22", f"{self.name(unit.id)} enters {self.where(location)}, occupied by {holder} units"
-        if self.militia_active(location, unit.side, state, ctx):
-            kind = self.pop[location].replace("pop", "pop-")  # type: ignore[union-attr]
-            return "10.24", f"{self.name(unit.id)} enters {self.where(location)}, an enemy {kind} hex with active militia: only an overrun or an advance after combat may enter it"
+        guard = self.guard(location, unit.side, state, ctx)
+        if guard:
+            return guard, f"{self.name(unit.id)} enters {self.where(location)}, {self.guard_name(location)}: only an overrun or an advance after combat may enter it"
         country = self.map.country[location]
         if country in MINOR_POWERS and unit.unit.type.nationality != country:
             stance = self.stance(state, country)
@@ -112,8 +116,13 @@ class MovementRules(ChinaWarBase):
         name = self.name(unit.id)
         if len(path) != 2 or path[0] != unit.at or not self.map.is_adjacent(path[0], path[1]):
             return [illegal("2.0", f"{name} may only step into an adjacent hex vacated by the reaction, not move freely in the reaction phase", action)]
-        if path[1] not in vacated or state.units_at(path[1]):
+        if path[1] not in vacated:
             return [illegal("2.0", f"{name} moves into {self.where(path[1])}, which no reacting unit vacated", action)]
+        if any(u.side != unit.side for u in state.units_at(path[1])):
+            return [illegal("6.22", f"{name} moves into {self.where(path[1])}, which enemy units hold again", action)]
+        guard = self.guard(path[1], unit.side, state, ctx)
+        if guard:  # several units may follow one another in, each as its own move (2.0)
+            return [illegal(guard, f"{name} moves into {self.where(path[1])}, {self.guard_name(path[1])}: only an overrun or an advance after combat may enter it", action)]
         ctx.extra["follow_up"].add(unit.id)
         return []
 
@@ -135,8 +144,10 @@ class MovementRules(ChinaWarBase):
         name, path = self.name(unit.id), action.path
         if ctx.phase == REACTION:
             return [illegal("6.33", f"{name} may not move by rail in a reaction phase", action)]
-        if ctx.mp_spent.get(unit.id) or unit.id in ctx.extra["railed"]:
-            return [illegal("6.32", f"{name} already moved this phase and may not also move by rail", action)]
+        if ctx.mp_spent.get(unit.id):
+            return [illegal("6.31", f"{name} already moved by land this phase: a unit moved by rail begins the movement phase on the railway and never leaves it", action)]
+        if unit.id in ctx.extra["railed"]:
+            return [illegal("6.32", f"{name} already moved by rail this phase", action)]
         if path[0] != unit.at:
             return [illegal("6.1", f"{name} is in {self.where(unit.at)}, but its rail path starts in {self.where(path[0])}", action)]
         single = False
@@ -156,11 +167,14 @@ class MovementRules(ChinaWarBase):
         use = state.status.setdefault("rail_use", {"turn": state.turn, "hexes": {}})
         if use["turn"] != state.turn:
             use.update(turn=state.turn, hexes={})
-        weight = self.weight(unit) if self.options.get("rail_corps_counts", 3) == 3 else 1
-        counted = path if self.options.get("rail_capacity_counts", "all") == "all" else path[1:]
-        for location in counted:
+        weight = self.weight(unit) if self.options.get("rail_corps_counts", 1) == 3 else 1
+        first = 0 if self.options.get("rail_capacity_counts", "all") == "all" else 1
+        for k in range(first, len(path)):
+            location = path[k]
             label = self.where(location)
-            tracks = [self.map.rail(location, j) for j in self.map.neighbours[location] if self.map.rail(location, j)]
+            # The track this unit runs on through the hex decides its capacity: a double-track line through a
+            # junction with a single-track branch is still double track for the units that stay on it.
+            tracks = [self.map.rail(path[j], path[j + 1]) for j in (k - 1, k) if 0 <= j < len(path) - 1]
             capacity = 2 if tracks and all(t == "double" for t in tracks) else 1
             used = use["hexes"].get(label, 0) + weight
             use["hexes"][label] = used
@@ -179,7 +193,7 @@ class MovementRules(ChinaWarBase):
         if len(path) != 2 or path[0] != unit.at:
             return [illegal("6.4", f"an air move goes from where {name} stands ({self.where(unit.at)}) straight to its landing hex", action)]
         if ctx.mp_spent.get(unit.id) or unit.id in ctx.extra["flown"]:
-            return [illegal("6.41", f"{name} already moved this phase", action)]
+            return [illegal(self.airlift_rule(unit), f"{name} already moved this phase: only a unit that has not moved may be flown", action)]
         start, landing = path
         holder = state.side_at(landing)
         if kind.nationality == "PLA":  # 6.41
@@ -232,6 +246,8 @@ class MovementRules(ChinaWarBase):
             return [illegal("10.25", "pacification is done by the phasing player in his movement phase", action)]
         if not unit.on_map or self.militia_owner(unit.at) in (None, unit.side):
             return [illegal("10.25", f"{name} is not in an enemy pop-100 or pop-200 hex", action)]
+        if unit.unit.type.size != "XX":
+            return [illegal("10.25", f"{name} is not a division: pacifying a hex costs a division's step loss", action)]
         if self.where(unit.at) in ctx.extra["pacified"]:
             return [illegal("10.25", f"{self.where(unit.at)} is already pacified", action)]
         ctx.extra["pacify_at"] = self.where(unit.at)
@@ -259,6 +275,7 @@ class MovementRules(ChinaWarBase):
 
     def check_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
         found = []
+        ctx.extra["from_garrison"] = [u for u in action.units if state.units[u].box == "garrison"]
         for unit_id in action.units:
             unit, name = state.units[unit_id], self.name(unit_id)
             if unit.on_map:
@@ -268,8 +285,6 @@ class MovementRules(ChinaWarBase):
             elif unit.box == "garrison":
                 if action.at not in self.trans_siberian:
                     found.append(illegal("10.8", f"a garrison unit comes back onto a Trans-Siberian hex, not {self.where(action.at)}", action))
-                else:
-                    ctx.extra["stopped"][unit_id] = ("10.8", "came back from garrison duty")
             elif unit.box == "eliminated":
                 found.append(illegal("12.0", f"{name} was eliminated and cannot return as a reinforcement", action))
             elif unit.side == SOVIET and self.stance(state, "NATO") == "allied_prc" and not self._nato_war_reinforcement(unit, action, state):
@@ -290,6 +305,12 @@ class MovementRules(ChinaWarBase):
         return True
 
     def after_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
+        returned = ctx.extra.pop("from_garrison", ())
+        if returned:  # 10.8: no movement for the rest of the game-turn, in this file or the next
+            record = state.status.setdefault("garrison_returned", {"turn": state.turn, "units": []})
+            if record["turn"] != state.turn:
+                record.update(turn=state.turn, units=[])
+            record["units"] = sorted(set(record["units"]) | set(returned))
         ctx.touched.add(action.at)
         ctx.last_entry[action.at] = action
         return []

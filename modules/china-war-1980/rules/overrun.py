@@ -30,14 +30,18 @@ class OverrunRules(CombatRules):
                 continue
             if not unit.supplied:
                 found.append(illegal("7.12", f"{name} was out of supply at the start of the movement phase and may not overrun", action))
+            if self.back_from_garrison(unit.id, state):
+                found.append(illegal("10.8", f"{name} came back from garrisoning the Trans-Siberian this game-turn and may not move (an overrun is movement, 7.0)", action))
             stopped = ctx.extra["stopped"].get(unit.id)
             if stopped:
                 found.append(illegal(stopped[0], f"{name} {stopped[1]} and may not move again this phase", action))
-            if unit.id in ctx.extra["railed"] or unit.id in ctx.extra["flown"]:
-                found.append(illegal("6.32", f"{name} moved by rail or air this phase and may not overrun", action))
+            if unit.id in ctx.extra["railed"]:
+                found.append(illegal("6.32", f"{name} moved by rail this phase and may not overrun", action))
+            elif unit.id in ctx.extra["flown"]:
+                found.append(illegal(self.airlift_rule(unit), f"{name} was flown this phase and may not move again (an overrun is movement, 7.0)", action))
             if not self.map.is_adjacent(unit.at, target):
                 found.append(illegal("7.14", f"{name} in {self.where(unit.at)} is not adjacent to {self.where(target)}", action))
-            allowance = unit.face.move // (1 if unit.supplied else 2)
+            allowance = self.mpa(unit) // (1 if unit.supplied else 2)
             spent = ctx.mp_spent.get(unit.id, 0)
             need = MECHANIZED_COST if unit.unit.type.mechanized else 1
             if allowance - spent < need:
@@ -77,7 +81,7 @@ class OverrunRules(CombatRules):
         cleared = bool(action.advance)
         for unit_id in action.attackers:
             unit = state.units[unit_id]
-            allowance = unit.face.move // (1 if unit.supplied else 2)
+            allowance = self.mpa(unit) // (1 if unit.supplied else 2)
             if unit.unit.type.mechanized:
                 ctx.mp_spent[unit_id] = ctx.mp_spent.get(unit_id, 0) + MECHANIZED_COST
             else:
@@ -87,7 +91,7 @@ class OverrunRules(CombatRules):
             elif not cleared:
                 ctx.extra["stopped"][unit_id] = ("7.22", "failed an overrun")
             elif not unit.unit.type.mechanized:
-                ctx.extra["stopped"][unit_id] = ("7.24", "spent all its MP on an overrun")
+                ctx.extra["stopped"][unit_id] = ("7.0", "spent all its MP on an overrun (a non-mechanized unit pays all it has)")
         ctx.extra.pop("defenders", None)
         ctx.record_combat(action)
         return []

@@ -17,11 +17,13 @@ class PoliticsRules(ChinaWarBase):
         """5.2's die modifiers from the state's status (resources, victory points, nuclear points used)."""
         status = state.status
         soviet_vp = status.get("vp", {}).get(SOVIET, 0)
+        # 5.2's list gives the Chinese +1 for Soviet VP below 100; 5.0's worked example for the Chinese player's own.
+        below_100 = status.get("vp", {}).get(self.options.get("political_vp_below_100", SOVIET), 0) < 100
         conditions = {
             "soviet_resources_30": status.get("soviet_resources", 0) >= 30,
             "soviet_vp_100": soviet_vp >= 100,
             "soviet_nuclear_used_100": status.get("nuclear_used", 0) >= 100,
-            "soviet_vp_below_100": soviet_vp < 100,
+            "soviet_vp_below_100": below_100,
         }
         totals = {SOVIET: 0, CHINESE: 0}
         for modifier in self.political["modifiers"]:

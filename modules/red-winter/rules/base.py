@@ -14,10 +14,11 @@ import math
 from dataclasses import dataclass, field
 
 from pbem.model.actions import Action, Combat, Move, Phase, Reinforce
+from pbem.model.errors import PbemError
 from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules import ruleset as _base
-from pbem.rules.combat import CombatResultsTable, ratio_text, round_odds
+from pbem.rules.combat import CombatOdds, CombatResultsTable, ratio_text, round_odds
 from pbem.rules.ruleset import Ruleset, TurnContext
 from pbem.rules.zoc import in_zoc
 
@@ -27,6 +28,11 @@ PHASES = (RESET, ACTION, COMBAT, SUB_ZERO, VICTORY)
 ASSAULT_ARMS = {"infantry", "mg", "engineer", "armour"}
 NEVER_ADVANCE = {"mortar", "at_gun", "infantry_gun", "artillery"}
 SUPPLY_SOURCE = {FINNISH: "A13", SOVIET: "X28"}
+# Choices where the sources are silent (README); the first is the default.
+OPTION_CHOICES = {
+    "finnish_stance_lasts": ("declared_turn", "rest_of_game"),
+    "soviet_morale_collapse": ("full_infantry_and_mg_below_12", "claimed"),
+}
 
 # Checklist id (digest section 3) -> the GMT rule number the digest cites for it: the item's own case where it
 # gives one (MV-4 road rate 5.3, MV-5 extended movement 4.3, MV-6 ski bonus 4.4, SH-* modifiers 8.3, LS-4 the
@@ -98,6 +104,9 @@ class RedWinterBase(Ruleset):
         self.ranged = t["ranged_attack"]
         self.shift_cols = {e["id"]: e["columns"] for e in t["resolution_modifiers"]["entries"]}
         self.map = module.map
+        for name, allowed in OPTION_CHOICES.items():
+            if self.options.get(name, allowed[0]) not in allowed:
+                raise PbemError(f"module.json options.{name}: {self.options[name]!r} is not one of {', '.join(allowed)}")
 
     @staticmethod
     def rule_number_of(checklist_id: str) -> str:
@@ -163,7 +172,7 @@ class RedWinterBase(Ruleset):
     def begin(self, state: State, turn) -> TurnContext:
         ctx = super().begin(state, turn)
         state.turn = turn.header.turn  # the turn being played gives the time of day, LOS and night
-        ctx.extra.update(acted=set(), rp_spent=0, last_roll=None, start_ezoc=None, assaulted=set())
+        ctx.extra.update(acted=set(), rp_spent=0, last_roll=None, start_ezoc=None, assaulted=set(), assault_made=set(), moved=set())
         return ctx
 
     def check_phase(self, action: Phase, state: State, ctx: TurnContext) -> list[Violation]:
@@ -175,6 +184,7 @@ class RedWinterBase(Ruleset):
         ctx.new_phase(action.name, action.side or ctx.active_side)
         if action.name == ACTION:
             ctx.extra["acted"] = set()
+            ctx.extra["assaulted"], ctx.extra["assault_made"], ctx.extra["moved"] = set(), set(), set()  # AS-1, AS-5: per Action Phase
             # MV-13: double movement at night only for units not in an enemy ZOC when the phase starts.
             ctx.extra["start_ezoc"] = {u.id for u in state.units.values() if u.on_map and self.in_ezoc(state, u.at, u)}
             ctx.extra["phase_start_at"] = {u.id: u.at for u in state.units.values() if u.on_map}  # NR-3
@@ -186,6 +196,11 @@ class RedWinterBase(Ruleset):
         ends suppression (it lasts the combat phase it was placed in, RA-7); the phase after the Sub-Zero Loss
         Phase starts without Bonfire and Skull markers (SZ-2)."""
         side = action.side or ctx.active_side
+        if side == SOVIET and not ctx.extra.get("collapse_checked"):
+            # 17.0.4 is checked in the Soviet Reset Phase; a file that starts later (no reset marker) passed it
+            # with the units as they stand when its first Soviet phase begins.
+            ctx.extra["collapse_checked"] = True
+            self.check_morale_collapse(state)
         if action.name == RESET:
             for unit in state.units.values():
                 if unit.side == side:
@@ -215,18 +230,22 @@ class RedWinterBase(Ruleset):
         return self._end_of_phase(state, ctx)
 
     def _end_of_phase(self, state: State, ctx: TurnContext) -> list[Violation]:
-        """SK-1/SK-2: at most 5 units (leaders free), of which at most 3 infantry companies."""
+        """SK-1: hexes entered by reinforcements, retreats and advances are judged when the phase ends."""
         found = []
         for location in sorted(ctx.touched):
-            units = [u for u in state.units_at(location) if self.arm(u) != "leader"]
-            companies = [u for u in units if self.is_company(u)]
-            culprit = ctx.last_entry.get(location)
-            if len(units) > self.stacking["max_units"]:
-                found.append(illegal("SK-1", f"{self.where(location)} holds {len(units)} units, limit {self.stacking['max_units']} (leaders excluded); the excess must be destroyed", culprit))
-            elif len(companies) > self.stacking["max_infantry_companies"]:
-                found.append(illegal("SK-1", f"{self.where(location)} holds {len(companies)} infantry companies, limit {self.stacking['max_infantry_companies']}; the excess must be destroyed", culprit))
+            found += self.over_stacked(state, location, ctx.last_entry.get(location), "")
         ctx.touched.clear()
         return found
+
+    def over_stacked(self, state: State, location: int, culprit: Action | None, when: str) -> list[Violation]:
+        """SK-1/SK-2: at most 5 units in a hex (leaders free), of which at most 3 infantry companies."""
+        units = [u for u in state.units_at(location) if self.arm(u) != "leader"]
+        companies = [u for u in units if self.is_company(u)]
+        if len(units) > self.stacking["max_units"]:
+            return [illegal("SK-1", f"{self.where(location)} holds {len(units)} units{when}, limit {self.stacking['max_units']} (leaders excluded); the excess must be destroyed", culprit)]
+        if len(companies) > self.stacking["max_infantry_companies"]:
+            return [illegal("SK-1", f"{self.where(location)} holds {len(companies)} infantry companies{when}, limit {self.stacking['max_infantry_companies']}; the excess must be destroyed", culprit)]
+        return []
 
     # --- movement ---------------------------------------------------------------------------------------
     def allowance(self, unit: UnitState, state: State, ctx: TurnContext) -> tuple[float, str]:
@@ -358,10 +377,13 @@ class RedWinterBase(Ruleset):
             (ctx.extra.get("advancing") or {}).pop(unit_id, None)
         self.events_after_entry(state)
         destination = action.path[-1]
-        ctx.touched.add(destination)
-        ctx.last_entry[destination] = action
         ctx.extra["acted"].update(action.units)
-        return []
+        ctx.extra["moved"].update(action.units)
+        # SK-2: stacking is judged at the end of every unit's move, so a hex thinned out later is no excuse.
+        found = self.over_stacked(state, destination, action, " at the end of this move")
+        if found:
+            ctx.touched.discard(destination)
+        return found
 
     # --- reinforcements ---------------------------------------------------------------------------------
     def check_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
@@ -371,7 +393,7 @@ class RedWinterBase(Ruleset):
         for unit_id in action.units:
             unit, name = state.units[unit_id], self.name(unit_id)
             code = self.codes.get(unit_id, "").split(" ")[0]
-            entry = "X1" if unit_id.endswith("-718") else SUPPLY_SOURCE[unit.side]
+            entry = self.entry_hex(unit, state)
             if unit.on_map:
                 found.append(illegal("RE-1", f"{name} is already on the map", action))
                 continue
@@ -384,6 +406,17 @@ class RedWinterBase(Ruleset):
             elif state.side_at(action.at) not in (None, unit.side):
                 found.append(illegal("RE-2", f"{entry} is held by the enemy: {name} enters next turn within 3 hexes of it", action))
         return found
+
+    def entry_hex(self, unit: UnitState, state: State) -> str:
+        """RE-1/RE-4: the hex the turn track prints for the turn the counter is coded for ("Sov 4 (at hex X1)" on
+        turns 11 and 13, "Sov 8 (at hex X1)" on 14: the 718th and the two 139th AT sections coded 14), else the
+        supply source. A company back from the turn track (rebuilt, RE-7) enters at the supply source."""
+        code = self.codes.get(unit.id, "").split(" ")[0]
+        if code.isdigit() and unit.id not in (state.status.get("turn_track") or {}):
+            printed = self.turns.get(int(code), {}).get("reinforcement_entry", {}).get(unit.side)
+            if printed:
+                return printed
+        return SUPPLY_SOURCE[unit.side]
 
     def after_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
         for unit_id in action.units:
@@ -461,10 +494,61 @@ class RedWinterBase(Ruleset):
             shifts.append(("morale", toward(morale_side) * (cols["morale_assault"] if assault else cols["morale"])))
         if any(self.is_armour(u) and u.side == SOVIET for u in attackers + defenders):
             shifts.append(("soviet_armour", toward(SOVIET) * cols["soviet_armour"]))
+        if self.stance_applies(action, state):  # case 10, in the Finns' favour whoever attacks
+            shifts.append(("finnish_stance", toward(FINNISH) * cols["finnish_stance"]))
+        if any("bonfire" in u.markers for u in defenders):  # case 11: the target hex holds a Bonfire marker
+            shifts.append(("bonfire", cols["bonfire"]))
+        if attack_side == FINNISH and self.collapse_applies(action, state):  # case 12
+            shifts.append(("soviet_morale_collapse", cols["soviet_morale_collapse"]))
         if assault and self.map.terrain[target] in ("forest", "suo", "village"):
             if any(u.side == FINNISH for u in attackers + defenders):
                 shifts.append(("smg", toward(FINNISH) * cols["smg"]))
         return shifts
+
+    # --- cases 10 and 12: turn markers --------------------------------------------------------------------
+    # The rules behind them (17.1 special rule #1, 17.0.4) are not in the sources; the turn track gives only
+    # when they start (day 4, turn 20). How they are read here, and the module options, are in the README.
+    def stance_applies(self, action: Combat, state: State) -> bool:
+        """Case 10: the Finnish player changes operational stance once, on a turn of his choice from turn 20 on;
+        the first combat that claims the shift on an eligible turn is taken as the change (kept in
+        ``status.finnish_stance``). It counts on that turn only, or on every later turn too with the module
+        option ``finnish_stance_lasts: rest_of_game``."""
+        turn = state.status.get("finnish_stance")
+        if turn is None:
+            return state.turn >= self.track["finnish_stance_from_turn"] and bool((action.shifts or {}).get("finnish_stance"))
+        lasts = self.options.get("finnish_stance_lasts", "declared_turn")
+        return state.turn == turn or (lasts == "rest_of_game" and state.turn >= turn)
+
+    def collapse_applies(self, action: Combat, state: State) -> bool:
+        """Case 12: from the turn the Soviet morale collapsed (``status.soviet_morale_collapse``, set in a Soviet
+        Reset Phase from turn 20 on), or, with the option ``soviet_morale_collapse: claimed``, from the first
+        Finnish combat on turn 20 or later that claims it."""
+        turn = state.status.get("soviet_morale_collapse")
+        if turn is not None:
+            return state.turn >= turn
+        claimed = self.options.get("soviet_morale_collapse", "full_infantry_and_mg_below_12") == "claimed"
+        return claimed and state.turn >= self.track["soviet_morale_collapse_from_turn"] and bool((action.shifts or {}).get("soviet_morale_collapse"))
+
+    def note_claimed_shifts(self, action: Combat, state: State) -> None:
+        """Keep the turn of a stance change or a morale collapse first shown by a combat's claim."""
+        if "finnish_stance" not in state.status and self.stance_applies(action, state):
+            state.status["finnish_stance"] = state.turn
+        attackers = [state.units[u] for u in action.attackers if u in state.units]
+        finnish = bool(attackers) and attackers[0].side == FINNISH
+        if "soviet_morale_collapse" not in state.status and finnish and self.collapse_applies(action, state):
+            state.status["soviet_morale_collapse"] = state.turn
+
+    def check_morale_collapse(self, state: State) -> None:
+        """17.0.4, checked in each Soviet Reset Phase from turn 20 (turn track; ``after_phase``). The trigger is not in the
+        sources; the default reading (a player's combat calculator's, marked third-party in the digest): fewer
+        than 12 full-strength Soviet infantry companies and MG units on the map. Once collapsed, for good."""
+        if "soviet_morale_collapse" in state.status or state.turn < self.track["soviet_morale_collapse_from_turn"]:
+            return
+        if self.options.get("soviet_morale_collapse", "full_infantry_and_mg_below_12") != "full_infantry_and_mg_below_12":
+            return
+        full = [u for u in state.units.values() if u.on_map and u.side == SOVIET and u.step == 0 and (self.is_company(u) or self.arm(u) == "mg")]
+        if len(full) < 12:
+            state.status["soviet_morale_collapse"] = state.turn
 
     def check_overrun(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
         found: list[Violation] = []
@@ -476,6 +560,12 @@ class RedWinterBase(Ruleset):
             unit, name = state.units[unit_id], self.name(unit_id)
             if self.arm(unit) not in ASSAULT_ARMS:
                 found.append(illegal("AS-1", f"{name} ({self.arm(unit).replace('_', ' ')}) may not assault: only infantry, MG, engineer and armoured units", action))
+                continue
+            if unit_id in ctx.extra["assault_made"] and unit_id not in ctx.extra["assaulted"]:
+                found.append(illegal("AS-1", f"{name} has already assaulted in this Action Phase: an assault is the last part of a unit's move; only a victorious armoured unit that advanced may go on and assault again (AS-5)", action))
+                continue
+            if unit_id in ctx.extra["acted"] and unit_id not in ctx.extra["moved"] | ctx.extra["assault_made"]:
+                found.append(illegal("SEQ-1", f"{name} has already taken its action this phase (dig-in, bonfire, recovery or night raid); an assault is part of a move", action))
                 continue
             if not unit.on_map or not self.map.is_adjacent(unit.at, action.target):
                 found.append(illegal("AS-1", f"{name} is not adjacent to {self.where(action.target)}", action))
@@ -490,9 +580,31 @@ class RedWinterBase(Ruleset):
             if spent + cost > limit and spent > 0:  # MV-7: an unmoved unit may always assault
                 found.append(illegal("AS-2", f"{name} has {_mp(limit - spent)} MP left but assaulting {self.where(action.target)} ({self.map.terrain[action.target].replace('_', ' ')}) costs {_mp(cost)} ({_mp(cost - 2)} + 2)", action))
             ctx.mp_spent[unit_id] = spent + cost
+        # SK-2: stacking is judged again at the start of every assault (a stack that entered as reinforcements,
+        # whose move is not over yet, may assault straight away).
+        for location in sorted({state.units[u].at for u in action.attackers if state.units[u].on_map}):
+            found += self.over_stacked(state, location, action, " at the start of this assault")
         if found:
             return found
         return self._resolve(action, state, ctx, assault=True)
+
+    def odds_attack(self, action: Combat, state: State, ctx: TurnContext) -> CombatOdds | None:
+        """The working of a combat for ``pbem check --explain``: the same assessment the check uses."""
+        defenders = state.units_at(action.target)
+        if not defenders or not any(state.units[u].on_map for u in action.attackers):
+            return None
+        raid = "night_raid" in action.declared
+        if raid and not ctx.extra.get("raid"):
+            return None
+        a = self.assess(action, state, ctx, assault=action.kind == "overrun", raid=raid)
+        return CombatOdds(
+            target=self.where(action.target), attack=a.attack, defence=a.defence,
+            odds=ratio_text(a.odds) if a.odds else None, shifts=tuple((name, n, "") for name, n in a.shifts),
+            column=a.column, die_row=None,
+            results=tuple((roll, self.crt.result(a.column, roll, "2d6")) for roll in self.crt.dice("2d6")),
+        )  # fmt: skip
+
+    odds_overrun = odds_attack
 
     def check_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
         if "night_raid" in action.declared:
@@ -681,6 +793,7 @@ class RedWinterBase(Ruleset):
         return f"which {reasons[k]}, while {self.where(ranked[0])} was open (retreat priorities)"
 
     def after_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
+        self.note_claimed_shifts(action, state)
         ctx.attacked_with.update(action.attackers)
         ctx.attacked.update(ctx.extra.pop("defenders", ()))
         ctx.record_combat(action)  # retreat and advance hexes are judged for stacking; retreated units noted
@@ -692,8 +805,11 @@ class RedWinterBase(Ruleset):
 
     def after_overrun(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
         ctx.extra["acted"].update(action.attackers)
+        ctx.extra["assault_made"].update(action.attackers)
+        ctx.extra["assaulted"].difference_update(action.attackers)  # each further assault must be won again
         if action.advance:  # AS-5: a victorious armoured unit may go on moving
             ctx.extra["assaulted"].update(u for u in action.advance if self.is_armour(state.units[u]))
+        self.note_claimed_shifts(action, state)
         ctx.extra.pop("defenders", None)
         ctx.record_combat(action)
         self.events_after_entry(state)

@@ -26,9 +26,20 @@ CODES = {"f": "forest", "s": "suo", "l": "frozen_lake", "v": "village"}
 # Verdicts by eye where the sampler's proposal was wrong (labels, roads or small lakes confused it).
 BY_EYE = {
     "A6": "s", "A7": "s", "B7": "s", "A13": "s", "B4": "l", "C4": "l", "H7": "l", "H18": "v", "H23": "l",
-    "H24": "l", "I7": "s", "I19": "v", "K1": "s", "L2": "s", "N7": "s", "O19": "s", "Q18": "s", "R8": "s",
+    "H24": "l", "I7": "s", "K1": "s", "L2": "s", "N7": "s", "O19": "s", "Q18": "s", "R8": "s",
     "R20": "l", "S7": "s", "X1": "s",
 }  # fmt: skip
+# Issue 13's audit (a player checking every hex against the scan), confirmed on the contact sheets of
+# contact_sheets.py: the sampler read roads, trails and printed names over olive bog as forest ...
+AUDIT_SUO = "B14 B21 B22 C9 C13 D10 D14 D20 D21 E19 F9 F23 G12 J1 J14 K12 L1 L7 M7 N1 N2 O6 P18 P19 Q5 Q26 R18 T28 U27 V5 W4 X12"
+# ... and took hexes whose centre is frozen lake (lake names, island edges) for forest. I19 carries the
+# "Tolvajärvi" name over the ice shore and no roof: frozen lake, not village.
+AUDIT_LAKE = "P5 U29 V29 A16 K11 K16 L23 I24 I19"
+# Disagreements found on the contact sheets (second method, see tools/README.md), judged on the crops.
+BY_SHEET = {"O18": "s", "V31": "l"}  # O18: olive bog round the road junction; V31: the centre is on the ice
+BY_EYE.update({label: "s" for label in AUDIT_SUO.split()})
+BY_EYE.update({label: "l" for label in AUDIT_LAKE.split()})
+BY_EYE.update(BY_SHEET)
 
 MAIN_ROAD = "A13 B13 C13 D13 E13 F14 F15 F16 F17 F18 G18 H19 I18 I17 I16 J16 K15 L16 M16 N17 N18 O18 O19 O20 O21 O22 O23 P24 P25 Q25 Q26 R27 S27 T28 U27 V28 W27 X28"
 # The only other grey (primary) road on the map: the key distinguishes main (grey, black edges), primary (dark
@@ -114,7 +125,7 @@ def main(proposal_path: str | None) -> None:
         "kind": "hex",
         "note": (
             "The Red Winter map (GMT 2012) at hex resolution, read from the 150 dpi scan Red_Winter_Map-150.jpg: "
-            "terrain proposed by colour sampling and checked by eye (see README), roads and trails traced by eye. "
+            "terrain proposed by colour sampling and checked by eye, then every hex checked again on contact sheets (see README and tools/README.md), roads and trails traced by eye. "
             "Low columns (A, C, ... W) have no row 31: those positions are listed in 'absent' (not hexes). Trails are roads "
             "whose hexside also carries the feature 'trail' (secondary roads); bridges are hexside features."
         ),
@@ -130,7 +141,7 @@ def main(proposal_path: str | None) -> None:
             "E13": {"name": "Lutikkamökki"},
             "H20": {"name": "Tolvajärvi"},
             "J16": {"name": "Hevossalmi (bridge)"},
-            "N22": {"name": "Kivisalmi (bridge)"},
+            "O22": {"name": "Kivisalmi (bridge)"},  # the bridge is the O21-O22 hexside; the name is printed on N22/O22
             "S11": {"name": "Hirvasvaara"},
             "O1": {"name": "Tuninenselkä"},
         },

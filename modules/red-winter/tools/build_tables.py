@@ -71,6 +71,9 @@ TURNS = [  # turn, date, time, LOS, ammo, reinforcements, RPs, armour VP cost, n
     (31, "12 Dec", "13:30", 5, None, None, None, 2),
     (32, "12 Dec", "15:00", 2, None, None, None, 1),
 ]
+# The turn track prints "Reinf: Sov 4 (at hex X1)" on turns 11 and 13 and "Sov 8 (at hex X1)" on turn 14: every
+# Soviet unit coded for those turns enters at X1 -- the 718th and, on turn 14, the two 139th AT sections coded 14.
+ENTRY = {11: {"soviet": "X1"}, 13: {"soviet": "X1"}, 14: {"soviet": "X1"}}
 TIME_OF_DAY = {"07:30": "dawn", "09:00": "fog", "10:30": "fog", "12:00": "day", "13:30": "day", "15:00": "dusk", "16:30": "night"}
 
 
@@ -131,13 +134,17 @@ def main() -> None:
             "assault_extra": 2, "extended_movement": 2, "extended_distance": 4,
         },
         "turn_track": {
-            "source": src("digest 2 and 4.9 (GMT turn-track card)", "LOS in hexes; ammo additions; reinforcement counts; replacement points; Finnish VPs per Soviet armour unit committed."),
+            "source": src("digest 2 and 4.9 (GMT turn-track card)", "LOS in hexes; ammo additions; reinforcement counts and the entry hex where the track prints one (otherwise the supply source); replacement points; Finnish VPs per Soviet armour unit committed."),
             "turns": [
-                {"turn": t, "date": d, "time": tm, "period": TIME_OF_DAY[tm], "los": los, **({"ammo": a} if a else {}), **({"reinforcements": r} if r else {}), **({"replacement_points": rp} if rp else {}), **({"armour_vp": vp} if vp else {})}
+                {"turn": t, "date": d, "time": tm, "period": TIME_OF_DAY[tm], "los": los, **({"ammo": a} if a else {}), **({"reinforcements": r} if r else {}), **({"reinforcement_entry": ENTRY[t]} if t in ENTRY else {}), **({"replacement_points": rp} if rp else {}), **({"armour_vp": vp} if vp else {})}
                 for t, d, tm, los, a, r, rp, vp in TURNS
             ],
             "night_turns": [5, 12, 19, 26],
             "soviet_morale_turns": [1, 5], "finnish_morale_turns": [20, 32], "armour_from_turn": 6,
+            # Day 4 notes of the turn track: "Begin eligibility for Finnish Change of Operational Stance (17.1,
+            # Special Rule #1)" and, on days 4 and 5, "check for Soviet Morale Collapse (17.0.4) during each Soviet
+            # Reset Phase".
+            "finnish_stance_from_turn": 20, "soviet_morale_collapse_from_turn": 20,
         },
         "replacement_costs": {
             "source": src("digest 3.10 RE-7 and 4.10 (source text)", "Replacement Points, spent in the owner's Reset Phase; unused RPs are lost."),

@@ -79,7 +79,7 @@ HEADER_FIELDS = {
     "game": "module", "module": "module", "version": "module_version", "scenario": "scenario", "turn": "turn",
     "side": "side", "start": "start", "player": "player", "note": "note",
 }  # fmt: skip
-COMBAT_ORDER = ("defenders", "support", "declare", "odds", "shifts", "column", "roll", "result", "losses", "eliminated", "retreats", "advance")
+COMBAT_ORDER = ("defenders", "support", "declare", "odds", "shifts", "column", "roll", "result", "losses", "eliminated", "retreats", "advance", "defender_advance")
 # The order of keys in the JSON of the actions that take clauses, as the turn schema lists them.
 KEY_ORDER = {
     "attack": ("attack", "target", *COMBAT_ORDER),
@@ -92,7 +92,8 @@ _CLAUSE_NAMES = {
     "odds": "odds", "column": "final column", "shifts": "column shifts", "no_shifts": "column shifts", "die": "roll",
     "result": "result", "defenders": "defenders", "support": "support", "declare": "declarations",
     "attacker_losses": "losses", "defender_losses": "losses", "no_losses": "losses", "eliminated": "eliminated units",
-    "retreat": "retreats", "no_retreats": "retreats", "advance": "advance", "spotter": "spotter",
+    "retreat": "retreats", "no_retreats": "retreats", "advance": "advance", "defender_advance": "defender advance",
+    "spotter": "spotter",
 }  # fmt: skip
 _CLAUSES = {
     "attack": frozenset(_CLAUSE_NAMES) - {"spotter"},
@@ -456,6 +457,11 @@ class _Reader:
         retreats = action.setdefault("retreats", [])
         retreats.append((unit, path))
 
+    def c_defender_advance(self, action, clause, line):
+        unit = self.unit(_child(clause, "unit"), line)
+        path = self.path(_child(clause, "rpath"), line)
+        action.setdefault("defender_advance", []).append((unit, path))
+
     def c_no_retreats(self, action, clause, line):
         action.setdefault("retreats", [])
 
@@ -580,18 +586,19 @@ class _Finisher:
     def action(self, action: dict[str, Any], pointer: str) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key, item in action.items():
-            if key == "retreats":
-                retreats: dict[str, list[str]] = {}
+            if key in ("retreats", "defender_advance"):
+                paths: dict[str, list[str]] = {}
                 for unit, path in item:
                     name = self.resolve(unit)
-                    if name in retreats:
-                        self.reader.problem(unit.line, unit.column, f"{name} already has a retreat in this attack")
+                    if name in paths:
+                        what = "a retreat" if key == "retreats" else "an advance"
+                        self.reader.problem(unit.line, unit.column, f"{name} already has {what} in this attack")
                         continue
-                    where = f"{pointer}/retreats/{escape_pointer_token(name)}"
+                    where = f"{pointer}/{key}/{escape_pointer_token(name)}"
                     self.positions[where] = (unit.line, unit.column)
-                    self.positions.setdefault(f"{pointer}/retreats", (unit.line, unit.column))
-                    retreats[name] = [self.value(step, f"{where}/{k}") for k, step in enumerate(path)]
-                result[key] = retreats
+                    self.positions.setdefault(f"{pointer}/{key}", (unit.line, unit.column))
+                    paths[name] = [self.value(step, f"{where}/{k}") for k, step in enumerate(path)]
+                result[key] = paths
             else:
                 result[key] = self.value(item, f"{pointer}/{key}")
         kind = action_kind(result)

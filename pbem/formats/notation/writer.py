@@ -248,4 +248,6 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
             lines.append(f"{indent}retreat {_name(unit)} to {_path(path)}")
     if "advance" in action:
         lines.append(f"{indent}advance {_units_or_none(action['advance'])}")
+    for unit, path in action.get("defender_advance", {}).items():
+        lines.append(f"{indent}defender advances {_name(unit)} to {_path(path)}")
     return lines
