@@ -68,6 +68,15 @@ def _face(counter_type: CounterType, face: int):
     return counter_type.steps[face]
 
 
+def _arm(counter_type: CounterType, face: int) -> str:
+    """The arm a face shows: a counter whose faces show different unit types lists them in
+    ``attributes.faces[n].arm`` (No Retreat!'s Soviet fronts); otherwise the type's arm."""
+    faces = counter_type.attributes.get("faces")
+    if isinstance(faces, list) and face < len(faces) and isinstance(faces[face], dict) and isinstance(faces[face].get("arm"), str):
+        return faces[face]["arm"]
+    return counter_type.arm
+
+
 def render_counter(
     counter_type: CounterType, face: int, style: CounterStyle, size_px: int = 75, dpi: int | None = None, designation: str = ""
 ) -> Image.Image:
@@ -91,7 +100,7 @@ def render_counter(
         draw.rectangle(_inclusive(layout.stripe), fill=nation.reduced)
     x0, y0, x1, y1 = layout.symbol
     caption = _caption(counter_type, style)
-    symbol = symbol_image(_icons(counter_type, style), None if caption else counter_type.size, x1 - x0, y1 - y0, nation.symbol, nation.line)
+    symbol = symbol_image(_icons(counter_type, style, face), None if caption else counter_type.size, x1 - x0, y1 - y0, nation.symbol, nation.line)
     image.paste(symbol, (x0, y0), symbol)
     if caption:
         box = _caption_box(layout, designation)
@@ -189,11 +198,11 @@ def _fill_box(left: float, width: float, cy: float, size: int, values: Box) -> t
     return (max(values[0], left - pad), max(values[1], cy - size * 0.55), min(values[2], left + width + pad), min(values[3], cy + size * 0.5))
 
 
-def _icons(counter_type: CounterType, style: CounterStyle) -> tuple[str, ...]:
+def _icons(counter_type: CounterType, style: CounterStyle, face: int = 0) -> tuple[str, ...]:
     own = style.types.get(counter_type.id)
     if own is not None and own.icons is not None:
         return own.icons
-    return icons_for(counter_type.arm, style.arms)
+    return icons_for(_arm(counter_type, face), style.arms)
 
 
 def _caption(counter_type: CounterType, style: CounterStyle) -> str | None:
@@ -233,7 +242,7 @@ def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_
         tx, ty = x0 - SYMBOL_BOX[0] * scale, y0 - SYMBOL_BOX[1] * scale
         caption = _caption(counter_type, style)
         parts.append(f'<g transform="translate({tx:.3f} {ty:.3f}) scale({scale:.5f})">')
-        parts.append(symbol_svg(_icons(counter_type, style), None if caption else counter_type.size, fill=nation.symbol, line=nation.line))
+        parts.append(symbol_svg(_icons(counter_type, style, face), None if caption else counter_type.size, fill=nation.symbol, line=nation.line))
         parts.append("</g>")
         if caption:
             cx0, cy0, cx1, cy1 = _caption_box(layout, designation)

@@ -21,6 +21,7 @@ from pbem.art.style import DEFAULT_TERRAIN, CounterStyle
 from pbem.model.maps import GameMap, HexMap, PointMap
 
 RIVER = "#2f6fd6"
+BLOCKED = "#123a7a"
 ROAD = "#a0522d"
 RAIL = "#202020"
 BORDER = "#7a1f6e"
@@ -132,6 +133,10 @@ def _hex_picture(game_map: HexMap, style: CounterStyle, layout: HexLayout, backg
             for p in (a, b):
                 r = width / 2
                 draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=RIVER)
+    for (i, j), features in sorted(game_map.side_features.items()):
+        if "blocked" in features:  # a hexside no unit may cross (a lake, sea water between coasts)
+            a, b = layout.side(hexes[i], hexes[j])
+            draw.line([a, b], fill=BLOCKED, width=max(3, round(unit / 7)))
     road_width = max(2, round(unit / 16))
     for i, j in sorted(game_map.roads):
         features = game_map.side_features.get((i, j), frozenset())

@@ -98,7 +98,7 @@ def draw_counter(pen: Pen, x: float, y: float, counter_type: CounterType, face: 
         if face == 1:
             pen.rect(*layout.stripe, fill=nation.reduced)
         caption = parts._caption(counter_type, style)
-        _symbol(pen, layout.symbol, parts._icons(counter_type, style), None if caption else counter_type.size, nation.symbol, nation.line)
+        _symbol(pen, layout.symbol, parts._icons(counter_type, style, face), None if caption else counter_type.size, nation.symbol, nation.line)
         if caption:
             box = parts._caption_box(layout, designation)
             pen.text((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, caption, parts._fit_caption(caption, box), nation.text, bold=True,

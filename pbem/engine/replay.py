@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pbem.model.actions import Action, Turn
+from pbem.model.errors import PbemError
 from pbem.model.module import Module
 from pbem.model.state import State
 from pbem.model.violation import WARNING, Violation
@@ -41,6 +42,7 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
     done = 0
     worked: list[tuple[Action, CombatOdds]] = []
     for action in turn.actions:
+        _check_units_known(action, state)
         if explain:
             odds = rules.odds(action, state, context)
             if odds is not None:
@@ -55,6 +57,25 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
                 return Replay(turn, state, violations, done, worked)
     violations.extend(rules.finish(state, context))
     return Replay(turn, state, violations, done, worked)
+
+
+def _units_named(action: Action) -> set[str]:
+    """Every unit id an action names, whatever its kind."""
+    named: set[str] = set()
+    for key in ("units", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance"):
+        named.update(getattr(action, key, None) or ())
+    named.update(getattr(action, "retreats", None) or ())
+    unit = getattr(action, "unit", None)
+    if isinstance(unit, str):
+        named.add(unit)
+    return named
+
+
+def _check_units_known(action: Action, state: State) -> None:
+    """A unit of the module that the start state does not list cannot act: an input error, not a crash."""
+    missing = sorted(u for u in _units_named(action) if u not in state.units)
+    if missing:
+        raise PbemError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in the start state (a state lists every unit in play)", action.source)
 
 
 def _placed(found: list[Violation], action: Action) -> list[Violation]:

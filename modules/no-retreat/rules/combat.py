@@ -1,0 +1,94 @@
+"""Combat by each side's CRT, as printed on the map with its explanation of results.
+
+An attack is read on the CRT of the attacking side. Checked: attacks in the combat phase by the phasing
+side (4.0); the claimed column is a printed one; the roll is a die (1-6); the result is the CRT's for the
+column and roll (``CRT``, a mismatch otherwise); what the result then does (the printed explanation):
+DR, DS and DD retreat every defending unit 2 hexes (DS units then go to the Shattered box), DD also costs
+every defending unit a step, EX one step each side and no retreat or advance, '-', CA and CB no loss and
+no retreat; a Fort unit in the target hex turns DR into no effect and DS into EX and cancels DD's retreat;
+attackers advance only if the target hex is vacated; the non-phasing side attacks only as the
+counterattack a CA result allows.
+Not checked (rule 10 is not in the sources): odds and their rounding, column shifts, adjacency, retreat
+paths' hexes, advance distance, counterattacks and counterblows beyond the result itself.
+"""
+
+from __future__ import annotations
+
+from pbem.model.actions import Combat
+from pbem.model.state import State
+from pbem.model.violation import Violation
+from pbem.rules.ruleset import TurnContext, illegal, mismatch
+
+from .base import NoRetreatBase
+
+RETREAT_HEXES = 2
+
+
+class CombatRules(NoRetreatBase):
+    def check_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
+        found: list[Violation] = []
+        if ctx.phase != "combat":
+            found.append(illegal("4.0", f"attacks are resolved in the Combat Phase, not the {ctx.phase or 'no'} phase", action))
+        sides = {state.units[u].side for u in action.attackers}
+        if len(sides) != 1:
+            return found + [illegal("4.0", "the attacking units belong to both sides", action)]
+        side = sides.pop()
+        if side != ctx.phase_side:
+            if ctx.extra.get("counterattack") == side:
+                ctx.extra["counterattack"] = None  # CA: the defender's immediate counterattack
+            elif ctx.extra.get("events_this_phase", 0) == 0:
+                found.append(illegal("4.0", f"the {side} side attacks in the {ctx.phase_side} Combat Phase without a CA result to counterattack from", action))
+        crt = self.crts[side]
+        column = action.column or action.odds
+        if column not in crt["columns"]:
+            return found + [illegal("CRT", f"{column!r} is not a column of the {side} CRT ({', '.join(crt['columns'])}; odds outside them are not given by the sources)", action)]
+        if not 1 <= action.roll <= 6:
+            return found + [illegal("CRT", f"a roll of {action.roll} is not a die roll (1-6)", action)]
+        printed = crt["rows"][str(action.roll)][crt["columns"].index(column)]
+        if action.result != printed:
+            found.append(mismatch("CRT", f"the {side} CRT gives {printed} at {column} for a roll of {action.roll}, not {action.result}", action))
+        defenders = [u.id for u in state.units_at(action.target) if u.side != side]
+        if printed == "CA":
+            ctx.extra["counterattack"] = "soviet" if side == "axis" else "axis"
+        fort = any(self.face(state.units[u])["arm"] == "fortified" for u in defenders)
+        found += self._effects(printed, fort, defenders, action, state)
+        return found
+
+    def _effects(self, result: str, fort: bool, defenders: list[str], action: Combat, state: State) -> list[Violation]:
+        found = []
+        effective = {"DR": "-", "DS": "EX"}.get(result, result) if fort else result
+        note = f" ({result} with a Fort unit in the target hex)" if effective != result or (fort and result == "DD") else ""
+        retreats = dict(action.retreats)
+        lost_d = list(action.losses_defender) + list(action.eliminated)
+        lost_a = list(action.losses_attacker)
+        if effective in ("DR", "DS", "DD") and not (fort and effective == "DD"):
+            for unit_id in defenders:
+                gone = unit_id in action.eliminated or (effective == "DD" and len(state.units[unit_id].unit.type.steps) - state.units[unit_id].step <= 1)
+                path = retreats.get(unit_id)
+                if path and path[0] == action.target:
+                    path = path[1:]  # the hexes entered, whether or not the log starts from the target hex
+                if path is None and not gone:
+                    found.append(illegal("CRT", f"{effective}: {self.name(unit_id)} must retreat {RETREAT_HEXES} hexes{note}", action))
+                elif path is not None and len(path) != RETREAT_HEXES:
+                    found.append(illegal("CRT", f"{effective}: {self.name(unit_id)} retreats {len(path)} hex(es), not {RETREAT_HEXES}{note}", action))
+        elif retreats:
+            found.append(illegal("CRT", f"{effective}{note} makes no one retreat, yet {', '.join(self.name(u) for u in retreats)} retreated", action))
+        if effective == "DD":
+            missing = [u for u in defenders if u not in lost_d]
+            if missing:
+                found.append(illegal("CRT", f"DD: every defending unit loses 1 step; {', '.join(self.name(u) for u in missing)} did not", action))
+        if effective == "EX":
+            if len(lost_a) != 1 or len(lost_d) != 1:
+                found.append(illegal("CRT", f"EX{note}: each side loses 1 step (attacker lost {len(lost_a)}, defender {len(lost_d)})", action))
+            if action.advance:
+                found.append(illegal("CRT", "EX: neither side retreats or advances", action))
+        elif effective in ("-", "CA", "CB"):
+            if lost_a or lost_d:
+                found.append(illegal("CRT", f"{effective}{note}: the result itself costs no steps", action))
+        if action.advance and effective in ("DR", "DS", "DD"):
+            staying = [u for u in defenders if u not in retreats and u not in action.eliminated and u not in lost_d]
+            if staying:
+                found.append(illegal("CRT", f"attackers advance only if the target hex is vacated; {', '.join(self.name(u) for u in staying)} stayed", action))
+        elif action.advance and effective in ("-", "CA", "CB"):
+            found.append(illegal("CRT", f"{effective}{note}: the target hex is not vacated, so no one advances", action))
+        return found
