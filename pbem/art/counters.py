@@ -85,7 +85,7 @@ def render_counter(counter_type: CounterType, face: int, style: CounterStyle, si
     icons = icons_for(counter_type.arm, style.arms)
     symbol = symbol_image(icons, counter_type.size, x1 - x0, y1 - y0, nation.symbol, nation.line)
     image.paste(symbol, (x0, y0), symbol)
-    text = face_values(style.values, step.attack, step.defence, step.move)
+    text = face_values(style.values, step.attack, step.defence, step.move, step.loss)
     vx0, vy0, vx1, vy1 = layout.values
     value_font = font(_fit(text, vx1 - vx0, vy1 - vy0))
     draw.text(((vx0 + vx1) / 2, (vy0 + vy1) / 2), text, font=value_font, fill=nation.text, anchor="mm")
@@ -136,7 +136,7 @@ def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_
         parts.append(f'<g transform="translate({tx:.3f} {ty:.3f}) scale({scale:.5f})">')
         parts.append(symbol_svg(icons, counter_type.size, fill=nation.symbol, line=nation.line))
         parts.append("</g>")
-        text = face_values(style.values, step.attack, step.defence, step.move)
+        text = face_values(style.values, step.attack, step.defence, step.move, step.loss)
         vx0, vy0, vx1, vy1 = layout.values
         parts.append(
             f'<text x="{(vx0 + vx1) / 2}" y="{(vy0 + vy1) / 2}" font-size="{_fit(text, vx1 - vx0, vy1 - vy0)}" '

@@ -62,7 +62,7 @@ DEFAULT_TERRAIN = {
     "city": "#d0c0c0",
 }
 
-VALUE_FIELDS = ("attack", "defence", "move")
+VALUE_FIELDS = ("attack", "defence", "move", "loss")
 
 
 def _colour(document: JsonDocument | None, pointer: str, value: Any) -> str:
@@ -100,7 +100,7 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
     default = nation(data.get("default", {}), "/default")
     values = data.get("values", CounterStyle.values)
     if not isinstance(values, str) or len(values) > 60:
-        raise fail("/values", "values must be a short template such as '{attack}-{defence}-{move}'")
+        raise fail("/values", "values must be a short template such as '{attack}-{defence}-{move}' or '{attack}-{loss}-{move}'")
     for name in _FIELD.findall(values):
         if name not in VALUE_FIELDS:
             raise fail("/values", f"unknown value field {{{name}}}; use {', '.join(VALUE_FIELDS)}")
@@ -132,6 +132,6 @@ def load_style(module_path: Path | None) -> CounterStyle:
     return style_from_json(document.data, document)
 
 
-def face_values(template: str, attack: int, defence: int, move: int) -> str:
-    """The printed values of a face, e.g. ``6-6-9``."""
-    return template.format(attack=attack, defence=defence, move=move)
+def face_values(template: str, attack: int, defence: int, move: int, loss: int | None = None) -> str:
+    """The printed values of a face, e.g. ``6-6-9`` (``{loss}``: a loss factor, blank where none is printed)."""
+    return template.format(attack=attack, defence=defence, move=move, loss="" if loss is None else loss)
