@@ -253,3 +253,35 @@ def test_a_parser_that_would_load_the_dtd_is_still_stopped(tmp_path, monkeypatch
     xml = external_xml(secret, b"<x>&secret;</x>")["parameter"]
     with pytest.raises(PbemError, match="DOCTYPE"):
         xmlsafe.parse_xml(xml, "evil.xml")
+
+
+# --- zip features nobody should send: encryption, a version needed beyond what is read ----------------
+
+def with_header_field(data: bytes, where: str, offset: int, value: int, mask: bool = False) -> bytes:
+    """``data`` with a 16-bit field of the first member's local header or central entry changed."""
+    out = bytearray(data)
+    base = 0 if where == "local" else out.rfind(b"PK\x01\x02")
+    old = struct.unpack_from("<H", out, base + offset)[0]
+    struct.pack_into("<H", out, base + offset, old | value if mask else value)
+    return bytes(out)
+
+
+# Offsets in a local header / central entry: version needed 4 / 6, flags 6 / 8.
+ZIP_FEATURES = {
+    "encrypted-local": ("local", 6, 0x1, "encrypted"),
+    "encrypted-central": ("central", 8, 0x1, "encrypted"),
+    "strong-encryption-local": ("local", 6, 0x40, "encrypted"),
+    "strong-encryption-central": ("central", 8, 0x40, "encrypted"),
+    "version-9.9-local": ("local", 4, 99, "version 9.9"),
+    "version-9.9-central": ("central", 6, 99, "version 9.9"),
+}
+
+
+@pytest.mark.parametrize("feature", list(ZIP_FEATURES))
+@pytest.mark.parametrize("kind", ["vsav", "vmod"])
+def test_zip_member_with_a_feature_not_read(tmp_path, capsys, feature, kind):
+    where, offset, value, expect = ZIP_FEATURES[feature]
+    member = {"vsav": {"savedGame": obfuscated(SAVE_TEXT)},
+              "vmod": {"buildFile.xml": b"<VASSAL.build.GameModule name='m'/>"}}[kind]
+    data = with_header_field(zip_bytes(member), where, offset, value, mask="version" not in feature)
+    check_refused(tmp_path, capsys, f"feature.{kind}", data, expect=expect)
