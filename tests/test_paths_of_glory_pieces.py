@@ -38,7 +38,7 @@ def faces(unit):
         ("RU-CAU-ARMY", "ap", "RU", "3-2-3", "2-2-3"),
         ("BE-1-ARMY", "ap", "BE", "2-3-3", "1-3-3"),
         ("GE-CORPS-07", "cp", "GE", "2-1-4", "1-1-4"),
-        ("TU-SN-CORPS", "cp", "TU", "1-1-1", "0-1-1"),
+        ("TU-SN-CORPS", "cp", "SN", "1-1-1", "0-1-1"),
         ("MN-CORPS", "ap", "MN", "1-1-0", "0-1-0"),
         ("FR-CORPS-03", "ap", "FR", "1-1-4", "1-1-4"),
         ("BR-BEF-CORPS", "ap", "BR", "2-2-4", "2-1-4"),
@@ -54,7 +54,7 @@ def test_units_follow_the_digest_table(pog, unit_id, side, nation, full, reduced
 def test_order_of_battle_counts(pog):
     by_kind = Counter((u.type.nationality, u.type.size) for u in pog.units.values())
     assert by_kind[("GE", "XXXX")] == 15 and by_kind[("AH", "XXXX")] == 9 and by_kind[("RU", "XXXX")] == 13
-    assert by_kind[("GE", "XXX")] == 22 and by_kind[("RU", "XXX")] == 21 and by_kind[("TU", "XXX")] == 15
+    assert by_kind[("GE", "XXX")] == 22 and by_kind[("RU", "XXX")] == 21 and by_kind[("TU", "XXX")] == 14 and by_kind[("SN", "XXX")] == 1
     assert Counter(u.side for u in pog.units.values()) == {"cp": 80, "ap": 111}  # digest 4.9: 15+9+2+22+11+14+1+6 CP units
     assert pog.units["BR-ANA-CORPS"].type.attributes["contingent"] == "ANA"
     assert pog.units["BR-AUS-CORPS"].type.attributes["rp_pool"] == "A"

@@ -183,6 +183,23 @@ class Comment(Action):
     kind = "comment"
 
 
+_UNIT_FIELDS = ("units", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance")
+
+
+def named_units(action: Action) -> list[str]:
+    """Every unit id an action names, in any role."""
+    names: list[str] = []
+    for name in _UNIT_FIELDS:
+        names.extend(getattr(action, name, None) or ())
+    unit = getattr(action, "unit", None)
+    if unit:
+        names.append(unit)
+    names.extend(getattr(action, "retreats", None) or ())
+    for old, new in (getattr(action, "replacements", None) or {}).items():
+        names += [old, new]
+    return names
+
+
 @dataclass
 class TurnHeader:
     module: str

@@ -81,7 +81,12 @@ class PathsOfGloryBase(Ruleset):
     def controller(self, state: State, location: int) -> str | None:
         """The side controlling a space: its control marker, else the side the map gives it."""
         label = self.module.map.label(location)
-        return state.status.get("control", {}).get(label) or self.module.map.extra[location].get("side")
+        marked = state.status.get("control", {}).get(label)
+        if marked:
+            return marked
+        if self.neutral(state, self.module.map.country[location]):
+            return None  # a neutral nation's spaces belong to neither side until it enters the war
+        return self.module.map.extra[location].get("side")
 
     def enemy_of(self, side: str) -> str:
         return "ap" if side == "cp" else "cp"

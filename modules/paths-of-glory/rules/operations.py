@@ -9,6 +9,8 @@ from .base import COMMITMENT, PathsOfGloryBase, Play, pog
 
 USES = ("ops", "sr", "rp", "event")
 NO_CARD_USES = ("automatic", "peace_terms")
+# Events whose effect is on a rule this module checks (the README lists them); other events are reported as unchecked.
+CHECKED_EVENTS = {"race_to_the_sea", "oberost"}
 NEUTRAL_ENTRIES = {"italy_entry": "IT", "romania_entry": "RO", "bulgaria_entry": "BU", "greece_entry": "GR"}
 
 
@@ -76,7 +78,7 @@ class OperationsRules(PathsOfGloryBase):
             problem = self._unmet(state, need)
             if problem:
                 found.append(illegal(need["rule"], f"{name} may not be played yet: {problem} (LR2022 {need['rule']})", action))
-        if not found:
+        if not found and event not in CHECKED_EVENTS:
             found.append(warning("9.5", f"the effect of {name} is not checked by the module (see README); only its playability and war status are", action))
         return found
 
@@ -170,7 +172,7 @@ class OperationsRules(PathsOfGloryBase):
         if play.spent_ops > play.ops:
             what = "an automatic operation" if play.card is None else f"{play.card} ({play.ops} OPS)"
             found.append(illegal("9.2.1", f"activations cost {play.spent_ops} OPS this round; {what} gives {play.ops}", action))
-        if action.cost is not None and action.cost != cost:
+        if action.cost is not None and action.cost != cost and not found:
             kind = illegal if action.cost < cost else mismatch
             found.append(kind("9.2.3", f"activating {', '.join(self.where(s) for s in action.spaces)} costs {cost} OPS (one a nationality in each space), not {action.cost}", action))
         return found

@@ -107,7 +107,6 @@ def counters(shared: Path) -> dict:
             contingent = word if word in ("BEF", "MEF") else None
         else:
             stem, type_id, contingent = CORPS[row["name"]]
-            nation = "TU" if contingent == "SN" else nation
             serial[stem] += 1
             many = totals[row["name"]] > 1
             uid = f"{stem}-{serial[stem]:02d}" if many else stem

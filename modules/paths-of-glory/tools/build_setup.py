@@ -103,13 +103,15 @@ def build() -> dict:
         if trench:
             placed.setdefault(where, [])
             neutral.setdefault("trenches", {})[where] = {"level": trench, "nation": nation}
+    # Every other counter waits off the map: reinforcements, later entries, replacement pool.
+    units += [{"id": uid, "at": "reinforcements"} for uid in module.units if uid not in taken]
     return {
         "$schema": "../../../schemas/scenario.schema.json",
         "id": "1914",
         "title": "August 1914 (the set-up of all three scenarios)",
         "module": "paths-of-glory",
         "source": "LR2022 4.0-4.2 and the Unit Setup pages of the 2022 rules; cross-checked with the VASSAL Classic save (tests, README).",
-        "note": "Neutral nations' units wait in the reinforcements box; status.neutral_setup lists where each goes when its nation enters (Bulgaria and Romania also put one corps in each of 4 other spaces of their choice). Trenches are level 1 and belong to the side of the space's units.",
+        "note": "Units not set up (neutral nations' units, reinforcements) wait in the reinforcements box; status.neutral_setup lists where each goes when its nation enters (Bulgaria and Romania also put one corps in each of 4 other spaces of their choice). Trenches are level 1 and belong to the side of the space's units.",
         "turn": 1,
         "last_turn": 20,
         "first_side": "cp",
