@@ -35,7 +35,7 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
     """
     rules = module.ruleset
     context = rules.begin(state, turn)
-    violations: list[Violation] = []
+    violations: list[Violation] = list(turn.notices)
     done = 0
     for action in turn.actions:
         for unit_id in named_units(action):

@@ -31,16 +31,21 @@ def action_kinds(action: dict[str, Any]) -> list[str]:
 
 
 NOTATION_SUFFIXES = (".pbem", ".txt", ".eml")
+VASSAL_SUFFIXES = (".vlog", ".vsav")
 
 
-def read_turn_document(path: str | Path) -> JsonDocument:
+def read_turn_document(path: str | Path, module: Module | None = None, previous: str | Path | None = None) -> JsonDocument:
     """The turn file (JSON, or PBEM notation by its suffix), parsed and checked against ``turn.schema.json``.
 
     A notation reader returns the same kind of document as the JSON reader: ``data`` shaped like a JSON
     turn file, and ``source(pointer)`` / ``error(pointer, message)`` that point into the text the player
     wrote, so everything after this is the same for both.
     """
-    if Path(path).suffix.lower() in NOTATION_SUFFIXES:
+    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
+        from pbem.formats.vassal.to_turn import read_vassal_turn
+
+        document = read_vassal_turn(str(path), module, None if previous is None else str(previous))
+    elif Path(path).suffix.lower() in NOTATION_SUFFIXES:
         from pbem.formats.notation import read_notation  # type: ignore[import-not-found]
 
         document = read_notation(path)
@@ -62,9 +67,12 @@ def read_turn_document(path: str | Path) -> JsonDocument:
     return document
 
 
-def load_turn(path: str | Path, module: Module | None = None) -> tuple[act.Turn, Module]:
-    """Read a JSON turn file and build its actions; the module comes from the header unless given."""
-    document = read_turn_document(path)
+def load_turn(path: str | Path, module: Module | None = None, previous: str | Path | None = None) -> tuple[act.Turn, Module]:
+    """Read a turn file and build its actions; the module comes from the header unless given.
+
+    ``previous`` is the position a VASSAL save is compared with (a state file or the previous save).
+    """
+    document = read_turn_document(path, module, previous)
     data = document.data
     if module is None:
         try:
@@ -85,8 +93,9 @@ def load_turn(path: str | Path, module: Module | None = None) -> tuple[act.Turn,
         side=data["side"],
         start_scenario=start.get("scenario"),
         start_state=start.get("state"),
+        start_document=getattr(document, "start_document", None),
     )
-    return act.Turn(str(path), header, actions), module
+    return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
 
 
 def normalize_ratio(text: str) -> str:
@@ -276,9 +285,15 @@ def load_start_state(turn: act.Turn, module: Module, override: str | Path | None
     """The state a turn starts from: ``override``, else the header's state file or scenario."""
     from pbem.model.state import State
 
-    if override is not None:
+    if override is not None and Path(override).suffix.lower() in VASSAL_SUFFIXES:
+        from pbem.formats.vassal.to_turn import state_document_of_save
+
+        document = state_document_of_save(str(override), module)
+    elif override is not None:
         document = load_json(override)
         schemas.check(document, "state")
+    elif turn.header.start_document is not None:
+        document = turn.header.start_document
     elif turn.header.start_state is not None:
         written = Path(turn.header.start_state)
         if written.is_absolute() or ".." in written.parts:

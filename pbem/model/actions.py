@@ -7,6 +7,7 @@ input error, not a rules violation). Odds, results and rolls are what the player
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pbem.model.errors import Source
 
@@ -208,6 +209,7 @@ class TurnHeader:
     side: str
     start_scenario: str | None = None
     start_state: str | None = None  # path, relative to the turn file
+    start_document: Any = None  # a start state the turn file carries itself (a VASSAL log's opening position)
 
 
 @dataclass
@@ -217,3 +219,4 @@ class Turn:
     file: str
     header: TurnHeader
     actions: list[Action]
+    notices: list[Any] = field(default_factory=list)  # violations found reading the file (a re-roll after an undo)

@@ -45,7 +45,7 @@ def _format_regex(report_format: str) -> re.Pattern | None:
     for index, token in enumerate(tokens):
         if index % 2 == 0 or index + 1 >= len(tokens):
             regex += re.escape(token)
-        elif token == "result" and "result" not in groups:
+        elif token in ("result", "result1") and "result" not in groups:  # result1: a SpecialDiceButton's first die
             regex += "(?P<result>.*?)"
             groups.add("result")
         elif token.lower() == "playername" and "player" not in groups:

@@ -298,9 +298,12 @@ def _undoable(step: _Step) -> bool:
     return bool(step.commands)
 
 
-def read_events(game: SavedGame, module: Module | None = None) -> dict:
-    """The log as ``{"kind", "file", "steps": [{"index", "player", "events"}], "summary"}``."""
-    reader = LogReader(game, module)
+def read_events(game: SavedGame, module: Module | None = None, reader: LogReader | None = None) -> dict:
+    """The log as ``{"kind", "file", "steps": [{"index", "player", "events"}], "summary"}``.
+
+    ``reader`` may be a :class:`LogReader` subclass instance that adds to the events.
+    """
+    reader = reader or LogReader(game, module)
     steps = [_Step(number + 1, step_commands(token)) for number, token in enumerate(game.steps)]
     pointer: int | None = None  # position in ``steps`` of the step the next undo takes back
     for position, step in enumerate(steps):
