@@ -142,3 +142,46 @@ def state(file: str, module_name: str | None, vassal_module: str | None, out: st
         lines += [("", f"  {place}: {', '.join(ids)}") for place, ids in sorted(by_place.items())]
     _print_lines(lines)
     return EXIT_OK
+
+
+@vassal.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--module", "module_name", help="pbem module id or folder (default: the one whose VASSAL mapping reads FILE).")
+@click.option("--state", "previous", type=click.Path(dir_okay=False, path_type=str),
+              help="For a save: the previous position (a save or a state file); the turn is the moves between them.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=str),
+              help="Write the turn here: a JSON turn file, or PBEM notation if the name ends in .pbem.")
+def turn(file: str, module_name: str | None, previous: str | None, out: str | None) -> int:
+    """The turn pbem reads in FILE (a log, or a save with --state): what it understood, as a turn file."""
+    from pathlib import Path
+
+    from pbem.formats.notation.writer import write_notation
+    from pbem.formats.turnfile import NOTATION_SUFFIXES
+    from pbem.formats.vassal.to_turn import read_vassal_turn
+    from pbem.model.files import write_atomic
+    from pbem.model.module import load_module
+
+    document = read_vassal_turn(file, load_module(module_name) if module_name else None, previous)
+    data = dict(document.data)
+    if out and Path(out).suffix.lower() not in NOTATION_SUFFIXES and document.start_document is not None:
+        # The log's opening position is the turn's start: written beside the turn, named in its header.
+        start_name = Path(out).stem + "-start.json"
+        data["start"] = {"state": start_name}
+        start_text = json.dumps(document.start_document.data, indent=1, ensure_ascii=False) + "\n"
+    else:
+        start_name = start_text = None
+    for notice in document.notices:
+        click.echo(str(notice), err=True)
+    if out and Path(out).suffix.lower() in NOTATION_SUFFIXES:
+        text = write_notation(data)
+    else:
+        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if not out:
+        click.echo(text, nl=False)
+        return EXIT_OK
+    if start_name and start_text:
+        write_atomic(Path(out).parent / start_name, start_text)
+    write_atomic(out, text)
+    click.echo(f"wrote {out}" + (f" (start state: {Path(out).parent / start_name})" if start_name else "")
+               + f": {len(data['actions'])} actions")
+    return EXIT_OK

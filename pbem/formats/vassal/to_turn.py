@@ -275,8 +275,7 @@ class _Builder:
         self.open_moves.clear()
         if current is None or current["use"] != "ops" or not current["origins"] or not self.activate_purpose:
             return
-        activation = {"activate": {space: self.activate_purpose for space in current["origins"]},
-                      "note": "activated spaces read from the moves (the log has no activation markers)"}
+        activation = {"activate": {space: self.activate_purpose for space in current["origins"]}}
         self.actions.insert(current["at"] + 1, (activation, current["step"]))
         # Indices after the insertion point moved by one; open moves were cleared above.
 

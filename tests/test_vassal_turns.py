@@ -1,0 +1,108 @@
+"""VASSAL logs and saves checked as turns: sample logs built from the real Paths of Glory save with pbem's log
+writer (in a temporary folder: they carry the VASSAL module's own pieces), their expected verdicts, undo and
+re-roll, the turn pbem understood, and refusals."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "data"
+SAVE = SHARED / "paths-of-glory" / "vassal" / "Classic10-8.vsav"
+EXPECTED = json.loads((REPO / "samples" / "paths-of-glory" / "vassal" / "expected.json").read_text())
+pytestmark = pytest.mark.skipif(not SAVE.is_file(), reason="../shared/data/paths-of-glory/vassal is absent")
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory) -> Path:
+    spec = importlib.util.spec_from_file_location("build_vassal_samples", REPO / "modules" / "paths-of-glory" / "tools" / "build_vassal_samples.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    out = tmp_path_factory.mktemp("vassal-samples")
+    built = tool.build(SAVE, out, expected_file=False)
+    assert built == EXPECTED  # the recipe and the committed verdicts agree on what exists
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_sample_log_verdicts(pbem, logs, name):
+    result = pbem("check", logs / name, "--format", "json")
+    report = json.loads(result.out)
+    expected = EXPECTED[name]
+    assert result.code == (0 if expected["ok"] else 1), result.out
+    assert report["ok"] is expected["ok"]
+    assert sorted({v["rule"] for v in report["violations"]}) == sorted(expected["rules"])
+
+
+def test_a_violation_names_the_vassal_step(pbem, logs):
+    result = pbem("check", logs / "illegal-11.1.7-through-an-enemy-space.vlog")
+    assert result.code == 1
+    assert re.search(r"illegal-11\.1\.7-through-an-enemy-space\.vlog: step 2: rule 11\.1\.7 \[illegal\] Sedan holds enemy units", result.out)
+
+
+def test_a_reroll_after_an_undo_is_reported_with_both_results_and_steps(pbem, logs):
+    result = pbem("check", logs / "reroll-after-undo.vlog")
+    assert "step 5: rule undo [warning] Grey Die rolled again by Ted after an undo: 1 at step 3 (undone), then 6 at step 5" in result.out
+
+
+def test_undone_steps_are_left_out_of_the_turn(pbem, logs, tmp_path):
+    out = tmp_path / "turn.json"
+    assert pbem("vassal", "turn", logs / "legal-02-undone-move.vlog", "--out", out).code == 0
+    moves = [a for a in json.loads(out.read_text())["actions"] if "move" in a]
+    assert moves == [{"move": "GE-4-ARMY", "path": ["Metz", "Strasbourg"]}]
+    assert json.loads(out.read_text())["start"] == {"state": "turn-start.json"}  # the log's opening position
+    assert (tmp_path / "turn-start.json").is_file()
+
+
+def test_the_turn_pbem_understood_checks_as_the_log_does(pbem, logs, tmp_path):
+    out = tmp_path / "opening.json"
+    assert pbem("vassal", "turn", logs / "legal-01-opening.vlog", "--out", out).code == 0
+    turn = json.loads(out.read_text())
+    actions = turn["actions"]
+    assert actions[:3] == [{"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-10", "use": "ops"},
+                           {"activate": {"Metz": "move", "Oppeln": "move", "Munkacs": "move"}}]
+    corps = [a for a in actions if "move" in a and a["move"].startswith("GE-CORPS")]
+    assert len(corps) == 1 and corps[0]["path"] == ["Oppeln", "Czestochowa", "Lodz"]  # two drags, one move
+    assert {"roll": {"purpose": "combat", "value": 4, "dice": "1d6"}} in actions
+    assert {"comment": "Ted: that's my first round"} in actions
+    assert pbem("check", out).code == 0
+
+
+def test_a_log_of_another_game_is_refused_in_one_line(pbem):
+    other = SHARED / "vassal-samples" / "zxvt-5x5_startup.vlog"
+    if not other.is_file():
+        pytest.skip("../shared/data/vassal-samples is absent")
+    result = pbem("check", other)
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 1
+    assert "Capture of the territory" in result.err
+
+
+def test_a_save_needs_the_previous_position(pbem):
+    result = pbem("check", SAVE)
+    assert result.code == 2 and "give --state PREVIOUS" in result.err
+
+
+def test_a_save_against_the_previous_state_is_a_turn_of_net_moves(pbem, tmp_path):
+    start = tmp_path / "before.json"
+    assert pbem("vassal", "state", SAVE, "--out", start).code == 0
+    before = json.loads(start.read_text())
+    for unit in before["units"]:
+        if unit["id"] == "GE-4-ARMY":
+            unit["at"] = "Strasbourg"
+        if unit["id"] == "FR-6-ARMY":
+            unit.pop("step")
+    start.write_text(json.dumps(before))
+    out = tmp_path / "turn.json"
+    assert pbem("vassal", "turn", SAVE, "--state", start, "--out", out).code == 0
+    actions = json.loads(out.read_text())["actions"]
+    assert {"move": "GE-4-ARMY", "path": ["Strasbourg", "Metz"]} in actions
+    assert {"loss": "FR-6-ARMY"} in actions
+    assert len(actions) == 2
+    checked = pbem("check", SAVE, "--state", start, "--format", "json")
+    assert checked.code == 1  # moves with no card played: the rules say which
+    assert json.loads(checked.out)["violations"]
