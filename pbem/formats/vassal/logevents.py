@@ -15,8 +15,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from pbem.formats.vassal.buildfile import Module
-from pbem.formats.vassal.commands import (AddPiece, BoardLayout, ChangePiece, Chat, MovePiece, Other, RemovePiece,
-                                          SetProperty, UndoMarker, parse_command)
+from pbem.formats.vassal.commands import (AddPiece, BoardLayout, ChangePiece, Chat, MovePiece, Other, Player,
+                                          RemovePiece, SetProperty, UndoMarker, parse_command)
 from pbem.formats.vassal.dice import DiceReader, Roll
 from pbem.formats.vassal.layout import MapLayout, layouts_for
 from pbem.formats.vassal.savefile import SavedGame, collect_pieces, step_commands
@@ -50,12 +50,15 @@ class _Step:
 class LogReader:
     """Replays a log's steps over its starting pieces, naming pieces and locations as it goes."""
 
-    def __init__(self, game: SavedGame, module: Module | None = None):
+    def __init__(self, game: SavedGame, module: Module | None = None, restore: list | None = None,
+                 collected: tuple[dict, dict] | None = None):
+        # ``restore`` and ``collected`` (the parsed restore commands and their pieces) spare a caller that
+        # already has them parsing and decoding the whole position again.
         self.game = game
         self.module = module
         self.dice = DiceReader(module)
-        restore = game.restore_commands()
-        pieces, stacks = collect_pieces(restore)
+        restore = restore if restore is not None else game.restore_commands()
+        pieces, stacks = collected if collected is not None else collect_pieces(restore)
         self.pieces: dict[str, _Tracked] = {}
         for command in restore:
             if isinstance(command, AddPiece) and command.id in pieces:
@@ -63,8 +66,9 @@ class LogReader:
         self.stacks: dict[str, Stack] = dict(stacks)
         self.stack_of: dict[str, str] = {child: stack_id for stack_id, stack in stacks.items()
                                          for child in stack.children}
-        self.layouts: dict[str, MapLayout] = layouts_for(module, game.board_layouts()) if module else {}
-        self.roster = {player.secret: player.name for player in game.players()}
+        layouts = [command for command in restore if isinstance(command, BoardLayout)]
+        self.layouts: dict[str, MapLayout] = layouts_for(module, layouts) if module else {}
+        self.roster = {command.secret: command.name for command in restore if isinstance(command, Player)}
 
     # --- naming -------------------------------------------------------------------------------------
 

@@ -85,6 +85,8 @@ class Mapping:
 
     # --- units ----------------------------------------------------------------------------------------
     def is_unit_piece(self, piece: Piece) -> bool:
+        if self.data["units"].get("match") == "basic_name" and self.unit_rule(piece.basic_name) is None:
+            return False  # decided without decoding the piece's whole trait chain
         only = self.data["units"].get("only")
         if not only:
             return True
@@ -238,8 +240,12 @@ def _regexes(data: dict[str, Any]):
         yield f"/locations/patterns/{k}/match", pattern["match"]
     for k, marker in enumerate(data.get("markers", ())):
         yield f"/markers/{k}/name", marker["name"]
+        if "basic_name" in marker:
+            yield f"/markers/{k}/basic_name", marker["basic_name"]
     for k, counter in enumerate(data.get("counters", ())):
         yield f"/counters/{k}/name", counter["name"]
         yield f"/counters/{k}/location", counter["location"]
+        if "basic_name" in counter:
+            yield f"/counters/{k}/basic_name", counter["basic_name"]
     if "cards" in data:
         yield "/cards/image", data["cards"]["image"]

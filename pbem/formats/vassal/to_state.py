@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.formats.vassal.layout import MapLayout, layouts_for
 from pbem.formats.vassal.mapping import Mapping, fill, load_mapping
-from pbem.formats.vassal.savefile import SavedGame
+from pbem.formats.vassal.savefile import SavedGame, collect_pieces
 from pbem.formats.vassal.traits import Piece
 from pbem.model.errors import PbemError
 from pbem.model.jsonsource import load_json
@@ -29,6 +29,7 @@ class PieceNamer:
     file: str
     units: dict[str, str] = field(default_factory=dict)  # VASSAL piece id -> unit id
     warnings: list[str] = field(default_factory=list)
+    vassal_module: Any = None  # the VASSAL module description that names places
 
     def place_name(self, map_id: str | None, x: int | None, y: int | None) -> str | None:
         layout = self.layouts.get(map_id or "")
@@ -110,11 +111,16 @@ def check_answers(mapping: Mapping, game: SavedGame, file: str, pieces: dict[str
         raise PbemError.at(file, f"its pieces are not those of module {mapping.module.id}'s VASSAL mapping: not a game of it")
 
 
-def namer_for(game: SavedGame, mapping: Mapping, vassal_module=None) -> PieceNamer:
+def namer_for(game: SavedGame, mapping: Mapping, vassal_module=None, restore: list | None = None) -> PieceNamer:
+    from pbem.formats.vassal.commands import BoardLayout
+
     vassal_module = vassal_module or mapping.vassal_module()
     if vassal_module is None:
         raise PbemError.at(mapping.file, "the mapping has no places and no VASSAL module was given")
-    return PieceNamer(mapping, layouts_for(vassal_module, game.board_layouts()), game.source)
+    layouts = [c for c in restore if isinstance(c, BoardLayout)] if restore is not None else game.board_layouts()
+    namer = PieceNamer(mapping, layouts_for(vassal_module, layouts), game.source)
+    namer.vassal_module = vassal_module
+    return namer
 
 
 def base_status(mapping: Mapping) -> dict[str, Any]:
@@ -152,7 +158,11 @@ def save_to_state(game: SavedGame, mapping: Mapping, pieces: dict[str, Piece] | 
         units.append(entry)
     turn = scenario_data.get("turn", 1)
     markers: dict[str, dict[str, Any]] = {}
+    rules = mapping.data.get("markers", []) + mapping.data.get("counters", [])
+    prefilters = [rule.get("basic_name") for rule in rules]
     for piece in pieces.values():
+        if None not in prefilters and not any(re.match(p, piece.basic_name) for p in prefilters):
+            continue  # not a marker: its trait chain need not be decoded
         name = piece.name
         for rule in mapping.data.get("markers", ()):
             found = re.match(rule["name"], name)
@@ -199,6 +209,8 @@ class OpenedGame:
     mapping: Mapping
     pieces: dict[str, Piece]
     namer: PieceNamer
+    restore: list = field(default_factory=list)  # the restore part's parsed commands
+    stacks: dict = field(default_factory=dict)
 
 
 def open_game(path: str, module: Module | None = None, vassal_module_path: str | None = None) -> OpenedGame:
@@ -211,16 +223,17 @@ def open_game(path: str, module: Module | None = None, vassal_module_path: str |
         game = open_vassal_file(path)
         if not isinstance(game, SavedGame):
             raise PbemError.at(path, "not a VASSAL save or log")
-        pieces, _ = game.pieces()
+        restore = game.restore_commands()
+        pieces, stacks = collect_pieces(restore)
         if module is None:
             module = module_for_game(game, str(path), pieces)
         mapping = load_mapping(module)
         check_answers(mapping, game, str(path), pieces)
         vassal_module = open_module(vassal_module_path).module if vassal_module_path else None
-        namer = namer_for(game, mapping, vassal_module)
+        namer = namer_for(game, mapping, vassal_module, restore)
     except (PieceError, RecursionError) as error:
         raise PbemError.at(path, str(error)) from None
-    return OpenedGame(game, module, mapping, pieces, namer)
+    return OpenedGame(game, module, mapping, pieces, namer, restore, stacks)
 
 
 def state_of(opened: OpenedGame) -> dict[str, Any]:

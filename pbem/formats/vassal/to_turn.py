@@ -94,8 +94,8 @@ def _header(opened: OpenedGame, state: dict[str, Any], side: str | None) -> dict
 
 def _log_turn(opened: OpenedGame) -> VassalTurnDocument:
     state, namer = save_to_state(opened.game, opened.mapping, opened.pieces, opened.namer)
-    vassal_module = opened.mapping.vassal_module()
-    reader = _TurnReader(opened.game, vassal_module)
+    vassal_module = namer.vassal_module
+    reader = _TurnReader(opened.game, vassal_module, opened.restore, (opened.pieces, opened.stacks))
     reader.layouts = namer.layouts
     report = read_events(opened.game, vassal_module, reader)
     builder = _Builder(opened, namer, state)
