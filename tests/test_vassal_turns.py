@@ -106,3 +106,42 @@ def test_a_save_against_the_previous_state_is_a_turn_of_net_moves(pbem, tmp_path
     checked = pbem("check", SAVE, "--state", start, "--format", "json")
     assert checked.code == 1  # moves with no card played: the rules say which
     assert json.loads(checked.out)["violations"]
+
+
+def test_an_attack_declared_in_the_chat_gathers_its_dice_losses_retreat_and_advance(pbem, logs, tmp_path):
+    out = tmp_path / "attack.json"
+    assert pbem("vassal", "turn", logs / "legal-03-attack-on-sedan.vlog", "--out", out).code == 0
+    actions = json.loads(out.read_text())["actions"]
+    assert {"activate": {"Metz": "move", "Koblenz": "attack"}} in actions
+    attack = next(a for a in actions if "attack" in a)
+    assert sorted(attack.pop("attack")) == ["GE-2-ARMY", "GE-3-ARMY"]
+    assert attack == {"target": "Sedan", "result": "2/5", "roll": 4, "defender_roll": 3,
+                      "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry", "Cambrai"]},
+                      "advance": ["GE-2-ARMY", "GE-3-ARMY"]}
+    assert not any("roll" in a and isinstance(a["roll"], dict) for a in actions)  # the dice belong to the attack
+
+
+@pytest.fixture(scope="module")
+def opening():
+    spec = importlib.util.spec_from_file_location("build_vassal_samples", REPO / "modules" / "paths-of-glory" / "tools" / "build_vassal_samples.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool.Opening
+
+
+@pytest.mark.parametrize("chat, rolls, message", [
+    ("attack Sedan from Koblenz: 2/5", [], "has no die roll"),
+    ("attack Sedan from Koblenz", [4, 3], "write the result in the declaration"),
+    ("attack Atlantis from Koblenz: 2/5", [4, 3], "'Atlantis', not a space"),
+    ("attack Sedan from Paris: 2/5", [4, 3], "no unit of the side playing stands in Paris"),
+])
+def test_an_attack_that_cannot_be_read_is_an_input_error_at_its_step(pbem, opening, tmp_path, chat, rolls, message):
+    o = opening(SAVE)
+    o.play("CP-10", "OPS (CP)")
+    o.writer.chat(chat)
+    for button, value in zip(("Grey Die", "Blue Die"), rolls):
+        o.roll(button, value)
+    path = o.save("bad.vlog", tmp_path)
+    result = pbem("check", path)
+    assert result.code == 2 and "bad.vlog: step 2: " in result.err and message in result.err
+    assert len(result.err.strip().splitlines()) == 1

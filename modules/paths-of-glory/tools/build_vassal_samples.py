@@ -137,6 +137,28 @@ def build(save: Path, out: Path = OUT, expected_file: bool = True) -> dict[str, 
     o.save("legal-02-undone-move.vlog", out)
     expected["legal-02-undone-move.vlog"] = {"ok": True, "rules": []}
 
+    # An attack, as the 2022 rules' Extended Example plays it: declared in the chat with the loss numbers,
+    # both dice rolled, the French 5th Army reduced and retreating two spaces, both German armies advancing.
+    def sedan(claim: str, name: str, retreat: tuple[str, ...]) -> None:
+        o = Opening(save)
+        o.play("CP-10", "OPS (CP)")
+        o.move("GE-4-ARMY", "Strasbourg")
+        o.writer.chat(f"attack Sedan from Koblenz: {claim}")
+        o.roll("Grey Die", 4)
+        o.roll("Blue Die", 3)
+        o.reduce("FR-5-ARMY")
+        o.move("FR-5-ARMY", *retreat)
+        o.move("GE-2-ARMY", "Sedan")
+        o.move("GE-3-ARMY", "Sedan")
+        o.save(name, out)
+
+    sedan("2/5", "legal-03-attack-on-sedan.vlog", ("Chateau Thierry", "Cambrai"))
+    expected["legal-03-attack-on-sedan.vlog"] = {"ok": True, "rules": []}
+    # The same attack with the table misread: the player claims the defender loses 3 and retreats one space as
+    # that claim calls for, but 10 CF on the 9-11 column with a roll of 4 gives 5 (12.2.8).
+    sedan("2/3", "mismatch-12.2.8-wrong-combat-result.vlog", ("Chateau Thierry",))
+    expected["mismatch-12.2.8-wrong-combat-result.vlog"] = {"ok": False, "rules": ["12.2.8"]}
+
     if expected_file:
         (OUT / "expected.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
     return expected

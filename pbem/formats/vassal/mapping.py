@@ -249,3 +249,5 @@ def _regexes(data: dict[str, Any]):
             yield f"/counters/{k}/basic_name", counter["basic_name"]
     if "cards" in data:
         yield "/cards/image", data["cards"]["image"]
+    if "attack_chat" in data.get("turn", {}):
+        yield "/turn/attack_chat", data["turn"]["attack_chat"]

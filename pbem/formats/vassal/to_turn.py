@@ -139,6 +139,7 @@ class _Builder:
         self.round: dict[str, Any] | None = None  # side, use, where its card play stands, origins
         self.open_moves: dict[str, int] = {}  # unit -> index of its move still being extended
         self.first_side: str | None = None
+        self.combat: dict[str, Any] | None = None  # the attack being read: its action, units, target
         self.phase = self.mapping.data.get("turn", {}).get("phase", "action")
         self.activate_purpose = self.mapping.data.get("turn", {}).get("activate_moves")
 
@@ -159,7 +160,75 @@ class _Builder:
         elif kind == "roll":
             self.roll(step, event)
         elif kind == "chat" and event.get("player") and not event.get("auto"):
-            self.add({"comment": f"{event['player']}: {event['text']}"}, step)
+            if not self.declaration(step, event["text"]):
+                self.add({"comment": f"{event['player']}: {event['text']}"}, step)
+
+    # --- attacks ----------------------------------------------------------------------------------
+    def declaration(self, step: int, text: str) -> bool:
+        """A typed attack declaration (the mapping's pattern) opens an attack; False if the chat is not one."""
+        import re
+
+        pattern = self.mapping.data.get("turn", {}).get("attack_chat")
+        found = re.match(pattern, text.strip()) if pattern else None
+        if found is None:
+            return False
+        self.close_combat()
+        groups = found.groupdict()
+        game_map = self.module.map
+        target = game_map.find(groups["target"].strip())
+        if target is None:
+            raise self.error(step, f"attack declared on {groups['target'].strip()!r}, not a space of the {self.module.id} map")
+        side = self.round["side"] if self.round else None
+        if groups.get("from"):
+            spaces = []
+            for name in re.split(r"\s*(?:,|\band\b|&)\s*", groups["from"].strip()):
+                where = game_map.find(name)
+                if where is None:
+                    raise self.error(step, f"attack from {name!r}, not a space of the {self.module.id} map")
+                spaces.append(game_map.label(where))
+        else:
+            spaces = [game_map.label(n) for n in game_map.neighbours[target]]
+        attackers = [u for u, at in self.at.items() if at in spaces and (side is None or self.module.units[u].type.side == side)]
+        defenders = [u for u, at in self.at.items() if at == game_map.label(target) and u not in attackers]
+        if not attackers:
+            raise self.error(step, f"attack on {game_map.label(target)} declared, but no unit of the side playing stands in {', '.join(spaces)}")
+        if self.round is not None:
+            for space in {self.at[u] for u in attackers}:
+                self.round["origins"][space] = "attack"
+        action: dict[str, Any] = {"attack": attackers, "target": game_map.label(target)}
+        if groups.get("result"):
+            action["result"] = groups["result"]
+        self.combat = {"action": action, "step": step, "attackers": set(attackers), "defenders": set(defenders),
+                       "losses": {"attacker": [], "defender": []}, "retreats": {}, "advance": []}
+        self.add(action, step)
+        self.open_moves.clear()
+        return True
+
+    def in_combat(self, unit: str) -> str | None:
+        if self.combat is None:
+            return None
+        if unit in self.combat["attackers"]:
+            return "attacker"
+        if unit in self.combat["defenders"]:
+            return "defender"
+        return None
+
+    def close_combat(self) -> None:
+        combat, self.combat = self.combat, None
+        if combat is None:
+            return
+        action = combat["action"]
+        if "roll" not in action:
+            raise self.error(combat["step"], f"the attack on {action['target']} has no die roll: roll before the next action")
+        if "result" not in action:
+            raise self.error(combat["step"], f"the attack on {action['target']}: write the result in the declaration (attacker's/defender's loss numbers, e.g. 2/5)")
+        losses = {who: steps for who, steps in combat["losses"].items() if steps}
+        if losses:
+            action["losses"] = losses
+        if combat["retreats"]:
+            action["retreats"] = combat["retreats"]
+        if combat["advance"]:
+            action["advance"] = combat["advance"]
 
     def move(self, step: int, event: dict[str, Any]) -> None:
         to = event["to"]
@@ -183,6 +252,11 @@ class _Builder:
         kind, where = destination
         if where == source:
             return
+        role = self.in_combat(unit)
+        if role is not None and self.combat_move(unit, role, source, kind, where):
+            self.at[unit] = where
+            return
+        self.close_combat()
         on_map = self.module.map.find
         if kind == "box":
             self.add({"remove": unit, "to": where}, step)
@@ -202,8 +276,26 @@ class _Builder:
                     action["by"] = "strategic"
                 self.open_moves[unit] = self.add(action, step)
                 if self.round is not None and on_map(source) is not None:
-                    self.round["origins"].setdefault(source, None)
+                    self.round["origins"].setdefault(source, self.activate_purpose)
         self.at[unit] = where
+
+    def combat_move(self, unit: str, role: str, source: str, kind: str, where: str) -> bool:
+        """A retreat, an advance or an elimination inside the attack being read; False if it is none of these."""
+        combat = self.combat
+        target = combat["action"]["target"]
+        if kind == "box":
+            left = len(self.module.units[unit].type.steps) - self.step_of.get(unit, 0)
+            combat["losses"][role] += [unit] * max(left, 1)  # eliminated: every step it had left
+            self.step_of[unit] = len(self.module.units[unit].type.steps)
+            return True
+        if role == "defender" and (source == target or unit in combat["retreats"]):
+            combat["retreats"].setdefault(unit, [])
+            combat["retreats"][unit] += self.path(source, where, unit)[1:]
+            return True
+        if role == "attacker" and where == target:
+            combat["advance"].append(unit)
+            return True
+        return False
 
     def path(self, source: str, destination: str, unit: str) -> list[str]:
         """[source, destination], or the shortest way between them through spaces no other side holds when
@@ -237,6 +329,12 @@ class _Builder:
             return
         _, new_step = self.mapping.face(event["name_after"])
         old_step = self.step_of.get(unit, 0)
+        role = self.in_combat(unit)
+        if role is not None and new_step > old_step:
+            self.combat["losses"][role].append(unit)
+            self.step_of[unit] = new_step
+            return
+        self.close_combat()
         if new_step > old_step:
             self.add({"loss": unit}, step)
         elif new_step < old_step:
@@ -251,6 +349,12 @@ class _Builder:
         values = [v for v in event.get("values", []) if isinstance(v, int) and v >= 1]
         if not values:
             return
+        if self.combat is not None and len(values) == 1:
+            field = (known or {}).get("attack_field")
+            if field and field not in self.combat["action"]:
+                self.combat["action"][field] = values[0]
+                return
+        self.close_combat()
         roll: dict[str, Any] = {"purpose": purpose, "value": values[0] if len(values) == 1 else values}
         dice = (known or {}).get("dice") or event.get("dice")
         if dice:
@@ -260,6 +364,7 @@ class _Builder:
 
     def card(self, step: int, card: str, use: str) -> None:
         side = self.module.cards[card].get("side")
+        self.close_combat()
         self.close_round()
         if self.first_side is None:
             self.first_side = side
@@ -271,11 +376,15 @@ class _Builder:
 
     def close_round(self) -> None:
         """Activate, for movement, the spaces units left in an OPS round (VASSAL has no activation markers)."""
+        self.close_combat()
         current, self.round = self.round, None
         self.open_moves.clear()
-        if current is None or current["use"] != "ops" or not current["origins"] or not self.activate_purpose:
+        if current is None or current["use"] != "ops" or not current["origins"]:
             return
-        activation = {"activate": {space: self.activate_purpose for space in current["origins"]}}
+        spaces = {space: purpose for space, purpose in current["origins"].items() if purpose}
+        if not spaces:
+            return
+        activation = {"activate": spaces}
         self.actions.insert(current["at"] + 1, (activation, current["step"]))
         # Indices after the insertion point moved by one; open moves were cleared above.
 
