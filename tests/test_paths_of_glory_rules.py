@@ -118,3 +118,18 @@ def test_a_unit_of_the_module_that_is_not_in_play_is_an_input_error(pbem, tmp_pa
 def test_counters_print_the_loss_factor():
     assert face_values("{attack}-{loss}-{move}", 5, 5, 3, 3) == "5-3-3"
     assert face_values("{attack}-{loss}-{move}", 6, 6, 9) == "6--9"
+
+
+def test_dashed_connections_by_nationality_and_the_mef_beachhead(pog, state):
+    rules = pog.ruleset
+    m = pog.map
+    london, calais = m.index("London"), m.index("Calais")
+    gallipoli, mef1 = m.index("Gallipoli"), m.index("MEF1")
+    assert rules.may_use(state, london, calais, state.units["BR-1-ARMY"])
+    assert not rules.may_use(state, london, calais, state.units["FR-1-ARMY"])
+    corps = state.units["BR-CORPS-01"]
+    assert not rules.may_use(state, mef1, gallipoli, corps)  # 11.1.10: only with the beach-head there
+    state.status["mef_beachhead"] = "MEF1"
+    assert rules.may_use(state, mef1, gallipoli, corps) and not rules.may_use(state, m.index("MEF2"), m.index("Cana Kale"), corps)
+    arabia, medina = m.index("Arabia"), m.index("Medina")
+    assert rules.may_use(state, arabia, medina, state.units["BR-ANA-CORPS"]) and not rules.may_use(state, arabia, medina, corps)

@@ -118,6 +118,18 @@ class PathsOfGloryBase(Ruleset):
         contingent = unit.unit.type.attributes.get("contingent")
         return contingent if contingent in ("ANA",) else unit.unit.type.nationality
 
+    def may_use(self, state: State, here: int, there: int, unit: UnitState) -> bool:
+        """Whether ``unit`` may use the connection here-there: dashed lines name nationalities (11.1.4); the
+        MEF lines are open only at the space holding the MEF beach-head (11.1.10)."""
+        game_map = self.module.map
+        allowed = game_map.restricted.get((here, there) if here < there else (there, here))
+        if allowed is None or self.token(unit) in allowed:
+            return True
+        if allowed == frozenset({"MEF"}):
+            beachhead = state.status.get("mef_beachhead")
+            return beachhead in (game_map.label(here), game_map.label(there))
+        return False
+
     def activation_groups(self, units: list[UnitState], location: int) -> set[str]:
         """Nationalities a space pays for when activated (9.2.3 and its exceptions)."""
         game_map = self.module.map

@@ -68,7 +68,7 @@ class CombatRules(PathsOfGloryBase):
             besieging = unit.at == target
             if not besieging and not game_map.is_adjacent(unit.at, target):
                 found.append(illegal("12.1.3", f"{name} in {self.where(unit.at)} is not adjacent to {label}", action))
-            elif not besieging and not game_map.may_cross(unit.at, target, self.token(unit)):
+            elif not besieging and not self.may_use(state, unit.at, target, unit):
                 found.append(illegal("12.1.8", f"{name} may not attack across the dashed connection {self.where(unit.at)}-{label}", action))
             if not unit.supplied:
                 found.append(illegal("14.3.1", f"{name} is out of supply and may not attack", action))
