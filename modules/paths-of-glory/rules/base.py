@@ -60,7 +60,7 @@ def pog(ctx: TurnContext) -> dict[str, Any]:
 class PathsOfGloryBase(Ruleset):
     """Status, control, nationalities, and the sequence of play."""
 
-    unchecked_ok = frozenset({"comment", "roll"})
+    unchecked_ok = frozenset({"comment"})
 
     # --- status -------------------------------------------------------------------------------------
     @staticmethod

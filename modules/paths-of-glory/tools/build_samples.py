@@ -100,6 +100,9 @@ def build() -> None:
     round6 = state("turn1-round6-allied", round={"number": 6, "side": "ap"})
     sea = state("fr-corps-in-bordeaux", moves={"FR-CORPS-01": "Bordeaux", "FR-6-ARMY": "Bordeaux"})
 
+    besieged = state("liege-besieged", turn=2, moves={"GE-1-ARMY": "Liege"}, forts={"Liege": "besieged"})
+    entrench = state("cp-entrench-played", turn=2, events_played=["CP-06"], removed_cards=["CP-06"])
+
     # --- legal ----------------------------------------------------------------------------------------
     legal("legal-02-sr-across-the-turn-boundary.json", [
         cp(1), {"card": "CP-05", "use": "ops"}, {"activate": {"Bremen": "move"}, "cost": 1},
@@ -150,6 +153,21 @@ def build() -> None:
         ap(1), {"card": "AP-07", "use": "rp"},
         cp(2), {"card": "CP-04", "use": "ops"}, {"activate": {"Bremen": "move"}, "cost": 1},
     ], note="9.4: RP plays record replacement points; the CP's next round is an OPS play.")
+
+    legal("legal-12-mandated-offensives.json", [
+        {"phase": "mandated_offensive"},
+        {"roll": {"purpose": "mandated_offensive", "side": "cp", "value": 4, "result": "GE"}},
+        {"roll": {"purpose": "mandated_offensive", "side": "ap", "value": 5, "result": "none"}, "note": "IT, but Italy is neutral (7.1.2)"},
+        cp(1), {"card": "CP-05", "use": "rp"},
+    ], note="7.1: both mandated offensive rolls of August 1914; the Allied 5 names neutral Italy, so no offensive.")
+    legal("legal-13-liege-falls.json", [
+        {"phase": "siege"},
+        {"special": "siege", "at": "Liege", "roll": 6, "result": "destroyed", "note": "6 - 2 (turn 2) = 4 > LF 3"},
+    ], start=besieged, turn_number=2, note="LR2022 15.3: the siege roll of September 1914 destroys Liege's fort.")
+    legal("legal-14-entrench.json", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Insterberg": "move"}, "cost": 1},
+        {"special": "entrench", "units": ["GE-8-ARMY"], "at": "Insterberg", "roll": 3, "result": "success"},
+    ], start=entrench, turn_number=2, note="11.2.2: with Entrench played, the GE 8th Army digs instead of moving: 3 <= LF 3.")
 
     # --- illegal: sequence and card plays -----------------------------------------------------------
     illegal("illegal-8.1.1-allies-act-first.json", "8.1.1", [
@@ -206,6 +224,23 @@ def build() -> None:
     illegal("illegal-16.5-peace-terms-at-10-vp.json", "16.5", [
         cp(1), {"card": None, "use": "peace_terms"},
     ], note="The CP offer peace terms at 10 VP (they need 11 or more).")
+
+    mismatch("mismatch-7.1-wrong-mandated-offensive.json", "7.1", [
+        {"phase": "mandated_offensive"},
+        {"roll": {"purpose": "mandated_offensive", "side": "cp", "value": 3, "result": "GE"}},
+    ], note="A CP roll of 3 is TU (Turkey is neutral in 1914, so no offensive), not GE.")
+    mismatch("mismatch-15.3-fort-holds.json", "15.3", [
+        {"phase": "siege"},
+        {"special": "siege", "at": "Liege", "roll": 5, "result": "destroyed"},
+    ], start=besieged, turn_number=2, note="5 - 2 = 3 is not above Liege's LF 3: the fort holds.")
+    illegal("illegal-11.2.1-entrench-without-the-event.json", "11.2.1", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Insterberg": "move"}, "cost": 1},
+        {"special": "entrench", "units": ["GE-8-ARMY"], "at": "Insterberg", "roll": 2, "result": "success"},
+    ], turn_number=1, note="No Entrench event has been played.")
+    illegal("illegal-11.2.2-corps-entrenches.json", "11.2.2", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Insterberg": "move"}, "cost": 1},
+        {"special": "entrench", "units": ["GE-CORPS-10"], "at": "Insterberg", "roll": 1, "result": "success"},
+    ], start=entrench, turn_number=2, note="Only armies dig trenches.")
 
     # --- illegal: activation ------------------------------------------------------------------------
     illegal("illegal-9.2.1-over-budget.json", "9.2.1", [
