@@ -2,7 +2,8 @@
 
 ``base`` (status, control, nationalities, the sequence of action rounds), ``operations`` (card plays and
 activations), ``movement`` (movement and strategic redeployment), ``combat`` (attacks, fire tables, flank
-attacks, losses, retreats, advances), ``rolls`` (mandated offensive, siege, entrenchment). What is not checked yet is listed in the README.
+attacks, losses, retreats, advances), ``rolls`` (mandated offensive, siege, entrenchment), ``reserve`` (reinforcements, the Reserve
+Box, replacement points). What is not checked yet is listed in the README.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from .base import PathsOfGloryBase
 from .combat import CombatRules
 from .movement import MovementRules
 from .operations import OperationsRules
+from .reserve import ReserveRules
 from .rolls import RollRules
 
 
-class PathsOfGloryRules(RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 

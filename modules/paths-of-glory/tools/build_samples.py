@@ -103,6 +103,8 @@ def build() -> None:
     besieged = state("liege-besieged", turn=2, moves={"GE-1-ARMY": "Liege"}, forts={"Liege": "besieged"})
     entrench = state("cp-entrench-played", turn=2, events_played=["CP-06"], removed_cards=["CP-06"])
 
+    rp_state = state("replacement-points", turn=2, replacement_points={"FR": 1, "GE": 1})
+
     # --- legal ----------------------------------------------------------------------------------------
     legal("legal-02-sr-across-the-turn-boundary.json", [
         cp(1), {"card": "CP-05", "use": "ops"}, {"activate": {"Bremen": "move"}, "cost": 1},
@@ -168,6 +170,22 @@ def build() -> None:
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Insterberg": "move"}, "cost": 1},
         {"special": "entrench", "units": ["GE-8-ARMY"], "at": "Insterberg", "roll": 3, "result": "success"},
     ], start=entrench, turn_number=2, note="11.2.2: with Entrench played, the GE 8th Army digs instead of moving: 3 <= LF 3.")
+
+    legal("legal-15-german-reinforcements.json", [
+        cp(1), {"card": "CP-12", "use": "event"},
+        {"reinforce": ["GE-10-ARMY"], "at": "Breslau"},
+        {"remove": ["GE-CORPS-12", "GE-CORPS-13"], "to": "reserve"},
+    ], start=removed, turn_number=2, note="9.5.3.2-9.5.3.3: the 10th Army enters at Breslau (a German supply source), its two corps go to the Reserve Box.")
+    legal("legal-16-sr-out-of-the-reserve-box.json", [
+        *CP_PASS, ap(1), {"card": "AP-05", "use": "sr"},
+        {"reinforce": ["FR-CORPS-01"], "at": "Verdun"},
+        {"remove": ["FR-CORPS-10"], "to": "reserve"},
+    ], note="13.1.8-13.1.10: a French corps leaves the Reserve Box for Verdun (French units there) and another enters it; 2 SR points.")
+    legal("legal-17-replacement-phase.json", [
+        {"phase": "replacement"},
+        {"replace": "FR-6-ARMY"},
+        {"replace": "GE-CORPS-09"},
+    ], start=rp_state, turn_number=2, note="17.1: 1 FR RP brings the reduced FR 6th Army to full strength; half a GE RP the reduced GE corps in Bremen.")
 
     # --- illegal: sequence and card plays -----------------------------------------------------------
     illegal("illegal-8.1.1-allies-act-first.json", "8.1.1", [
@@ -241,6 +259,28 @@ def build() -> None:
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Insterberg": "move"}, "cost": 1},
         {"special": "entrench", "units": ["GE-CORPS-10"], "at": "Insterberg", "roll": 1, "result": "success"},
     ], start=entrench, turn_number=2, note="Only armies dig trenches.")
+
+    illegal("illegal-9.5.3.3-army-enters-away-from-capital.json", "9.5.3.3", [
+        cp(1), {"card": "CP-07", "use": "event"},
+        {"reinforce": ["GE-9-ARMY"], "at": "Frankfurt"},
+    ], start=removed, turn_number=2, note="A reinforcing German army enters at Berlin or a German supply source, not Frankfurt.")
+    illegal("illegal-9.5.3.2-corps-placed-on-the-map.json", "9.5.3.2", [
+        cp(1), {"card": "CP-12", "use": "event"},
+        {"reinforce": ["GE-10-ARMY", "GE-CORPS-12"], "at": "Breslau"},
+    ], start=removed, turn_number=2, note="Reinforcing corps go to the Reserve Box.")
+    illegal("illegal-13.1.8-reserve-corps-to-an-empty-space.json", "13.1.8", [
+        *CP_PASS, ap(1), {"card": "AP-05", "use": "sr"},
+        {"reinforce": ["FR-CORPS-01"], "at": "Cambrai"},
+    ], note="A corps leaves the Reserve Box only for a space with a unit of its nation, or its capital or supply source.")
+    illegal("illegal-17.1.1-not-enough-rp.json", "17.1.1", [
+        {"phase": "replacement"},
+        {"replace": "FR-6-ARMY"},
+        {"replace": "FR-9-ARMY"},
+    ], start=rp_state, turn_number=2, note="One FR RP restores one French army, not two.")
+    illegal("illegal-17.1.2-replacement-in-the-action-phase.json", "17.1.2", [
+        cp(1), {"card": "CP-05", "use": "rp"},
+        {"replace": "GE-CORPS-09"},
+    ], start=rp_state, turn_number=2, note="RP are spent only in the replacement phase.")
 
     # --- illegal: activation ------------------------------------------------------------------------
     illegal("illegal-9.2.1-over-budget.json", "9.2.1", [
