@@ -282,6 +282,32 @@ def build() -> None:
         {"replace": "GE-CORPS-09"},
     ], start=rp_state, turn_number=2, note="RP are spent only in the replacement phase.")
 
+    illegal("illegal-12.5.1-defender-stays-after-losing.json", "12.5.1", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/5",
+         "losses": {"defender": ["FR-5-ARMY"]}},
+    ], note="The attackers won 5 to 2 with full-strength armies: the reduced FR 5th Army must retreat.")
+    illegal("illegal-12.5.3-cancels-a-retreat-in-clear-terrain.json", "12.5.3", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Novi Sad": "attack"}, "cost": 1},
+        {"attack": ["AH-5-ARMY"], "target": "Belgrade", "roll": 4, "defender_roll": 1, "result": "1/3", "declare": ["cancel_retreat"],
+         "losses": {"defender": ["SB-1-ARMY", "SB-1-ARMY"]}, "replacements": {"SB-1-ARMY": "SB-CORPS-01"}},
+    ], note="Belgrade is clear and has no trench: the Serbs may not take an extra step instead of retreating.")
+    illegal("illegal-9.5.4-not-a-combat-card.json", "9.5.4", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "cards": ["CP-05"], "roll": 4, "defender_roll": 3, "result": "2/5",
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}},
+    ], note="Landwehr is not a combat card.")
+    illegal("illegal-9.5.4.1-defender-plays-first.json", "9.5.4.1", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "cards": ["AP-07", "CP-03"], "roll": 4, "defender_roll": 3, "result": "2/5",
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}},
+    ], note="The Allies' Severe Weather comes before the CP's Von Francois: the attacker plays combat cards first.")
+    legal("legal-18-cancel-the-retreat-in-a-forest.json", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 3, "result": "2/3", "declare": ["cancel_retreat"],
+         "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"}},
+    ], note="12.5.3: Sedan is a forest: the FR 5th Army takes the 3 it owes, then one more step (eliminated, a corps replaces it) instead of retreating; a step remains.")
+
     # --- illegal: activation ------------------------------------------------------------------------
     illegal("illegal-9.2.1-over-budget.json", "9.2.1", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack", "Metz": "move", "Aachen": "move"}, "cost": 3},
@@ -353,17 +379,18 @@ def build() -> None:
     # --- illegal: combat ----------------------------------------------------------------------------
     illegal("illegal-12.1.3-not-adjacent.json", "12.1.3", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "attack"}, "cost": 1},
-        {"attack": ["GE-1-ARMY"], "target": "Sedan", "roll": 3, "defender_roll": 3, "result": "2/3", "losses": {"defender": ["FR-5-ARMY"]}},
+        {"attack": ["GE-1-ARMY"], "target": "Sedan", "roll": 3, "defender_roll": 3, "result": "2/3", "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}},
     ], note="Aachen is not adjacent to Sedan.")
     illegal("illegal-12.1.5-attacks-twice.json", "12.1.5", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
         {"attack": ["GE-2-ARMY"], "target": "Liege", "roll": 1, "defender_roll": 1, "result": "1/2"},
-        {"attack": ["GE-2-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 1, "result": "1/2", "losses": {}},
+        {"attack": ["GE-2-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 1, "result": "1/2", "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}},
     ], note="The GE 2nd Army attacks Liege and then Sedan in one round.")
     mismatch("mismatch-12.2.8-wrong-loss-number.json", "12.2.8", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/7",
-         "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY", "FR-CORPS-01"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"}},
+         "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY", "FR-CORPS-01"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"},
+         "retreats": {"FR-CORPS-01": ["Cambrai", "Amiens"]}},
     ], note="10 CF on the 9-11 column with a 4 is 5, not 7.")
     illegal("illegal-12.3.1-flank-into-a-trench.json", "12.3.1", [
         cp(1), {"card": "CP-13", "use": "ops"}, {"activate": {"Metz": "attack", "Strasbourg": "attack"}, "cost": 2},
@@ -373,7 +400,8 @@ def build() -> None:
     illegal("illegal-12.4.3-loss-exceeds-the-number.json", "12.4.3", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/5",
-         "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"}},
+         "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"},
+         "retreats": {"FR-CORPS-01": ["Cambrai", "Amiens"]}},
     ], note="Loss number 5 against a full FR army (LF 3 a step): two steps are 6.")
     illegal("illegal-12.5.2-retreats-too-far.json", "12.5.2", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
