@@ -45,3 +45,17 @@ def test_the_extended_example_ends_where_the_rules_say(pbem, tmp_path):
     where = {u["id"]: u["at"] for u in state["units"]}
     assert where["FR-5-ARMY"] == "Cambrai" and where["AH-CORPS-01"] == "Czernowitz" and where["AH-3-ARMY"] == "eliminated"
     assert where["RU-3-ARMY"] == "Tarnopol" and where["GE-CORPS-11"] == "Lodz"
+
+
+def test_a_game_goes_into_the_archive_and_plays_back_in_the_viewer(pbem, tmp_path):
+    import re
+
+    db, out = tmp_path / "archive.sqlite", tmp_path / "game.html"
+    added = pbem("archive", "--db", db, "add", SAMPLES / "legal-01-guns-of-august-opening.json", "--title", "August 1914")
+    assert added.code == 0 and "all legal" in added.out
+    assert pbem("replay", "1", "--db", db, "--out", out).code == 0
+    data = json.loads(re.search(r'<script type="application/json" id="game">(.*?)</script>', out.read_text(), re.S).group(1))
+    assert data["map"]["kind"] == "point"
+    text = out.read_text()
+    assert "Activate Koblenz (attack), Aachen (move), Metz (move) for 3" in text
+    assert "A-H Corps #1 replaces AH 3rd Army" in text and "Card CP-10 SUD Army played for ops" in text
