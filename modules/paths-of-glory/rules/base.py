@@ -157,9 +157,14 @@ class PathsOfGloryBase(Ruleset):
     def begin(self, state: State, turn) -> TurnContext:
         ctx = super().begin(state, turn)
         data = pog(ctx)
+        same_turn = state.turn == turn.header.turn  # a file may carry on the turn its start state stopped in
         last = state.status.get("round")
-        data["round"] = Round(last["number"], last["side"]) if last and state.turn == turn.header.turn else None
-        data["phase"] = state.phase
+        data["round"] = Round(last["number"], last["side"]) if last and same_turn else None
+        data["phase"] = state.phase if same_turn else None
+        if not same_turn:
+            state.status.pop("round", None)
+            state.phase = None
+        state.turn = turn.header.turn
         return ctx
 
     def current_play(self, ctx: TurnContext) -> Play | None:
