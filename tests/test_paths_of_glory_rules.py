@@ -133,3 +133,20 @@ def test_dashed_connections_by_nationality_and_the_mef_beachhead(pog, state):
     assert rules.may_use(state, mef1, gallipoli, corps) and not rules.may_use(state, m.index("MEF2"), m.index("Cana Kale"), corps)
     arabia, medina = m.index("Arabia"), m.index("Medina")
     assert rules.may_use(state, arabia, medina, state.units["BR-ANA-CORPS"]) and not rules.may_use(state, arabia, medina, corps)
+
+
+def test_a_new_turn_starts_its_rounds_again(pbem, tmp_path):
+    samples = REPO / "samples" / "paths-of-glory"
+    after = tmp_path / "after-1.json"
+    assert pbem("check", samples / "legal-01-guns-of-august-opening.json", "--write-state", after).code == 0
+    turn2 = {"module": "paths-of-glory", "turn": 2, "side": "cp", "start": {"state": "after-1.json"},
+             "actions": [{"phase": "mandated_offensive"}, {"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-05", "use": "rp"}]}
+    path = tmp_path / "turn-2.json"
+    path.write_text(json.dumps(turn2))
+    written = tmp_path / "after-2.json"
+    result = pbem("check", path, "--write-state", written)
+    assert result.code == 0, result.out
+    assert json.loads(written.read_text())["turn"] == 2
+    # The same file as turn 1 again would carry on the rounds already played: round 1 of the CP is out of turn.
+    path.write_text(json.dumps(turn2 | {"turn": 1}))
+    assert "8.1.1" in pbem("check", path).out
