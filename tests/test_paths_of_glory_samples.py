@@ -59,3 +59,15 @@ def test_a_game_goes_into_the_archive_and_plays_back_in_the_viewer(pbem, tmp_pat
     text = out.read_text()
     assert "Activate Koblenz (attack), Aachen (move), Metz (move) for 3" in text
     assert "A-H Corps #1 replaces AH 3rd Army" in text and "Card CP-10 SUD Army played for ops" in text
+
+
+def test_the_turn_picture_marks_activations(pbem, tmp_path):
+    from pbem.art.overlay import ActivationMark, turn_marks
+    from pbem.formats.turnfile import load_start_state, load_turn
+
+    turn, module = load_turn(SAMPLES / "legal-01-guns-of-august-opening.json")
+    marks = turn_marks(turn, load_start_state(turn, module), [], module.sides)
+    activations = {(module.map.label(m.location), m.purpose) for m in marks if isinstance(m, ActivationMark)}
+    assert ("Koblenz", "attack") in activations and ("Oppeln", "move") in activations and len(activations) == 8
+    out = tmp_path / "turn.png"
+    assert pbem("art", "turn", SAMPLES / "legal-01-guns-of-august-opening.json", "--out", out).code == 0 and out.stat().st_size > 0
