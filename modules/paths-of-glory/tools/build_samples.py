@@ -103,6 +103,9 @@ def build() -> None:
     besieged = state("liege-besieged", turn=2, moves={"GE-1-ARMY": "Liege"}, forts={"Liege": "besieged"})
     entrench = state("cp-entrench-played", turn=2, events_played=["CP-06"], removed_cards=["CP-06"])
 
+    corps_aachen = state("ge-corps-in-aachen", moves={"GE-CORPS-01": "Aachen"})
+    london = state("ge-corps-in-calais", turn=2, moves={"GE-CORPS-01": "Calais", "BR-1-ARMY": "London"}, control={"Calais": "cp"})
+    caucasus = state("russian-corps-in-the-caucasus", turn=5, moves={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, neutral_nations=["BU", "GR", "IT", "RO", "US"], commitment={"cp": "limited_war", "ap": "mobilization"})
     rp_state = state("replacement-points", turn=2, replacement_points={"FR": 1, "GE": 1})
 
     # --- legal ----------------------------------------------------------------------------------------
@@ -307,6 +310,32 @@ def build() -> None:
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 3, "result": "2/3", "declare": ["cancel_retreat"],
          "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"}},
     ], note="12.5.3: Sedan is a forest: the FR 5th Army takes the 3 it owes, then one more step (eliminated, a corps replaces it) instead of retreating; a step remains.")
+
+    legal("legal-19-liege-besieged.json", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
+        {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
+        ap(1), {"card": "AP-04", "use": "rp"},
+    ], note="15.2.1: one army entering Liege's space (fort LF 3) in a round besieges the fort.")
+    illegal("illegal-15.2.1-one-corps-against-liege.json", "15.2.1", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
+        {"move": "GE-CORPS-01", "path": ["Aachen", "Liege"]},
+        ap(1), {"card": "AP-04", "use": "rp"},
+    ], start=corps_aachen, note="Liege's fort has LF 3: one corps cannot besiege it (an army or three corps).")
+    illegal("illegal-12.1.10-london-attacks-alone.json", "12.1.10", [
+        *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"London": "attack"}, "cost": 1},
+        {"attack": ["BR-1-ARMY"], "target": "Calais", "roll": 1, "defender_roll": 1, "result": "0/1",
+         "losses": {"defender": ["GE-CORPS-01"]}, "retreats": {"GE-CORPS-01": ["Ostend"]}},
+    ], start=london, turn_number=2, note="Units in London attack only with friendly units in Belgium or France.")
+    illegal("illegal-11.3.2-two-russian-corps-over-the-caucasus.json", "11.3.2", [
+        *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"Caucasus": "move"}, "cost": 1},
+        {"move": "RU-CORPS-01", "path": ["Caucasus", "Poti"]},
+        {"move": "RU-CORPS-02", "path": ["Caucasus", "Grozny"]},
+    ], start=caucasus, turn_number=5, note="Only one Russian corps a turn moves between the Caucasus space and the Near East.")
+    illegal("illegal-13.2.2-two-russian-corps-redeploy-to-the-near-east.json", "13.2.2", [
+        *CP_PASS, ap(1), {"card": "AP-05", "use": "sr"},
+        {"move": "RU-CORPS-01", "path": ["Caucasus", "Poti"], "by": "strategic"},
+        {"move": "RU-CORPS-02", "path": ["Caucasus", "Poti"], "by": "strategic"},
+    ], start=caucasus, turn_number=5, note="One Russian corps a turn redeploys into or out of the Near East.")
 
     # --- illegal: activation ------------------------------------------------------------------------
     illegal("illegal-9.2.1-over-budget.json", "9.2.1", [
