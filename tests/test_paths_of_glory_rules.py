@@ -150,3 +150,15 @@ def test_a_new_turn_starts_its_rounds_again(pbem, tmp_path):
     # The same file as turn 1 again would carry on the rounds already played: round 1 of the CP is out of turn.
     path.write_text(json.dumps(turn2 | {"turn": 1}))
     assert "8.1.1" in pbem("check", path).out
+
+
+def test_the_war_status_phase_keeps_the_books(pbem, tmp_path):
+    """7.1.3: the French offensive was not carried out (VP +1), the German one was (Sedan, +1 for the space);
+    16.1: CP war status 4 is Limited War, and Turkey enters with it (16.1.3)."""
+    after = tmp_path / "after.json"
+    assert pbem("check", REPO / "samples" / "paths-of-glory" / "legal-20-war-status-phase.json", "--write-state", after).code == 0
+    status = json.loads(after.read_text())["status"]
+    assert status["vp"] == 12
+    assert status["commitment"] == {"cp": "limited_war", "ap": "mobilization"}
+    assert "TU" not in status["neutral_nations"] and "IT" in status["neutral_nations"]
+    assert "mandated_offensive" not in status and "result" not in status

@@ -3,7 +3,8 @@
 ``base`` (status, control, nationalities, the sequence of action rounds), ``operations`` (card plays and
 activations), ``movement`` (movement and strategic redeployment), ``combat`` (attacks, fire tables, flank
 attacks, losses, retreats, advances), ``rolls`` (mandated offensive, siege, entrenchment), ``reserve`` (reinforcements, the Reserve
-Box, replacement points), ``fronts`` (besieging forts, London, the Caucasus link, Near East SR quotas). What is not checked yet is listed in the README.
+Box, replacement points), ``fronts`` (besieging forts, London, the Caucasus link, Near East SR quotas), ``warstatus`` (mandated
+offensives carried out, commitment levels, automatic victory). What is not checked yet is listed in the README.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from .movement import MovementRules
 from .operations import OperationsRules
 from .reserve import ReserveRules
 from .rolls import RollRules
+from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(WarStatusRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 

@@ -103,6 +103,7 @@ def build() -> None:
     besieged = state("liege-besieged", turn=2, moves={"GE-1-ARMY": "Liege"}, forts={"Liege": "besieged"})
     entrench = state("cp-entrench-played", turn=2, events_played=["CP-06"], removed_cards=["CP-06"])
 
+    after_round6_ws = state("turn2-cp-war-status-4", turn=2, war_status={"cp": 4, "ap": 1}, combined_war_status=5, events_played=["CP-01", "CP-09"], removed_cards=["CP-01", "CP-09"])
     corps_aachen = state("ge-corps-in-aachen", moves={"GE-CORPS-01": "Aachen"})
     london = state("ge-corps-in-calais", turn=2, moves={"GE-CORPS-01": "Calais", "BR-1-ARMY": "London"}, control={"Calais": "cp"})
     caucasus = state("russian-corps-in-the-caucasus", turn=5, moves={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, neutral_nations=["BU", "GR", "IT", "RO", "US"], commitment={"cp": "limited_war", "ap": "mobilization"})
@@ -311,6 +312,16 @@ def build() -> None:
          "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"}},
     ], note="12.5.3: Sedan is a forest: the FR 5th Army takes the 3 it owes, then one more step (eliminated, a corps replaces it) instead of retreating; a step remains.")
 
+    legal("legal-20-war-status-phase.json", [
+        {"phase": "mandated_offensive"},
+        {"roll": {"purpose": "mandated_offensive", "side": "cp", "value": 4, "result": "GE"}},
+        {"roll": {"purpose": "mandated_offensive", "side": "ap", "value": 1, "result": "FR"}},
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/5",
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}, "advance": ["GE-2-ARMY"]},
+        ap(1), {"card": "AP-04", "use": "rp"},
+        {"phase": "war_status"},
+    ], start=after_round6_ws, turn_number=2, note="7.1: the GE offensive is carried out at Sedan, the French one is not (VP +1 in the War Status phase); 16.1: CP war status 4 brings Limited War and Turkey into the war.")
     legal("legal-19-liege-besieged.json", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
         {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
