@@ -273,12 +273,25 @@ class CombatRules(PathsOfGloryBase):
                 if not self.module.map.is_adjacent(here, step):
                     found.append(illegal("12.5.5", f"the retreat of {self.name(unit_id)} jumps from {self.where(here)} to {self.where(step)}", action))
                     break
-                if self.enemy_units(state, step, defenders[0].side if defenders else ""):
+                own_side = defenders[0].side if defenders else ""
+                if self.enemy_units(state, step, own_side):
                     found.append(illegal("12.5.5", f"{self.name(unit_id)} may not retreat into enemy units in {self.where(step)}", action))
+                    break
+                if self.fort(state, step) and self.controller(state, step) != own_side and not self.besieged(state, step):
+                    found.append(illegal("12.5.5", f"{self.name(unit_id)} may not retreat into the enemy fort of {self.where(step)}", action))
                     break
                 here = step
             if path[-1] == action.target:
                 found.append(illegal("12.5.5", f"{self.name(unit_id)} may not end its retreat in the space it left", action))
+        ends: dict[int, int] = {}
+        for unit_id, path in action.retreats.items():
+            if path and unit_id in defending_ids:
+                ends[path[-1]] = ends.get(path[-1], 0) + 1
+        limit = self.module.tables["movement"]["stacking_limit"]
+        for end, arriving in ends.items():
+            there = len([u for u in state.units_at(end) if u.id not in action.retreats])
+            if there + arriving > limit:
+                found.append(illegal("12.5.5", f"a retreat may not end overstacked: {self.where(end)} would hold {there + arriving} units", action))
         for unit_id in action.advance:
             unit = state.units[unit_id]
             if unit.id not in {u.id for u in attackers}:

@@ -29,6 +29,15 @@ class FrontRules(PathsOfGloryBase):
             pending.setdefault(last, (play.side, action))
         return found
 
+    def after_attack(self, action, state: State, ctx: TurnContext) -> list:
+        found = super().after_attack(action, state, ctx)  # type: ignore[misc]
+        play = self.current_play(ctx)
+        target = action.target
+        # 12.6.5: advancing into an enemy fort's space needs a force that can besiege it.
+        if play is not None and action.advance and self.fort(state, target) and self.controller(state, target) != play.side and not self.besieged(state, target):
+            pog(ctx).setdefault("sieges", {}).setdefault(target, (play.side, action))
+        return found
+
     def _judge_sieges(self, state: State, ctx: TurnContext) -> list:
         found = []
         for location, (side, action) in pog(ctx).pop("sieges", {}).items():

@@ -104,6 +104,7 @@ def build() -> None:
     entrench = state("cp-entrench-played", turn=2, events_played=["CP-06"], removed_cards=["CP-06"])
 
     after_round6_ws = state("turn2-cp-war-status-4", turn=2, war_status={"cp": 4, "ap": 1}, combined_war_status=5, events_played=["CP-01", "CP-09"], removed_cards=["CP-01", "CP-09"])
+    verdun_full = state("verdun-full", moves={"FR-CORPS-01": "Verdun"})
     corps_aachen = state("ge-corps-in-aachen", moves={"GE-CORPS-01": "Aachen"})
     london = state("ge-corps-in-calais", turn=2, moves={"GE-CORPS-01": "Calais", "BR-1-ARMY": "London"}, control={"Calais": "cp"})
     caucasus = state("russian-corps-in-the-caucasus", turn=5, moves={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, neutral_nations=["BU", "GR", "IT", "RO", "US"], commitment={"cp": "limited_war", "ap": "mobilization"})
@@ -453,6 +454,11 @@ def build() -> None:
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 5, "result": "3/3",
          "losses": {"attacker": ["GE-2-ARMY"], "defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Cambrai"]}},
     ], note="Equal loss numbers: the defender does not retreat.")
+    illegal("illegal-12.5.5-retreat-ends-overstacked.json", "12.5.5", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 3, "result": "2/3",
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Verdun"]}},
+    ], start=verdun_full, note="Verdun already holds three French units: the retreat may not end there.")
     illegal("illegal-12.6.1-reduced-unit-advances.json", "12.6.1", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Mulhouse": "attack"}, "cost": 1},
         {"attack": ["GE-7-ARMY"], "target": "Belfort", "roll": 6, "defender_roll": 1, "result": "1/2",
