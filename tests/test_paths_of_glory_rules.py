@@ -162,3 +162,38 @@ def test_the_war_status_phase_keeps_the_books(pbem, tmp_path):
     assert status["commitment"] == {"cp": "limited_war", "ap": "mobilization"}
     assert "TU" not in status["neutral_nations"] and "IT" in status["neutral_nations"]
     assert "mandated_offensive" not in status and "result" not in status
+
+
+def test_supply_lines(pog, state):
+    rules = pog.ruleset
+    m = pog.map
+    assert all(rules.in_supply(state, u) for u in state.units.values() if u.on_map)  # the 1914 set-up
+    # LR2022 Extended Example: with the French in Sedan, the GE 3rd Army in Cambrai is out of supply...
+    state.remove("FR-5-ARMY")
+    state.place("GE-3-ARMY", m.index("Cambrai"))
+    state.place("FR-3-ARMY", m.index("Sedan"))
+    state.status["control"].update({"Cambrai": "cp"})
+    assert not rules.in_supply(state, state.units["GE-3-ARMY"])
+    # ... and back in supply once the GE 4th Army advances into Sedan.
+    state.remove("FR-3-ARMY")
+    state.place("GE-4-ARMY", m.index("Sedan"))
+    state.status["control"]["Sedan"] = "cp"
+    assert rules.in_supply(state, state.units["GE-3-ARMY"])
+
+
+def test_supply_by_sea_and_the_exceptions(pog, state):
+    rules = pog.ruleset
+    m = pog.map
+    basra = state.units_at(m.index("Basra"))[0]
+    assert basra.id == "BR-CORPS-04" and rules.in_supply(state, basra)  # a port: by sea to London
+    state.status["control"]["Basra"] = "cp"  # without the port (say it were lost), no line
+    state.status["control"]["Qurna"] = "cp"
+    assert not rules.in_supply(state, basra)
+    for name in [m.label(n) for n in m.neighbours[m.index("Cetinje")]]:
+        state.status["control"][name] = "cp"
+    assert rules.in_supply(state, state.units["MN-CORPS"])  # 14.1.5: always in supply
+    # 14.2.2: a Russian corps does not trace by sea: from Odessa cut off by land it is out of supply.
+    odessa = state.units["RU-CORPS-10"]
+    for name in [m.label(n) for n in m.neighbours[odessa.at]]:
+        state.status["control"][name] = "cp"
+    assert not rules.in_supply(state, odessa)

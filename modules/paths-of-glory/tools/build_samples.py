@@ -105,6 +105,7 @@ def build() -> None:
 
     after_round6_ws = state("turn2-cp-war-status-4", turn=2, war_status={"cp": 4, "ap": 1}, combined_war_status=5, events_played=["CP-01", "CP-09"], removed_cards=["CP-01", "CP-09"])
     verdun_full = state("verdun-full", moves={"FR-CORPS-01": "Verdun"})
+    cut_off = state("ge-3rd-army-cut-off-in-cambrai", moves={"GE-3-ARMY": "Cambrai", "FR-3-ARMY": "Sedan", "FR-5-ARMY": "eliminated"}, control={"Cambrai": "cp", "Sedan": "ap"})
     corps_aachen = state("ge-corps-in-aachen", moves={"GE-CORPS-01": "Aachen"})
     london = state("ge-corps-in-calais", turn=2, moves={"GE-CORPS-01": "Calais", "BR-1-ARMY": "London"}, control={"Calais": "cp"})
     caucasus = state("russian-corps-in-the-caucasus", turn=5, moves={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, neutral_nations=["BU", "GR", "IT", "RO", "US"], commitment={"cp": "limited_war", "ap": "mobilization"})
@@ -323,6 +324,19 @@ def build() -> None:
         ap(1), {"card": "AP-04", "use": "rp"},
         {"phase": "war_status"},
     ], start=after_round6_ws, turn_number=2, note="7.1: the GE offensive is carried out at Sedan, the French one is not (VP +1 in the War Status phase); 16.1: CP war status 4 brings Limited War and Turkey into the war.")
+    legal("legal-21-attrition.json", [
+        {"phase": "attrition"},
+        {"remove": "GE-3-ARMY", "to": "permanently_eliminated", "note": "cut off in Cambrai since the French took Sedan"},
+    ], start=cut_off, note="14.3.5: the GE 3rd Army in Cambrai traces no supply (Sedan and Brussels are Allied): attrition removes the army permanently.")
+    illegal("illegal-14.3.5-out-of-supply-army-survives.json", "14.3.5", [
+        {"phase": "attrition"},
+        {"phase": "siege"},
+    ], start=cut_off, note="The GE 3rd Army in Cambrai is out of supply and is not eliminated in the Attrition phase.")
+    illegal("illegal-14.3.5-supplied-unit-eliminated.json", "14.3.5", [
+        {"phase": "attrition"},
+        {"remove": "GE-3-ARMY", "to": "permanently_eliminated"},
+        {"eliminate": "GE-CORPS-09"},
+    ], start=cut_off, note="The GE corps in Bremen is in supply: attrition does not touch it.")
     legal("legal-19-liege-besieged.json", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
         {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
