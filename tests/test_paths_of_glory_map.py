@@ -181,3 +181,22 @@ def test_names_as_players_write_them(pog):
     found, refusal = names.location("Con")
     assert found is None and "Constanta" in refusal and "Constantinople" in refusal
     assert fold("Çanakkale") == "canakkale"
+
+
+def test_the_map_picture_shows_forts_vp_spaces_and_ports(pog):
+    from pbem.art.maps import map_picture
+
+    picture = map_picture(pog.map, scale=0.5)
+    image = picture.image.convert("RGB")
+    m = pog.map
+
+    def pixels_near(name, dx, dy, radius=3):
+        x, y = picture.centers[m.index(name)]
+        return {image.getpixel((round(x + dx + i), round(y + dy + j))) for i in range(-radius, radius + 1) for j in range(-radius, radius + 1)}
+
+    half = picture.radius
+    assert (0x30, 0x30, 0x30) in pixels_near("Verdun", -half, -half)  # fort badge
+    assert (0x30, 0x30, 0x30) not in pixels_near("Cambrai", -half, -half)
+    assert (0x20, 0x60, 0xC0) in pixels_near("Calais", half, half)  # port
+    red = {p for p in pixels_near("Sedan", 0, 0, radius=8) if p[0] > 150 and p[1] < 80 and p[2] < 80}
+    assert red and not {p for p in pixels_near("Liege", 0, 0, radius=8) if p[0] > 150 and p[1] < 80 and p[2] < 80}

@@ -118,3 +118,82 @@ def test_a_unit_of_the_module_that_is_not_in_play_is_an_input_error(pbem, tmp_pa
 def test_counters_print_the_loss_factor():
     assert face_values("{attack}-{loss}-{move}", 5, 5, 3, 3) == "5-3-3"
     assert face_values("{attack}-{loss}-{move}", 6, 6, 9) == "6--9"
+
+
+def test_dashed_connections_by_nationality_and_the_mef_beachhead(pog, state):
+    rules = pog.ruleset
+    m = pog.map
+    london, calais = m.index("London"), m.index("Calais")
+    gallipoli, mef1 = m.index("Gallipoli"), m.index("MEF1")
+    assert rules.may_use(state, london, calais, state.units["BR-1-ARMY"])
+    assert not rules.may_use(state, london, calais, state.units["FR-1-ARMY"])
+    corps = state.units["BR-CORPS-01"]
+    assert not rules.may_use(state, mef1, gallipoli, corps)  # 11.1.10: only with the beach-head there
+    state.status["mef_beachhead"] = "MEF1"
+    assert rules.may_use(state, mef1, gallipoli, corps) and not rules.may_use(state, m.index("MEF2"), m.index("Cana Kale"), corps)
+    arabia, medina = m.index("Arabia"), m.index("Medina")
+    assert rules.may_use(state, arabia, medina, state.units["BR-ANA-CORPS"]) and not rules.may_use(state, arabia, medina, corps)
+
+
+def test_a_new_turn_starts_its_rounds_again(pbem, tmp_path):
+    samples = REPO / "samples" / "paths-of-glory"
+    after = tmp_path / "after-1.json"
+    assert pbem("check", samples / "legal-01-guns-of-august-opening.json", "--write-state", after).code == 0
+    turn2 = {"module": "paths-of-glory", "turn": 2, "side": "cp", "start": {"state": "after-1.json"},
+             "actions": [{"phase": "mandated_offensive"}, {"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-05", "use": "rp"}]}
+    path = tmp_path / "turn-2.json"
+    path.write_text(json.dumps(turn2))
+    written = tmp_path / "after-2.json"
+    result = pbem("check", path, "--write-state", written)
+    assert result.code == 0, result.out
+    assert json.loads(written.read_text())["turn"] == 2
+    # The same file as turn 1 again would carry on the rounds already played: round 1 of the CP is out of turn.
+    path.write_text(json.dumps(turn2 | {"turn": 1}))
+    assert "8.1.1" in pbem("check", path).out
+
+
+def test_the_war_status_phase_keeps_the_books(pbem, tmp_path):
+    """7.1.3: the French offensive was not carried out (VP +1), the German one was (Sedan, +1 for the space);
+    16.1: CP war status 4 is Limited War, and Turkey enters with it (16.1.3)."""
+    after = tmp_path / "after.json"
+    assert pbem("check", REPO / "samples" / "paths-of-glory" / "legal-20-war-status-phase.json", "--write-state", after).code == 0
+    status = json.loads(after.read_text())["status"]
+    assert status["vp"] == 12
+    assert status["commitment"] == {"cp": "limited_war", "ap": "mobilization"}
+    assert "TU" not in status["neutral_nations"] and "IT" in status["neutral_nations"]
+    assert "mandated_offensive" not in status and "result" not in status
+
+
+def test_supply_lines(pog, state):
+    rules = pog.ruleset
+    m = pog.map
+    assert all(rules.in_supply(state, u) for u in state.units.values() if u.on_map)  # the 1914 set-up
+    # LR2022 Extended Example: with the French in Sedan, the GE 3rd Army in Cambrai is out of supply...
+    state.remove("FR-5-ARMY")
+    state.place("GE-3-ARMY", m.index("Cambrai"))
+    state.place("FR-3-ARMY", m.index("Sedan"))
+    state.status["control"].update({"Cambrai": "cp"})
+    assert not rules.in_supply(state, state.units["GE-3-ARMY"])
+    # ... and back in supply once the GE 4th Army advances into Sedan.
+    state.remove("FR-3-ARMY")
+    state.place("GE-4-ARMY", m.index("Sedan"))
+    state.status["control"]["Sedan"] = "cp"
+    assert rules.in_supply(state, state.units["GE-3-ARMY"])
+
+
+def test_supply_by_sea_and_the_exceptions(pog, state):
+    rules = pog.ruleset
+    m = pog.map
+    basra = state.units_at(m.index("Basra"))[0]
+    assert basra.id == "BR-CORPS-04" and rules.in_supply(state, basra)  # a port: by sea to London
+    state.status["control"]["Basra"] = "cp"  # without the port (say it were lost), no line
+    state.status["control"]["Qurna"] = "cp"
+    assert not rules.in_supply(state, basra)
+    for name in [m.label(n) for n in m.neighbours[m.index("Cetinje")]]:
+        state.status["control"][name] = "cp"
+    assert rules.in_supply(state, state.units["MN-CORPS"])  # 14.1.5: always in supply
+    # 14.2.2: a Russian corps does not trace by sea: from Odessa cut off by land it is out of supply.
+    odessa = state.units["RU-CORPS-10"]
+    for name in [m.label(n) for n in m.neighbours[odessa.at]]:
+        state.status["control"][name] = "cp"
+    assert not rules.in_supply(state, odessa)

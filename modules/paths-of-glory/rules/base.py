@@ -60,7 +60,7 @@ def pog(ctx: TurnContext) -> dict[str, Any]:
 class PathsOfGloryBase(Ruleset):
     """Status, control, nationalities, and the sequence of play."""
 
-    unchecked_ok = frozenset({"comment", "roll"})
+    unchecked_ok = frozenset({"comment"})
 
     # --- status -------------------------------------------------------------------------------------
     @staticmethod
@@ -118,6 +118,18 @@ class PathsOfGloryBase(Ruleset):
         contingent = unit.unit.type.attributes.get("contingent")
         return contingent if contingent in ("ANA",) else unit.unit.type.nationality
 
+    def may_use(self, state: State, here: int, there: int, unit: UnitState) -> bool:
+        """Whether ``unit`` may use the connection here-there: dashed lines name nationalities (11.1.4); the
+        MEF lines are open only at the space holding the MEF beach-head (11.1.10)."""
+        game_map = self.module.map
+        allowed = game_map.restricted.get((here, there) if here < there else (there, here))
+        if allowed is None or self.token(unit) in allowed:
+            return True
+        if allowed == frozenset({"MEF"}):
+            beachhead = state.status.get("mef_beachhead")
+            return beachhead in (game_map.label(here), game_map.label(there))
+        return False
+
     def activation_groups(self, units: list[UnitState], location: int) -> set[str]:
         """Nationalities a space pays for when activated (9.2.3 and its exceptions)."""
         game_map = self.module.map
@@ -145,9 +157,14 @@ class PathsOfGloryBase(Ruleset):
     def begin(self, state: State, turn) -> TurnContext:
         ctx = super().begin(state, turn)
         data = pog(ctx)
+        same_turn = state.turn == turn.header.turn  # a file may carry on the turn its start state stopped in
         last = state.status.get("round")
-        data["round"] = Round(last["number"], last["side"]) if last and state.turn == turn.header.turn else None
-        data["phase"] = state.phase
+        data["round"] = Round(last["number"], last["side"]) if last and same_turn else None
+        data["phase"] = state.phase if same_turn else None
+        if not same_turn:
+            state.status.pop("round", None)
+            state.phase = None
+        state.turn = turn.header.turn
         return ctx
 
     def current_play(self, ctx: TurnContext) -> Play | None:

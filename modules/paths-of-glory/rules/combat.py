@@ -55,6 +55,10 @@ class CombatRules(PathsOfGloryBase):
         label = self.where(target)
         if not defenders and not fort:
             return found + [illegal("12.1.1", f"{label} holds no enemy unit or fort to attack", action)]
+        retreated = play.retreated_into.get(target, set())
+        if defenders and all(u.id in retreated for u in defenders):
+            found.append(illegal("12.1.1", f"{label} holds only units that retreated there this round: it may not be attacked", action))
+        found += self._combat_cards(action, state, side)
         spaces = sorted({u.at for u in attackers})
         nations = set()
         for unit in attackers:
@@ -68,7 +72,7 @@ class CombatRules(PathsOfGloryBase):
             besieging = unit.at == target
             if not besieging and not game_map.is_adjacent(unit.at, target):
                 found.append(illegal("12.1.3", f"{name} in {self.where(unit.at)} is not adjacent to {label}", action))
-            elif not besieging and not game_map.may_cross(unit.at, target, self.token(unit)):
+            elif not besieging and not self.may_use(state, unit.at, target, unit):
                 found.append(illegal("12.1.8", f"{name} may not attack across the dashed connection {self.where(unit.at)}-{label}", action))
             if not unit.supplied:
                 found.append(illegal("14.3.1", f"{name} is out of supply and may not attack", action))
@@ -83,6 +87,22 @@ class CombatRules(PathsOfGloryBase):
         if german_fort and state.turn == 1 and any(u.unit.type.nationality == "RU" for u in attackers):
             found.append(illegal("15.1.11", f"Russian units may not attack the German fort in {label} in August 1914", action))
         found += self._flank_and_fire(action, state, attackers, defenders, fort, spaces)
+        return found
+
+    def _combat_cards(self, action, state: State, side: str) -> list:
+        """9.5.4: only combat cards, the attacker's before the defender's, none removed from the game."""
+        found = []
+        defender_played = False
+        for card_id in action.cards:
+            card = self.module.cards[card_id]
+            name = f"{card_id} {card['name']}"
+            if not card.get("combat_card"):
+                found.append(illegal("9.5.4", f"{name} is not a combat card", action))
+            if card_id in state.status.get("removed_cards", ()):
+                found.append(illegal("9.5.1.2", f"{name} was removed from the game", action))
+            if card["side"] == side and defender_played:
+                found.append(illegal("9.5.4.1", f"the attacker plays {name} after the defender's combat cards; the attacker plays first", action))
+            defender_played = defender_played or card["side"] != side
         return found
 
     def _flank_and_fire(self, action, state: State, attackers: list[UnitState], defenders: list[UnitState], fort: int, spaces: list[int]) -> list:
@@ -133,10 +153,31 @@ class CombatRules(PathsOfGloryBase):
             attacker_loss, column = self.fire(firing, defender_fort, defender_shift, action.defender_roll)
             if attacker_loss != suffered_by_attacker:
                 found.append(mismatch("12.2.8", f"the defender's fire ({sum(u.face.attack for u in firing) + defender_fort} CF on the {column} column, roll {action.defender_roll}) inflicts {attacker_loss}, not {suffered_by_attacker}", action))
-        found += self._losses(action, state, defenders, suffered_by_defender, "defender", action.losses_defender)
+        cancel = "cancel_retreat" in action.declared
+        counted = action.losses_defender[:-1] if cancel and action.losses_defender else action.losses_defender
+        found += self._losses(action, state, defenders, suffered_by_defender, "defender", counted)
+        if cancel:
+            found += self._cancel_retreat(action, state, defenders, attackers, suffered_by_attacker, suffered_by_defender)
         found += self._losses(action, state, attackers, suffered_by_attacker, "attacker", action.losses_attacker)
         found += self._retreat_and_advance(action, state, attackers, defenders, suffered_by_attacker, suffered_by_defender)
         return found
+
+    def _cancel_retreat(self, action, state: State, defenders, attackers, suffered_by_attacker: int, suffered_by_defender: int) -> list:
+        """12.5.3: in a trench, forest, desert, mountain or swamp the defender may take one more step instead of
+        retreating, if a defending step remains."""
+        effects = self.module.tables["terrain_effects"]
+        label = self.where(action.target)
+        terrain = effects["terrain"].get(self.module.map.terrain[action.target], {})
+        if not (terrain.get("cancel_retreat") or self.trench(state, action.target)):
+            return [illegal("12.5.3", f"{label} is {self.module.map.terrain[action.target]} without a trench: its defenders cannot cancel a retreat", action)]
+        if not action.losses_defender:
+            return [illegal("12.5.3", "cancelling a retreat costs one more step, and none is listed", action)]
+        standing = self._after(state, defenders, action.losses_defender, action.replacements)[0]
+        if not standing:
+            return [illegal("12.5.3", "a retreat is cancelled only if a defending step remains after the extra step", action)]
+        if action.retreats:
+            return [illegal("12.5.3", "the defenders cancelled their retreat; they do not also retreat", action)]
+        return []
 
     def _free_flank(self, state: State, space: int, target: int, side: str) -> bool:
         """12.3.2: a non-pinning attacking space adds +1 unless joined by a solid line to another enemy-occupied space."""
@@ -213,6 +254,11 @@ class CombatRules(PathsOfGloryBase):
         if action.retreats and not (attacker_won and full_attacker):
             why = "the result is a tie" if difference == 0 else ("the defender won" if not attacker_won else "no attacking unit is at full strength")
             found.append(illegal("12.5.1", f"the defenders in {label} may not retreat: {why}", action))
+        if attacker_won and full_attacker and "cancel_retreat" not in action.declared:
+            standing = self._after(state, defenders, action.losses_defender, action.replacements)[0]
+            staying = [u for u in standing if u.id not in action.retreats and u.id not in action.eliminated]
+            if staying:
+                found.append(illegal("12.5.1", f"the attacker won with a full-strength unit: {', '.join(self.name(u.id) for u in staying[:3])} must retreat {length} space(s), or cancel it where 12.5.3 allows", action))
         defending_ids = {u.id for u in defenders} | set(action.replacements.values())
         for unit_id, path in action.retreats.items():
             if unit_id not in defending_ids:
@@ -227,12 +273,25 @@ class CombatRules(PathsOfGloryBase):
                 if not self.module.map.is_adjacent(here, step):
                     found.append(illegal("12.5.5", f"the retreat of {self.name(unit_id)} jumps from {self.where(here)} to {self.where(step)}", action))
                     break
-                if self.enemy_units(state, step, defenders[0].side if defenders else ""):
+                own_side = defenders[0].side if defenders else ""
+                if self.enemy_units(state, step, own_side):
                     found.append(illegal("12.5.5", f"{self.name(unit_id)} may not retreat into enemy units in {self.where(step)}", action))
+                    break
+                if self.fort(state, step) and self.controller(state, step) != own_side and not self.besieged(state, step):
+                    found.append(illegal("12.5.5", f"{self.name(unit_id)} may not retreat into the enemy fort of {self.where(step)}", action))
                     break
                 here = step
             if path[-1] == action.target:
                 found.append(illegal("12.5.5", f"{self.name(unit_id)} may not end its retreat in the space it left", action))
+        ends: dict[int, int] = {}
+        for unit_id, path in action.retreats.items():
+            if path and unit_id in defending_ids:
+                ends[path[-1]] = ends.get(path[-1], 0) + 1
+        limit = self.module.tables["movement"]["stacking_limit"]
+        for end, arriving in ends.items():
+            there = len([u for u in state.units_at(end) if u.id not in action.retreats])
+            if there + arriving > limit:
+                found.append(illegal("12.5.5", f"a retreat may not end overstacked: {self.where(end)} would hold {there + arriving} units", action))
         for unit_id in action.advance:
             unit = state.units[unit_id]
             if unit.id not in {u.id for u in attackers}:
@@ -251,6 +310,9 @@ class CombatRules(PathsOfGloryBase):
         if play is None:
             return []
         play.attacked_with.update(action.attackers)
+        for unit_id, path in action.retreats.items():
+            if path:
+                play.retreated_into.setdefault(path[-1], set()).add(unit_id)
         for unit_id in action.advance:
             self.enter(state, action.target, play.side)  # type: ignore[attr-defined]
         return []

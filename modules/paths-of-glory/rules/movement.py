@@ -34,7 +34,7 @@ class MovementRules(PathsOfGloryBase):
                 found.append(illegal("11.1.3", f"{self.where(here)} and {self.where(there)} are not connected", action))
                 return found
             for unit in units:
-                if not game_map.may_cross(here, there, self.token(unit)):
+                if not self.may_use(state, here, there, unit):
                     allowed = ", ".join(sorted(game_map.restricted[_edge(here, there)]))
                     found.append(illegal("11.1.4", f"{self.name(unit.id)} may not use the dashed connection {self.where(here)}-{self.where(there)} (only {allowed})", action))
         for unit in units:
@@ -115,7 +115,7 @@ class MovementRules(PathsOfGloryBase):
                 if not game_map.is_adjacent(here, there):
                     return found + [illegal("13.1.6", f"{self.where(here)} and {self.where(there)} are not connected", action)]
                 for unit in units:
-                    if not game_map.may_cross(here, there, self.token(unit)):
+                    if not self.may_use(state, here, there, unit):
                         found.append(illegal("13.1.6", f"{self.name(unit.id)} may not use the dashed connection {self.where(here)}-{self.where(there)}", action))
             for location in path[1:]:
                 label = self.where(location)

@@ -78,7 +78,7 @@ class OperationsRules(PathsOfGloryBase):
             problem = self._unmet(state, need)
             if problem:
                 found.append(illegal(need["rule"], f"{name} may not be played yet: {problem} (LR2022 {need['rule']})", action))
-        if not found and event not in CHECKED_EVENTS:
+        if not found and event not in CHECKED_EVENTS and not reinforcements:
             found.append(warning("9.5", f"the effect of {name} is not checked by the module (see README); only its playability and war status are", action))
         return found
 

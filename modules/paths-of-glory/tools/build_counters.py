@@ -111,7 +111,8 @@ def counters(shared: Path) -> dict:
             many = totals[row["name"]] > 1
             uid = f"{stem}-{serial[stem]:02d}" if many else stem
             display = f"{row['name']} #{serial[stem]}" if many else row["name"]
-            aliases = [display, uid.replace("-", " ")]
+            # "GE Corps 7" too: '#' starts a comment in the notation.
+            aliases = [display, uid.replace("-", " ")] + ([f"{row['name']} {serial[stem]}"] if many else [])
             size, arm = "XXX", "cavalry" if "Cavalry" in row["name"] else "infantry"
         if contingent:
             attributes["contingent"] = contingent

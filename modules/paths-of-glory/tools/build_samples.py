@@ -100,6 +100,17 @@ def build() -> None:
     round6 = state("turn1-round6-allied", round={"number": 6, "side": "ap"})
     sea = state("fr-corps-in-bordeaux", moves={"FR-CORPS-01": "Bordeaux", "FR-6-ARMY": "Bordeaux"})
 
+    besieged = state("liege-besieged", turn=2, moves={"GE-1-ARMY": "Liege"}, forts={"Liege": "besieged"})
+    entrench = state("cp-entrench-played", turn=2, events_played=["CP-06"], removed_cards=["CP-06"])
+
+    after_round6_ws = state("turn2-cp-war-status-4", turn=2, war_status={"cp": 4, "ap": 1}, combined_war_status=5, events_played=["CP-01", "CP-09"], removed_cards=["CP-01", "CP-09"])
+    verdun_full = state("verdun-full", moves={"FR-CORPS-01": "Verdun"})
+    cut_off = state("ge-3rd-army-cut-off-in-cambrai", moves={"GE-3-ARMY": "Cambrai", "FR-3-ARMY": "Sedan", "FR-5-ARMY": "eliminated"}, control={"Cambrai": "cp", "Sedan": "ap"})
+    corps_aachen = state("ge-corps-in-aachen", moves={"GE-CORPS-01": "Aachen"})
+    london = state("ge-corps-in-calais", turn=2, moves={"GE-CORPS-01": "Calais", "BR-1-ARMY": "London"}, control={"Calais": "cp"})
+    caucasus = state("russian-corps-in-the-caucasus", turn=5, moves={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, neutral_nations=["BU", "GR", "IT", "RO", "US"], commitment={"cp": "limited_war", "ap": "mobilization"})
+    rp_state = state("replacement-points", turn=2, replacement_points={"FR": 1, "GE": 1})
+
     # --- legal ----------------------------------------------------------------------------------------
     legal("legal-02-sr-across-the-turn-boundary.json", [
         cp(1), {"card": "CP-05", "use": "ops"}, {"activate": {"Bremen": "move"}, "cost": 1},
@@ -150,6 +161,37 @@ def build() -> None:
         ap(1), {"card": "AP-07", "use": "rp"},
         cp(2), {"card": "CP-04", "use": "ops"}, {"activate": {"Bremen": "move"}, "cost": 1},
     ], note="9.4: RP plays record replacement points; the CP's next round is an OPS play.")
+
+    legal("legal-12-mandated-offensives.json", [
+        {"phase": "mandated_offensive"},
+        {"roll": {"purpose": "mandated_offensive", "side": "cp", "value": 4, "result": "GE"}},
+        {"roll": {"purpose": "mandated_offensive", "side": "ap", "value": 5, "result": "none"}, "note": "IT, but Italy is neutral (7.1.2)"},
+        cp(1), {"card": "CP-05", "use": "rp"},
+    ], note="7.1: both mandated offensive rolls of August 1914; the Allied 5 names neutral Italy, so no offensive.")
+    legal("legal-13-liege-falls.json", [
+        {"phase": "siege"},
+        {"special": "siege", "at": "Liege", "roll": 6, "result": "destroyed", "note": "6 - 2 (turn 2) = 4 > LF 3"},
+    ], start=besieged, turn_number=2, note="LR2022 15.3: the siege roll of September 1914 destroys Liege's fort.")
+    legal("legal-14-entrench.json", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Insterberg": "move"}, "cost": 1},
+        {"special": "entrench", "units": ["GE-8-ARMY"], "at": "Insterberg", "roll": 3, "result": "success"},
+    ], start=entrench, turn_number=2, note="11.2.2: with Entrench played, the GE 8th Army digs instead of moving: 3 <= LF 3.")
+
+    legal("legal-15-german-reinforcements.json", [
+        cp(1), {"card": "CP-12", "use": "event"},
+        {"reinforce": ["GE-10-ARMY"], "at": "Breslau"},
+        {"remove": ["GE-CORPS-12", "GE-CORPS-13"], "to": "reserve"},
+    ], start=removed, turn_number=2, note="9.5.3.2-9.5.3.3: the 10th Army enters at Breslau (a German supply source), its two corps go to the Reserve Box.")
+    legal("legal-16-sr-out-of-the-reserve-box.json", [
+        *CP_PASS, ap(1), {"card": "AP-05", "use": "sr"},
+        {"reinforce": ["FR-CORPS-01"], "at": "Verdun"},
+        {"remove": ["FR-CORPS-10"], "to": "reserve"},
+    ], note="13.1.8-13.1.10: a French corps leaves the Reserve Box for Verdun (French units there) and another enters it; 2 SR points.")
+    legal("legal-17-replacement-phase.json", [
+        {"phase": "replacement"},
+        {"replace": "FR-6-ARMY"},
+        {"replace": "GE-CORPS-09"},
+    ], start=rp_state, turn_number=2, note="17.1: 1 FR RP brings the reduced FR 6th Army to full strength; half a GE RP the reduced GE corps in Bremen.")
 
     # --- illegal: sequence and card plays -----------------------------------------------------------
     illegal("illegal-8.1.1-allies-act-first.json", "8.1.1", [
@@ -206,6 +248,120 @@ def build() -> None:
     illegal("illegal-16.5-peace-terms-at-10-vp.json", "16.5", [
         cp(1), {"card": None, "use": "peace_terms"},
     ], note="The CP offer peace terms at 10 VP (they need 11 or more).")
+
+    mismatch("mismatch-7.1-wrong-mandated-offensive.json", "7.1", [
+        {"phase": "mandated_offensive"},
+        {"roll": {"purpose": "mandated_offensive", "side": "cp", "value": 3, "result": "GE"}},
+    ], note="A CP roll of 3 is TU (Turkey is neutral in 1914, so no offensive), not GE.")
+    mismatch("mismatch-15.3-fort-holds.json", "15.3", [
+        {"phase": "siege"},
+        {"special": "siege", "at": "Liege", "roll": 5, "result": "destroyed"},
+    ], start=besieged, turn_number=2, note="5 - 2 = 3 is not above Liege's LF 3: the fort holds.")
+    illegal("illegal-11.2.1-entrench-without-the-event.json", "11.2.1", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Insterberg": "move"}, "cost": 1},
+        {"special": "entrench", "units": ["GE-8-ARMY"], "at": "Insterberg", "roll": 2, "result": "success"},
+    ], turn_number=1, note="No Entrench event has been played.")
+    illegal("illegal-11.2.2-corps-entrenches.json", "11.2.2", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Insterberg": "move"}, "cost": 1},
+        {"special": "entrench", "units": ["GE-CORPS-10"], "at": "Insterberg", "roll": 1, "result": "success"},
+    ], start=entrench, turn_number=2, note="Only armies dig trenches.")
+
+    illegal("illegal-9.5.3.3-army-enters-away-from-capital.json", "9.5.3.3", [
+        cp(1), {"card": "CP-07", "use": "event"},
+        {"reinforce": ["GE-9-ARMY"], "at": "Frankfurt"},
+    ], start=removed, turn_number=2, note="A reinforcing German army enters at Berlin or a German supply source, not Frankfurt.")
+    illegal("illegal-9.5.3.2-corps-placed-on-the-map.json", "9.5.3.2", [
+        cp(1), {"card": "CP-12", "use": "event"},
+        {"reinforce": ["GE-10-ARMY", "GE-CORPS-12"], "at": "Breslau"},
+    ], start=removed, turn_number=2, note="Reinforcing corps go to the Reserve Box.")
+    illegal("illegal-13.1.8-reserve-corps-to-an-empty-space.json", "13.1.8", [
+        *CP_PASS, ap(1), {"card": "AP-05", "use": "sr"},
+        {"reinforce": ["FR-CORPS-01"], "at": "Cambrai"},
+    ], note="A corps leaves the Reserve Box only for a space with a unit of its nation, or its capital or supply source.")
+    illegal("illegal-17.1.1-not-enough-rp.json", "17.1.1", [
+        {"phase": "replacement"},
+        {"replace": "FR-6-ARMY"},
+        {"replace": "FR-9-ARMY"},
+    ], start=rp_state, turn_number=2, note="One FR RP restores one French army, not two.")
+    illegal("illegal-17.1.2-replacement-in-the-action-phase.json", "17.1.2", [
+        cp(1), {"card": "CP-05", "use": "rp"},
+        {"replace": "GE-CORPS-09"},
+    ], start=rp_state, turn_number=2, note="RP are spent only in the replacement phase.")
+
+    illegal("illegal-12.5.1-defender-stays-after-losing.json", "12.5.1", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/5",
+         "losses": {"defender": ["FR-5-ARMY"]}},
+    ], note="The attackers won 5 to 2 with full-strength armies: the reduced FR 5th Army must retreat.")
+    illegal("illegal-12.5.3-cancels-a-retreat-in-clear-terrain.json", "12.5.3", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Novi Sad": "attack"}, "cost": 1},
+        {"attack": ["AH-5-ARMY"], "target": "Belgrade", "roll": 4, "defender_roll": 1, "result": "1/3", "declare": ["cancel_retreat"],
+         "losses": {"defender": ["SB-1-ARMY", "SB-1-ARMY"]}, "replacements": {"SB-1-ARMY": "SB-CORPS-01"}},
+    ], note="Belgrade is clear and has no trench: the Serbs may not take an extra step instead of retreating.")
+    illegal("illegal-9.5.4-not-a-combat-card.json", "9.5.4", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "cards": ["CP-05"], "roll": 4, "defender_roll": 3, "result": "2/5",
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}},
+    ], note="Landwehr is not a combat card.")
+    illegal("illegal-9.5.4.1-defender-plays-first.json", "9.5.4.1", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "cards": ["AP-07", "CP-03"], "roll": 4, "defender_roll": 3, "result": "2/5",
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}},
+    ], note="The Allies' Severe Weather comes before the CP's Von Francois: the attacker plays combat cards first.")
+    legal("legal-18-cancel-the-retreat-in-a-forest.json", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 3, "result": "2/3", "declare": ["cancel_retreat"],
+         "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"}},
+    ], note="12.5.3: Sedan is a forest: the FR 5th Army takes the 3 it owes, then one more step (eliminated, a corps replaces it) instead of retreating; a step remains.")
+
+    legal("legal-20-war-status-phase.json", [
+        {"phase": "mandated_offensive"},
+        {"roll": {"purpose": "mandated_offensive", "side": "cp", "value": 4, "result": "GE"}},
+        {"roll": {"purpose": "mandated_offensive", "side": "ap", "value": 1, "result": "FR"}},
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/5",
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}, "advance": ["GE-2-ARMY"]},
+        ap(1), {"card": "AP-04", "use": "rp"},
+        {"phase": "war_status"},
+    ], start=after_round6_ws, turn_number=2, note="7.1: the GE offensive is carried out at Sedan, the French one is not (VP +1 in the War Status phase); 16.1: CP war status 4 brings Limited War and Turkey into the war.")
+    legal("legal-21-attrition.json", [
+        {"phase": "attrition"},
+        {"remove": "GE-3-ARMY", "to": "permanently_eliminated", "note": "cut off in Cambrai since the French took Sedan"},
+    ], start=cut_off, note="14.3.5: the GE 3rd Army in Cambrai traces no supply (Sedan and Brussels are Allied): attrition removes the army permanently.")
+    illegal("illegal-14.3.5-out-of-supply-army-survives.json", "14.3.5", [
+        {"phase": "attrition"},
+        {"phase": "siege"},
+    ], start=cut_off, note="The GE 3rd Army in Cambrai is out of supply and is not eliminated in the Attrition phase.")
+    illegal("illegal-14.3.5-supplied-unit-eliminated.json", "14.3.5", [
+        {"phase": "attrition"},
+        {"remove": "GE-3-ARMY", "to": "permanently_eliminated"},
+        {"eliminate": "GE-CORPS-09"},
+    ], start=cut_off, note="The GE corps in Bremen is in supply: attrition does not touch it.")
+    legal("legal-19-liege-besieged.json", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
+        {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
+        ap(1), {"card": "AP-04", "use": "rp"},
+    ], note="15.2.1: one army entering Liege's space (fort LF 3) in a round besieges the fort.")
+    illegal("illegal-15.2.1-one-corps-against-liege.json", "15.2.1", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
+        {"move": "GE-CORPS-01", "path": ["Aachen", "Liege"]},
+        ap(1), {"card": "AP-04", "use": "rp"},
+    ], start=corps_aachen, note="Liege's fort has LF 3: one corps cannot besiege it (an army or three corps).")
+    illegal("illegal-12.1.10-london-attacks-alone.json", "12.1.10", [
+        *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"London": "attack"}, "cost": 1},
+        {"attack": ["BR-1-ARMY"], "target": "Calais", "roll": 1, "defender_roll": 1, "result": "0/1",
+         "losses": {"defender": ["GE-CORPS-01"]}, "retreats": {"GE-CORPS-01": ["Ostend"]}},
+    ], start=london, turn_number=2, note="Units in London attack only with friendly units in Belgium or France.")
+    illegal("illegal-11.3.2-two-russian-corps-over-the-caucasus.json", "11.3.2", [
+        *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"Caucasus": "move"}, "cost": 1},
+        {"move": "RU-CORPS-01", "path": ["Caucasus", "Poti"]},
+        {"move": "RU-CORPS-02", "path": ["Caucasus", "Grozny"]},
+    ], start=caucasus, turn_number=5, note="Only one Russian corps a turn moves between the Caucasus space and the Near East.")
+    illegal("illegal-13.2.2-two-russian-corps-redeploy-to-the-near-east.json", "13.2.2", [
+        *CP_PASS, ap(1), {"card": "AP-05", "use": "sr"},
+        {"move": "RU-CORPS-01", "path": ["Caucasus", "Poti"], "by": "strategic"},
+        {"move": "RU-CORPS-02", "path": ["Caucasus", "Poti"], "by": "strategic"},
+    ], start=caucasus, turn_number=5, note="One Russian corps a turn redeploys into or out of the Near East.")
 
     # --- illegal: activation ------------------------------------------------------------------------
     illegal("illegal-9.2.1-over-budget.json", "9.2.1", [
@@ -278,17 +434,18 @@ def build() -> None:
     # --- illegal: combat ----------------------------------------------------------------------------
     illegal("illegal-12.1.3-not-adjacent.json", "12.1.3", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "attack"}, "cost": 1},
-        {"attack": ["GE-1-ARMY"], "target": "Sedan", "roll": 3, "defender_roll": 3, "result": "2/3", "losses": {"defender": ["FR-5-ARMY"]}},
+        {"attack": ["GE-1-ARMY"], "target": "Sedan", "roll": 3, "defender_roll": 3, "result": "2/3", "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}},
     ], note="Aachen is not adjacent to Sedan.")
     illegal("illegal-12.1.5-attacks-twice.json", "12.1.5", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
         {"attack": ["GE-2-ARMY"], "target": "Liege", "roll": 1, "defender_roll": 1, "result": "1/2"},
-        {"attack": ["GE-2-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 1, "result": "1/2", "losses": {}},
+        {"attack": ["GE-2-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 1, "result": "1/2", "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}},
     ], note="The GE 2nd Army attacks Liege and then Sedan in one round.")
     mismatch("mismatch-12.2.8-wrong-loss-number.json", "12.2.8", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/7",
-         "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY", "FR-CORPS-01"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"}},
+         "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY", "FR-CORPS-01"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"},
+         "retreats": {"FR-CORPS-01": ["Cambrai", "Amiens"]}},
     ], note="10 CF on the 9-11 column with a 4 is 5, not 7.")
     illegal("illegal-12.3.1-flank-into-a-trench.json", "12.3.1", [
         cp(1), {"card": "CP-13", "use": "ops"}, {"activate": {"Metz": "attack", "Strasbourg": "attack"}, "cost": 2},
@@ -298,7 +455,8 @@ def build() -> None:
     illegal("illegal-12.4.3-loss-exceeds-the-number.json", "12.4.3", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/5",
-         "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"}},
+         "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"},
+         "retreats": {"FR-CORPS-01": ["Cambrai", "Amiens"]}},
     ], note="Loss number 5 against a full FR army (LF 3 a step): two steps are 6.")
     illegal("illegal-12.5.2-retreats-too-far.json", "12.5.2", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
@@ -310,6 +468,11 @@ def build() -> None:
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 5, "result": "3/3",
          "losses": {"attacker": ["GE-2-ARMY"], "defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Cambrai"]}},
     ], note="Equal loss numbers: the defender does not retreat.")
+    illegal("illegal-12.5.5-retreat-ends-overstacked.json", "12.5.5", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 3, "result": "2/3",
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Verdun"]}},
+    ], start=verdun_full, note="Verdun already holds three French units: the retreat may not end there.")
     illegal("illegal-12.6.1-reduced-unit-advances.json", "12.6.1", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Mulhouse": "attack"}, "cost": 1},
         {"attack": ["GE-7-ARMY"], "target": "Belfort", "roll": 6, "defender_roll": 1, "result": "1/2",
