@@ -18,7 +18,7 @@ from pbem.formats.vassal.commands import AddPiece, parse_command
 from pbem.formats.vassal.grids import (MAX_INDEX, Grid, HexGrid, Numbering, Region, RegionGrid, SquareGrid,
                                        Zone, ZonedGrid)
 from pbem.formats.vassal.sequence import TAB, split, split_chain
-from pbem.formats.vassal.traits import Piece, Trait, piece_from_traits, substitute, trait_kind
+from pbem.formats.vassal.traits import Piece, PieceError, Trait, piece_from_traits, substitute, trait_kind
 from pbem.formats.vassal.xmlsafe import text_of
 from pbem.model.errors import PbemError
 
@@ -354,22 +354,33 @@ def _read_slot(element: etree._Element, prototypes: dict[str, str]) -> PieceSlot
     command = parse_command(text)
     if not isinstance(command, AddPiece):
         return None
-    types, states = expand_prototypes(command.type, command.state, prototypes)
+    try:
+        types, states = expand_prototypes(command.type, command.state, prototypes)
+    except (PieceError, ValueError) as error:  # a chain too long, prototypes that explode
+        raise BuildFileError(element, f"{element.get('entryName', '')!r}: {error}") from None
     traits = [Trait(trait_kind(t), t, s) for t, s in zip(types, states)]
     piece = piece_from_traits(None, traits) if traits and command.type != "stack" else None
     return PieceSlot(name=element.get("entryName", ""), gpid=element.get("gpid"), type=command.type,
                      state=command.state, traits=traits, piece=piece)
 
 
+MAX_EXPANDED_LINKS = 10_000  # links visited expanding one piece's prototypes: real pieces stay in the hundreds
+
+
 def expand_prototypes(type_text: str, state_text: str, prototypes: dict[str, str],
-                      depth: int = 0) -> tuple[list[str], list[str]]:
+                      depth: int = 0, budget: list[int] | None = None) -> tuple[list[str], list[str]]:
     """The type and state links of a piece with every ``prototype;Name`` replaced by that prototype's traits.
 
     As ``UsePrototype`` does: the prototype's own placeholder BasicPiece is dropped, its traits bring their
     own states, prototypes inside prototypes are expanded too, parameters (``prototype;Name;k=v``) are
-    substituted into the definition, and comments (``cmt;``) go.
+    substituted into the definition, and comments (``cmt;``) go.  Prototypes that use each other many
+    times over would expand exponentially: past :data:`MAX_EXPANDED_LINKS` links it is a :class:`PieceError`.
     """
+    budget = [MAX_EXPANDED_LINKS] if budget is None else budget
     types = split_chain(type_text, TAB)
+    budget[0] -= len(types)
+    if budget[0] < 0:
+        raise PieceError(f"prototypes expand to more than {MAX_EXPANDED_LINKS} traits")
     states = split_chain(state_text, TAB) if state_text else [""]
     states += [""] * (len(types) - len(states))
     out_types: list[str] = []
@@ -392,7 +403,7 @@ def expand_prototypes(type_text: str, state_text: str, prototypes: dict[str, str
             command = parse_command(definition)
             if not isinstance(command, AddPiece):
                 continue
-            inner_types, inner_states = expand_prototypes(command.type, command.state, prototypes, depth + 1)
+            inner_types, inner_states = expand_prototypes(command.type, command.state, prototypes, depth + 1, budget)
             out_types.extend(inner_types[:-1])
             out_states.extend(inner_states[:-1])
         elif not last and link.startswith("cmt;"):

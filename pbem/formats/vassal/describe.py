@@ -10,21 +10,20 @@ from pbem.formats.vassal.archive import is_zip, read_zip
 from pbem.formats.vassal.buildfile import Module
 from pbem.formats.vassal.grids import HexGrid, Numbering, RegionGrid, SquareGrid, ZonedGrid
 from pbem.formats.vassal.metadata import Metadata, read_metadata
-from pbem.formats.vassal.modulefile import MAX_FILE_BYTES, ModuleFile, module_from_archive, module_from_build_file
+from pbem.formats.vassal.modulefile import ModuleFile, module_from_archive, module_from_build_file, read_vassal_bytes
 from pbem.formats.vassal.savefile import SAVE_ENTRY, SavedGame, read_saved_game
 from pbem.formats.vassal.obfuscation import HEADER
 from pbem.formats.vassal.xmlsafe import parse_xml
 from pbem.model.errors import PbemError
-from pbem.model.files import read_bytes
 
 
 def open_vassal_file(path: str | Path) -> SavedGame | ModuleFile | Metadata:
     """Whatever VASSAL file ``path`` is: a save or log, a module (zip or buildFile), or a metadata file."""
     path = Path(path)
-    data = read_bytes(path, MAX_FILE_BYTES)
+    data = read_vassal_bytes(path)
     if is_zip(data):
         archive = read_zip(data, path)
-        if archive.get(SAVE_ENTRY) is not None:
+        if SAVE_ENTRY in archive.names:
             return read_saved_game(data, path)
         return module_from_archive(archive, path)
     if data.startswith(HEADER) or data.startswith(b"begin_save"):

@@ -20,8 +20,10 @@ from pbem.formats.vassal.commands import (AddPiece, BoardLayout, ChangePiece, Ch
 from pbem.formats.vassal.dice import DiceReader, Roll
 from pbem.formats.vassal.layout import MapLayout, layouts_for
 from pbem.formats.vassal.savefile import SavedGame, collect_pieces, step_commands
-from pbem.formats.vassal.sequence import TAB, join, split
-from pbem.formats.vassal.traits import Piece, Stack, decode_chain, piece_from_traits, public_state
+from pbem.formats.vassal.sequence import TAB, join, split, split_chain
+from pbem.model.errors import PbemError
+from pbem.formats.vassal.traits import (NAME_TRAITS, Piece, PieceError, Stack, Trait, apply_basic_state, piece_name,
+                                        public_state, trait_kind)
 
 _TYPED_CHAT = re.compile(r"^(?:&lt;|<)(?P<player>.*?)(?:&gt;|>) - (?P<text>.*)$", re.S)
 UNDO_CHAT = "* UNDO: "
@@ -32,6 +34,29 @@ class _Tracked:
     type: str
     state: str
     piece: Piece
+    _types: list[str] | None = None
+    _name_links: frozenset[int] | None = None
+
+    @property
+    def types(self) -> list[str]:
+        """The type chain's links, split once however often the piece changes."""
+        if self._types is None:
+            self._types = split_chain(self.type)
+        return self._types
+
+    @property
+    def name_links(self) -> frozenset[int]:
+        """Where the traits that change the name are in the chain."""
+        if self._name_links is None:
+            self._name_links = frozenset(index for index, link in enumerate(self.types[:-1])
+                                         if trait_kind(link) in NAME_TRAITS)
+        return self._name_links
+
+
+# Work (trait states compared, name traits applied) one log may ask for; a real log needs a few million at
+# most (Paths of Glory: 6,000 pieces of ~150 traits).  Past it the log is refused, not read for minutes.
+MAX_TRAIT_WORK = 20_000_000
+NAME_WORK = 20  # applying a name trait (fields, formats) costs about as much as 20 state comparisons
 
 
 @dataclass(slots=True)
@@ -65,6 +90,7 @@ class LogReader:
                                          for child in stack.children}
         self.layouts: dict[str, MapLayout] = layouts_for(module, game.board_layouts()) if module else {}
         self.roster = {player.secret: player.name for player in game.players()}
+        self.work = 0  # see MAX_TRAIT_WORK
 
     # --- naming -------------------------------------------------------------------------------------
 
@@ -202,20 +228,50 @@ class LogReader:
             event["traits"] = []
             return event
         before_state = command.old_state if command.old_state is not None else tracked.state
-        before = decode_chain(tracked.type, before_state)
-        after = decode_chain(tracked.type, command.new_state)
-        changed = [{"trait": old.kind, "before": public_state(old, self.roster),
-                    "after": public_state(new, self.roster)}
-                   for old, new in zip(before, after) if old.state != new.state]
-        new_piece = piece_from_traits(command.id, after)
+        types = tracked.types
+        try:
+            before = split_chain(before_state, TAB) if before_state else [""]
+            after = split_chain(command.new_state, TAB) if command.new_state else [""]
+        except ValueError as error:
+            raise PieceError(str(error)) from None
+        # Links beyond both states are empty in both: only the links the two states hold are compared.
+        count = min(len(types), max(len(before), len(after)))
+        self._charge(len(before) + len(after))
+        changed_links = [index for index in range(count)
+                         if (before[index] if index < len(before) else "") != (after[index] if index < len(after) else "")]
+        changed = []
+        for index in changed_links:
+            kind = trait_kind(types[index])
+            old = Trait(kind, types[index], before[index] if index < len(before) else "")
+            new = Trait(kind, types[index], after[index] if index < len(after) else "")
+            changed.append({"trait": kind, "before": public_state(old, self.roster),
+                            "after": public_state(new, self.roster)})
+        last = len(types) - 1
+        new_piece = Piece(command.id, tracked.type, command.new_state, basic_name=tracked.piece.basic_name,
+                          image=tracked.piece.image)
+        apply_basic_state(new_piece, after[last] if last < len(after) else "")
         if new_piece.map_id is None and tracked.piece.map_id is not None:
             # A stacked piece's own state may carry no map (VASSAL 2.9): keep where it is.
             new_piece.map_id, new_piece.x, new_piece.y = tracked.piece.map_id, tracked.piece.x, tracked.piece.y
+        links = tracked.name_links
+        if any(index in links for index in changed_links):
+            self._charge(NAME_WORK * len(links))
+            name_traits = [Trait(trait_kind(types[index]), types[index], after[index] if index < len(after) else "")
+                           for index in sorted(links)]
+            new_piece._name = piece_name(name_traits + [Trait("piece;", types[last], "")], new_piece.basic_name)
+        else:
+            new_piece._name = tracked.piece.name
         if new_piece.name != tracked.piece.name:
             event["name_after"] = new_piece.name
         event["traits"] = changed
-        self.pieces[command.id] = _Tracked(tracked.type, command.new_state, new_piece)
+        self.pieces[command.id] = _Tracked(tracked.type, command.new_state, new_piece, types, links)
         return event
+
+    def _charge(self, work: int) -> None:
+        self.work += work
+        if self.work > MAX_TRAIT_WORK:
+            raise PbemError(f"the log's pieces change more than {MAX_TRAIT_WORK} trait states in all, "
+                            "beyond what pbem reads (no real log comes near)")
 
     def _chat(self, command: Chat, step: _Step, results: dict[str, str], used: set[str]) -> dict:
         message = command.message

@@ -14,6 +14,17 @@ from pbem.model.files import read_bytes
 
 BUILD_FILES = ("buildFile.xml", "buildFile")  # 3.5+ name first, as a robust reader should
 MAX_FILE_BYTES = 1024 * 1024 * 1024  # modules full of images can be hundreds of MiB; members are read lazily
+MAX_TEXT_BYTES = 64 * 1024 * 1024  # an XML file or a bare savedGame stream: no real one comes near
+
+
+def read_vassal_bytes(path: Path) -> bytes:
+    """A VASSAL file's bytes: a zip up to :data:`MAX_FILE_BYTES`, anything else up to :data:`MAX_TEXT_BYTES`."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4)
+    except OSError:
+        head = b""  # read_bytes names the problem
+    return read_bytes(path, MAX_FILE_BYTES if is_zip(head) else MAX_TEXT_BYTES)
 
 
 @dataclass(slots=True)
@@ -68,7 +79,7 @@ def open_module(path: str | Path) -> ModuleFile:
         if candidate is None:
             raise PbemError.at(path, "folder has no buildFile.xml or buildFile")
         path = candidate
-    data = read_bytes(path, MAX_FILE_BYTES)
+    data = read_vassal_bytes(path)
     if is_zip(data):
         return module_from_archive(read_zip(data, path), path)
     return module_from_build_file(data, path)
