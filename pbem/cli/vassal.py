@@ -60,10 +60,13 @@ def vassal() -> None:
 
 
 @vassal.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.argument("file", type=click.Path(path_type=str))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def info(file: str, fmt: str) -> int:
-    """What FILE is: kind, VASSAL version, module, maps with boards and grids, pieces, steps."""
+    """What FILE is: kind, VASSAL version, module, maps with boards and grids, pieces, steps.
+
+    FILE is a module (.vmod, .vmdx, buildFile, or an unpacked module folder), a save, a log or a
+    metadata file."""
     from pbem.formats.vassal.describe import describe, open_vassal_file
     from pbem.formats.vassal.render import info_lines
 

@@ -103,6 +103,8 @@ class Module:
     dice: list[DiceButton] = field(default_factory=list)
     sides: list[str] = field(default_factory=list)
     root_class: str = ""
+    is_extension: bool = False  # the root is a ModuleExtension, whatever metadata the zip holds
+    extends: tuple[str, str] | None = None  # an extension's module: name and version
 
     def map(self, map_id: str | None) -> MapDef | None:
         return next((m for m in self.maps if m.id == map_id), None)
@@ -185,8 +187,12 @@ def read_module(root: etree._Element, image_size: ImageSizer | None = None) -> M
     """The module described by a parsed buildFile; ``image_size(name)`` measures board images if it can."""
     module = Module(
         name=root.get("name", ""), version=root.get("version", ""),
-        vassal_version=root.get("VassalVersion", ""), description=root.get("description", ""),
-        root_class=root.tag if isinstance(root.tag, str) else "")
+        vassal_version=root.get("VassalVersion") or root.get("vassalVersion") or "",
+        description=root.get("description", ""), root_class=root.tag if isinstance(root.tag, str) else "")
+    if _short(root.tag).endswith("ModuleExtension"):
+        # An extension names the module it extends; its own name is its file's (VASSAL's too).
+        module.is_extension = True
+        module.extends = (root.get("module", ""), root.get("moduleVersion", ""))
     map_index = 0
     for element in root.iter():
         if not isinstance(element.tag, str):
@@ -275,7 +281,7 @@ def read_grid(element: etree._Element) -> Grid | None:
                 zoned.zones.append(_read_zone(child))
             else:
                 grid = read_grid(child)
-                if isinstance(grid, (HexGrid, SquareGrid)):
+                if isinstance(grid, (HexGrid, SquareGrid, RegionGrid)):  # VASSAL allows a region grid too
                     zoned.background = grid
         return zoned
     if short.endswith("HexGrid"):

@@ -8,6 +8,7 @@ a ``str``, a group is a ``list`` of trees, and encoding a decoded tree gives bac
 from __future__ import annotations
 
 from collections.abc import Iterator
+import html
 from bisect import bisect_left
 from dataclasses import dataclass
 
@@ -252,6 +253,11 @@ class Player:
     secret: str
     name: str
     side: str
+
+    @property
+    def shown_name(self) -> str:
+        """The name as VASSAL shows it: 3.4+ writes chat-escaped names (``&lt;Brian&gt;``)."""
+        return html.unescape(self.name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from pbem.formats.vassal.buildfile import Module
 from pbem.formats.vassal.commands import (AddPiece, BoardLayout, ChangePiece, Chat, MovePiece, Other, RemovePiece,
                                           SetProperty, UndoMarker, parse_command)
 from pbem.formats.vassal.dice import DiceReader, Roll
-from pbem.formats.vassal.layout import MapLayout, layouts_for
+from pbem.formats.vassal.layout import OFFBOARD, MapLayout, layouts_for, map_layout
 from pbem.formats.vassal.savefile import SavedGame, collect_pieces, step_commands
 from pbem.formats.vassal.sequence import TAB, join, split, split_chain
 from pbem.model.errors import PbemError
@@ -27,6 +27,7 @@ from pbem.formats.vassal.traits import (NAME_TRAITS, Piece, PieceError, Stack, T
 
 _TYPED_CHAT = re.compile(r"^(?:&lt;|<)(?P<player>.*?)(?:&gt;|>) - (?P<text>.*)$", re.S)
 UNDO_CHAT = "* UNDO: "
+UNNAMED = "(unnamed)"  # a piece whose name is empty, as many markers' are
 
 
 @dataclass(slots=True)
@@ -89,25 +90,42 @@ class LogReader:
         self.stack_of: dict[str, str] = {child: stack_id for stack_id, stack in stacks.items()
                                          for child in stack.children}
         self.layouts: dict[str, MapLayout] = layouts_for(module, game.board_layouts()) if module else {}
-        self.roster = {player.secret: player.name for player in game.players()}
+        self.roster = {player.secret: player.shown_name for player in game.players()}
         self.work = 0  # see MAX_TRAIT_WORK
+        self.positions = self.on_boards = 0  # map positions seen, and those named on a board
 
     # --- naming -------------------------------------------------------------------------------------
 
     def where(self, map_id: str | None, x: int | None, y: int | None) -> dict:
         place: dict = {"map": map_id, "x": x, "y": y}
         layout = self.layouts.get(map_id) if map_id else None
+        if map_id is not None and x is not None and y is not None:
+            self.positions += 1
         if layout is not None and x is not None and y is not None:
             place["location"] = layout.location_name(x, y)
+            self.on_boards += place["location"] != OFFBOARD
         return place
+
+    def warnings(self) -> list[str]:
+        """What suggests the module given is not the log's: another name, or no position on its boards."""
+        if self.module is None:
+            return []
+        out = []
+        made_with = self.game.moduledata.name if self.game.moduledata else ""
+        if made_with and self.module.name and made_with != self.module.name:
+            out.append(f"the log was made with the module {made_with!r}, not {self.module.name!r}")
+        if self.positions and not self.on_boards:
+            out.append(f"none of the log's {self.positions} positions falls on a board of {self.module.name or 'the module'!r}"
+                       " (another game's module?)")
+        return out
 
     def name_of(self, piece_id: str) -> str:
         tracked = self.pieces.get(piece_id)
         if tracked is not None:
-            return tracked.piece.name
+            return tracked.piece.name or UNNAMED
         stack = self.stacks.get(piece_id)
         if stack is not None:
-            names = [self.pieces[child].piece.name for child in stack.children if child in self.pieces]
+            names = [self.pieces[child].piece.name or UNNAMED for child in stack.children if child in self.pieces]
             return "stack of " + ", ".join(names) if names else "empty stack"
         return f"piece {piece_id}"
 
@@ -125,7 +143,7 @@ class LogReader:
         for number, command in enumerate(parsed):
             event = self._event(command, step, results, used_results)
             if event is not None:
-                event["command"] = number
+                event["command_index"] = number
                 step.events.append(event)
 
     def _event(self, command, step: _Step, results: dict[str, str], used: set[str]) -> dict | None:
@@ -149,10 +167,20 @@ class LogReader:
         if isinstance(command, UndoMarker):
             return None
         if isinstance(command, BoardLayout):
-            return {"type": "other", "command": "BoardPicker", "map": command.map_id}
+            return self._boards(command)
         if isinstance(command, Other):
             return {"type": "other", "command": command.prefix}
         return None
+
+    def _boards(self, command: BoardLayout) -> dict:
+        """A board choice mid-log: positions from here on are named on the new layout."""
+        if self.module is not None:
+            map_def = self.module.map(command.map_id)
+            if map_def is not None:
+                self.layouts[command.map_id] = map_layout(map_def, command)
+        return {"type": "boards", "map": command.map_id,
+                "boards": [{"name": name, "reversed": is_reversed, "column": column, "row": row}
+                           for name, is_reversed, column, row in command.boards]}
 
     def _move(self, command: MovePiece, step: _Step) -> dict:
         player = self.player_of(command.player)
@@ -204,7 +232,7 @@ class LogReader:
             return None  # stacks come and go with moves; their pieces are what players see
         if command.id:
             self.pieces[command.id] = _Tracked(command.type, command.state, decoded)
-        return {"type": "add", "piece": decoded.name, "id": command.id,
+        return {"type": "add", "piece": decoded.name or UNNAMED, "id": command.id,
                 "at": self.where(decoded.map_id, decoded.x, decoded.y)}
 
     def _remove(self, command: RemovePiece) -> dict | None:
@@ -214,7 +242,7 @@ class LogReader:
                     del self.stack_of[child]
             return None
         tracked = self.pieces.pop(command.id, None)
-        event = {"type": "remove", "piece": tracked.piece.name if tracked else f"piece {command.id}",
+        event = {"type": "remove", "piece": (tracked.piece.name or UNNAMED) if tracked else f"piece {command.id}",
                  "id": command.id}
         if tracked is not None:
             event["at"] = self.where(tracked.piece.map_id, tracked.piece.x, tracked.piece.y)
@@ -262,7 +290,7 @@ class LogReader:
         else:
             new_piece._name = tracked.piece.name
         if new_piece.name != tracked.piece.name:
-            event["name_after"] = new_piece.name
+            event["name_after"] = new_piece.name or UNNAMED
         event["traits"] = changed
         self.pieces[command.id] = _Tracked(tracked.type, command.new_state, new_piece, types, links)
         return event
@@ -378,8 +406,12 @@ def read_events(game: SavedGame, module: Module | None = None) -> dict:
         elif _undoable(step):
             pointer = position
     _assign_players(steps, list(dict.fromkeys(reader.roster.values())))
-    return {"kind": game.kind, "file": game.source,
-            "steps": [_step_json(step) for step in steps], "summary": _summary(steps)}
+    report = {"kind": game.kind, "file": game.source,
+              "steps": [_step_json(step) for step in steps], "summary": _summary(steps)}
+    warnings = reader.warnings()
+    if warnings:
+        report["warnings"] = warnings
+    return report
 
 
 def _previous_undoable(steps: list[_Step], pointer: int) -> int | None:

@@ -49,8 +49,9 @@ def module_from_archive(archive: ZipArchive, source: str | Path) -> ModuleFile:
     meta_name = "moduledata" if archive.get("moduledata") is not None else "extensiondata"
     metadata = (read_metadata(archive.get(meta_name), f"{source}!{meta_name}")
                 if archive.get(meta_name) is not None else None)
-    return ModuleFile(str(source), _read(root, sizer, f"{source}!{name}"), metadata, archive, name,
-                      is_extension=meta_name == "extensiondata" or (metadata is not None and metadata.root != "data"))
+    module = _read(root, sizer, f"{source}!{name}")
+    return ModuleFile(str(source), _named(module, Path(source)), metadata, archive, name,
+                      is_extension=module.is_extension)
 
 
 def module_from_build_file(data: bytes, path: Path) -> ModuleFile:
@@ -58,10 +59,21 @@ def module_from_build_file(data: bytes, path: Path) -> ModuleFile:
     root = parse_xml(data, path)
     sizer = image_sizer(folder_image_reader(path.parent))
     metadata = None
-    meta_path = path.parent / "moduledata"
-    if meta_path.is_file():
-        metadata = read_metadata(read_bytes(meta_path), meta_path)
-    return ModuleFile(str(path), _read(root, sizer, path), metadata, None, path.name)
+    for meta_name in ("moduledata", "extensiondata"):
+        meta_path = path.parent / meta_name
+        if meta_path.is_file():
+            metadata = read_metadata(read_bytes(meta_path, MAX_TEXT_BYTES), meta_path)
+            break
+    module = _read(root, sizer, path)
+    return ModuleFile(str(path), _named(module, path), metadata, None, path.name, is_extension=module.is_extension)
+
+
+def _named(module: Module, path: Path) -> Module:
+    """An extension is named after its file (or its folder, when unpacked), as VASSAL names it."""
+    if module.is_extension and not module.name:
+        stem = path.stem if path.name not in BUILD_FILES else path.resolve().parent.name
+        module.name = stem
+    return module
 
 
 def _read(root, sizer, source: str | Path) -> Module:
