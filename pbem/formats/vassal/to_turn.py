@@ -195,6 +195,7 @@ class _Builder:
         if self.round is not None:
             for space in {self.at[u] for u in attackers}:
                 self.round["origins"][space] = "attack"
+                self.round["last"] = step
         action: dict[str, Any] = {"attack": attackers, "target": game_map.label(target)}
         if groups.get("result"):
             action["result"] = groups["result"]
@@ -276,7 +277,9 @@ class _Builder:
                     action["by"] = "strategic"
                 self.open_moves[unit] = self.add(action, step)
                 if self.round is not None and on_map(source) is not None:
-                    self.round["origins"].setdefault(source, self.activate_purpose)
+                    if source not in self.round["origins"]:
+                        self.round["origins"][source] = self.activate_purpose
+                        self.round["last"] = step
         self.at[unit] = where
 
     def combat_move(self, unit: str, role: str, source: str, kind: str, where: str) -> bool:
@@ -385,7 +388,9 @@ class _Builder:
         if not spaces:
             return
         activation = {"activate": spaces}
-        self.actions.insert(current["at"] + 1, (activation, current["step"]))
+        # It stands after the card play, but names the step where the last space was drawn in: where an
+        # over-spent budget shows.
+        self.actions.insert(current["at"] + 1, (activation, current.get("last", current["step"])))
         # Indices after the insertion point moved by one; open moves were cleared above.
 
 
