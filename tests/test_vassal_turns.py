@@ -144,3 +144,25 @@ def test_an_attack_that_cannot_be_read_is_an_input_error_at_its_step(pbem, openi
     result = pbem("check", path)
     assert result.code == 2 and "bad.vlog: step 2: " in result.err and message in result.err
     assert len(result.err.strip().splitlines()) == 1
+
+
+def test_the_archive_takes_a_vassal_log_in_a_game_folder(pbem, logs, tmp_path):
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "01-cp.vlog").write_bytes((logs / "legal-03-attack-on-sedan.vlog").read_bytes())
+    db = tmp_path / "archive.sqlite"
+    added = pbem("archive", "--db", db, "add", game)
+    assert added.code == 0, added.err
+    assert "1 turns, 5 actions, all legal" in added.out
+    assert pbem("archive", "--db", db, "verify").code == 0
+
+
+def test_a_unit_moved_where_the_mapping_has_no_place_is_an_input_error_naming_both(pbem, opening, tmp_path):
+    o = opening(SAVE)
+    o.play("CP-10", "OPS (CP)")
+    o.writer.move(o.unit("GE-4-ARMY"), "Preferences", 10, 10)
+    path = o.save("lost.vlog", tmp_path)
+    result = pbem("check", path)
+    assert result.code == 2
+    assert "lost.vlog: step 2: unit GE-4-ARMY was moved to Preferences" in result.err
+    assert "a place the paths-of-glory VASSAL mapping lacks" in result.err

@@ -26,14 +26,17 @@ OUT = REPO / "samples" / "paths-of-glory" / "vassal"
 class Opening:
     """A log writer that speaks in units, spaces and cards."""
 
+    _opened: dict[str, object] = {}  # the save read once, however many logs are built on it
+
     def __init__(self, save: Path):
         from pbem.formats.vassal.logwriter import LogWriter
-        from pbem.formats.vassal.to_state import open_game
+        from pbem.formats.vassal.to_state import open_game, save_to_state
 
-        self.opened = open_game(str(save))
-        from pbem.formats.vassal.to_state import save_to_state
-
-        save_to_state(self.opened.game, self.opened.mapping, self.opened.pieces, self.opened.namer)
+        if str(save) not in Opening._opened:
+            opened = open_game(str(save))
+            save_to_state(opened.game, opened.mapping, opened.pieces, opened.namer)
+            Opening._opened[str(save)] = opened
+        self.opened = Opening._opened[str(save)]
         self.piece_of = {unit: pid for pid, unit in self.opened.namer.units.items()}
         self.cards = {self.opened.mapping.card_of(p): pid for pid, p in self.opened.pieces.items()
                       if self.opened.mapping.card_of(p) is not None and p.map_id == "Map"}
@@ -41,7 +44,7 @@ class Opening:
         self.xy = {}
         for name, x, y in places["regions"]:
             self.xy.setdefault(name, (x, y))
-        self.writer = LogWriter(self.opened.game, player="Ted")
+        self.writer = LogWriter(self.opened.game, player="Ted", pieces=self.opened.pieces)
         self.units_at: dict[str, list[str]] = {}
 
     def unit(self, unit_id: str) -> str:
@@ -78,10 +81,9 @@ class Opening:
 
 
 def corps_at(opening: Opening, space: str, nation: str) -> str:
-    state = None
     from pbem.formats.vassal.to_state import save_to_state
 
-    state, _ = save_to_state(opening.opened.game, opening.opened.mapping, opening.opened.pieces, opening.opened.namer)
+    state, _ = save_to_state(opening.opened.game, opening.opened.mapping, opening.opened.pieces)
     return next(u["id"] for u in state["units"] if u["at"] == space and u["id"].startswith(f"{nation}-CORPS-"))
 
 

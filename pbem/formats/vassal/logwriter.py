@@ -33,9 +33,10 @@ class LogWriter:
     player: str = "Player"
     secret: str = "pbem-sample"
     steps: list[list[str]] = field(default_factory=list)
+    pieces: dict | None = None  # the start's pieces, if the caller has them decoded already
 
     def __post_init__(self) -> None:
-        pieces, _ = self.start.pieces()
+        pieces = self.pieces if self.pieces is not None else self.start.pieces()[0]
         self.types = {pid: piece.type_text for pid, piece in pieces.items()}
         self.states = {pid: piece.state_text for pid, piece in pieces.items()}
         self.places = {pid: _Where(piece.map_id or "", piece.x or 0, piece.y or 0) for pid, piece in pieces.items()}
