@@ -144,3 +144,16 @@ def test_the_mapping_is_checked_against_the_module(pog, change, message):
 def test_the_bundled_mapping_is_valid(pog):
     assert load_mapping(pog).answers_to("Paths of Glory", "10.8")
     assert not load_mapping(pog).answers_to("Paths of Glory", "9.1")
+
+
+@needs_save
+def test_a_nation_whose_neutrality_marker_left_the_map_is_in_play(pog):
+    from pbem.formats.vassal.to_state import open_game, save_to_state
+
+    opened = open_game(str(SAVE))
+    italy = next(pid for pid, p in opened.pieces.items() if p.basic_name == "Italy Neutral")
+    opened.pieces[italy].map_id = "Expansion Cards"  # Italy entered the war: its marker is off the map
+    state, _ = save_to_state(opened.game, opened.mapping, opened.pieces, opened.namer)
+    by_id = {u["id"]: u for u in state["units"]}
+    assert by_id["IT-1-ARMY"] == {"id": "IT-1-ARMY", "at": "Verona", "step": 1}
+    assert "IT" not in state["status"]["neutral_nations"] and "TU" in state["status"]["neutral_nations"]

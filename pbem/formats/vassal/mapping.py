@@ -249,5 +249,7 @@ def _regexes(data: dict[str, Any]):
             yield f"/counters/{k}/basic_name", counter["basic_name"]
     if "cards" in data:
         yield "/cards/image", data["cards"]["image"]
+    for nation, pattern in data["locations"].get("inactive_nations", {}).get("markers", {}).items():
+        yield f"/locations/inactive_nations/markers/{nation}", pattern
     if "attack_chat" in data.get("turn", {}):
         yield "/turn/attack_chat", data["turn"]["attack_chat"]

@@ -142,6 +142,13 @@ def save_to_state(game: SavedGame, mapping: Mapping, pieces: dict[str, Piece] | 
     scenario_data = load_json(module.scenarios[mapping.data["status_from"]]).data if mapping.data.get("status_from") else {}
     inactive = mapping.data["locations"].get("inactive_nations")
     sleeping = set(status.get(inactive["status"], ())) if inactive else set()
+    if inactive and "markers" in inactive:
+        # A nation with a neutrality marker rule is neutral only while its marker is on the game map.
+        on_map = [p.basic_name for p in pieces.values() if p.map_id == mapping.data["locations"]["map"]]
+        for nation, pattern in inactive["markers"].items():
+            if not any(re.match(pattern, name) for name in on_map):
+                sleeping.discard(nation)
+        status[inactive["status"]] = [n for n in status.get(inactive["status"], []) if n in sleeping]
     units: list[dict[str, Any]] = []
     for piece_id in sorted(namer.units, key=_id_order):
         piece = pieces[piece_id]

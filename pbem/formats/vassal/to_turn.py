@@ -169,7 +169,8 @@ class _Builder:
         import re
 
         pattern = self.mapping.data.get("turn", {}).get("attack_chat")
-        found = re.match(pattern, text.strip()) if pattern else None
+        # A declaration is a short line: longer chat is not matched at all (no regex time on hostile text).
+        found = re.match(pattern, text.strip()) if pattern and len(text) <= 300 else None
         if found is None:
             return False
         self.close_combat()
