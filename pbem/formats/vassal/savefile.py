@@ -8,7 +8,7 @@ included, as long as nothing was changed; change ``tree`` and the rest is encode
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.formats.vassal.archive import ZipArchive, is_zip, read_zip, write_zip
@@ -37,6 +37,7 @@ class SavedGame:
     archive: ZipArchive | None = None
     savedata: Metadata | None = None
     moduledata: Metadata | None = None
+    _restore: tuple[int, list] | None = field(default=None, repr=False)  # (id of the tree, its commands)
 
     @property
     def tokens(self) -> list:
@@ -54,8 +55,10 @@ class SavedGame:
         return [token for token in self.tokens if _is_step(token)]
 
     def restore_commands(self) -> list:
-        """The restore part's leaf commands, parsed."""
-        return [parse_command(leaf) for token in self.restore for leaf in leaves(token)]
+        """The restore part's leaf commands, parsed (once for a tree: pieces, players and boards all ask)."""
+        if self._restore is None or self._restore[0] != id(self.tree):
+            self._restore = (id(self.tree), [parse_command(leaf) for token in self.restore for leaf in leaves(token)])
+        return self._restore[1]
 
     def players(self) -> list[Player]:
         return [command for command in self.restore_commands() if isinstance(command, Player)]
