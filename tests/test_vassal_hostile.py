@@ -392,3 +392,10 @@ def test_changes_renaming_a_piece_of_999_labels_are_refused_in_time(tmp_path, ca
     start = time.process_time()  # CPU time: the machine may be busy with other work
     check_refused(tmp_path, capsys, "labels.vlog", data, verb="log", expect="trait states")
     assert time.process_time() - start < 10
+
+
+def test_save_metadata_past_the_limit_is_refused(tmp_path, capsys):
+    from pbem.formats.vassal.savefile import MAX_METADATA_BYTES
+
+    data = zip_bytes({"savedGame": obfuscated(SAVE_TEXT), "savedata": b" " * (MAX_METADATA_BYTES + 1)}, stored=True)
+    check_refused(tmp_path, capsys, "meta.vsav", data, expect="savedata holds")
