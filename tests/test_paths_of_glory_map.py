@@ -97,7 +97,13 @@ def test_forts_ports_capitals_supply_terrain(pog):
     terrain = {name: m.terrain[m.index(name)] for name in ("Calais", "Sedan", "Belfort", "Medina", "Paris")}
     assert terrain == {"Calais": "swamp", "Sedan": "forest", "Belfort": "mountain", "Medina": "desert", "Paris": "clear"}
     assert "near_east" in m.features[m.index("Bursa")] and "near_east" not in m.features[m.index("Adrianople")]
-    assert "vp" in m.features[m.index("Sedan")] and "vp" not in m.features[m.index("Liege")]
+    assert "vp" not in m.features[m.index("Liege")]
+    # VP spaces: the standard (classic) map, and the historical map of LR2022 5.7.2.2-5.7.2.3 (the CSV's set).
+    vp = {m.label(i) for i in range(len(m)) if "vp" in m.features[i]}
+    historical = {m.label(i) for i in range(len(m)) if "vp_historical" in m.features[i]}
+    assert vp - historical == {"Ahwaz", "Venice", "Minsk", "Jerusalem", "Kharput"}
+    assert historical - vp == {"Kovno", "Sedan", "Amiens", "Koblenz", "Aachen"}
+    assert len(vp) == len(historical) == 62 and {"Paris", "Berlin", "Verdun", "Warsaw"} <= vp & historical
 
 
 @needs_data
@@ -198,5 +204,5 @@ def test_the_map_picture_shows_forts_vp_spaces_and_ports(pog):
     assert (0x30, 0x30, 0x30) in pixels_near("Verdun", -half, -half)  # fort badge
     assert (0x30, 0x30, 0x30) not in pixels_near("Cambrai", -half, -half)
     assert (0x20, 0x60, 0xC0) in pixels_near("Calais", half, half)  # port
-    red = {p for p in pixels_near("Sedan", 0, 0, radius=8) if p[0] > 150 and p[1] < 80 and p[2] < 80}
+    red = {p for p in pixels_near("Verdun", 0, 0, radius=8) if p[0] > 150 and p[1] < 80 and p[2] < 80}
     assert red and not {p for p in pixels_near("Liege", 0, 0, radius=8) if p[0] > 150 and p[1] < 80 and p[2] < 80}

@@ -76,13 +76,19 @@ def test_control_neutrals_and_forts(pog, state):
 def test_entering_a_vp_space_moves_the_vp_and_takes_trenches(pog, state):
     rules = pog.ruleset
     m = pog.map
-    rules.enter(state, m.index("Sedan"), "cp")
-    assert state.status["vp"] == 11 and state.status["control"]["Sedan"] == "cp"
+    rules.enter(state, m.index("Sedan"), "cp")  # not a VP space on the standard map
+    assert state.status["vp"] == 10 and state.status["control"]["Sedan"] == "cp"
+    rules.enter(state, m.index("Verdun"), "cp")  # an intact French fort: no control, no VP
+    rules.enter(state, m.index("Bar le Duc"), "cp")
+    assert state.status["vp"] == 11
+    state.status["vp_map"] = "historical"  # LR2022 5.7.2.3: Amiens is a VP space on the historical map
+    rules.enter(state, m.index("Amiens"), "cp")
+    assert state.status["vp"] == 12
     rules.enter(state, m.index("Belfort"), "cp")  # an intact enemy fort keeps its space (15.1.9); the trench falls
     assert "Belfort" not in state.status["control"] and "Belfort" not in state.status["trenches"]
-    state.status["trenches"]["Verdun"] = {"level": 2, "owner": "ap"}
-    rules.enter(state, m.index("Verdun"), "cp")  # 11.2.6: a level 2 trench becomes an enemy level 1
-    assert state.status["trenches"]["Verdun"] == {"level": 1, "owner": "cp"}
+    state.status["trenches"]["Nancy"] = {"level": 2, "owner": "ap"}
+    rules.enter(state, m.index("Nancy"), "cp")  # 11.2.6: a level 2 trench becomes an enemy level 1
+    assert state.status["trenches"]["Nancy"] == {"level": 1, "owner": "cp"}
 
 
 def _turn(tmp_path, actions, module="paths-of-glory", start=None, side="cp"):
@@ -153,12 +159,13 @@ def test_a_new_turn_starts_its_rounds_again(pbem, tmp_path):
 
 
 def test_the_war_status_phase_keeps_the_books(pbem, tmp_path):
-    """7.1.3: the French offensive was not carried out (VP +1), the German one was (Sedan, +1 for the space);
+    """7.1.3: the French offensive was not carried out (VP +1), the German one was (Sedan: no VP space on the
+    standard map);
     16.1: CP war status 4 is Limited War, and Turkey enters with it (16.1.3)."""
     after = tmp_path / "after.json"
     assert pbem("check", REPO / "samples" / "paths-of-glory" / "legal-20-war-status-phase.json", "--write-state", after).code == 0
     status = json.loads(after.read_text())["status"]
-    assert status["vp"] == 12
+    assert status["vp"] == 11
     assert status["commitment"] == {"cp": "limited_war", "ap": "mobilization"}
     assert "TU" not in status["neutral_nations"] and "IT" in status["neutral_nations"]
     assert "mandated_offensive" not in status and "result" not in status

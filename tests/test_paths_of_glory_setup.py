@@ -108,3 +108,14 @@ def test_the_set_up_loads_as_a_state(pog, setup):
     assert state.turn == 1 and setup.data["status"]["vp"] == 10
     boxes = Counter((pog.units[u.id].side, u.box) for u in state.units.values() if not u.on_map)
     assert boxes[("cp", "reserve")] == 12 and boxes[("ap", "reserve")] == 17
+
+
+def test_the_historical_scenario_changes_what_5_7_says(pog):
+    standard = load_json(MODULE / "scenarios" / "1914.json").data
+    historical = load_json(MODULE / "scenarios" / "1914-historical.json").data
+    assert standard["units"] == historical["units"]
+    assert standard["status"]["vp_map"] == "classic" and historical["status"]["vp_map"] == "historical"
+    assert set(historical["status"]["trenches"]) - set(standard["status"]["trenches"]) == {"Strasbourg"}  # 5.7.1.1
+    assert set(standard["status"]["trenches"]) - set(historical["status"]["trenches"]) == {"Brussels"}  # 5.7.1.2
+    assert {"Verona", "Asiago", "Maggiore", "Udine"} <= set(historical["status"]["neutral_setup"]["trenches"])  # 5.7.1.3
+    State.from_json(pog, load_json(MODULE / "scenarios" / "1914-historical.json"))

@@ -184,20 +184,28 @@ class Comment(Action):
     kind = "comment"
 
 
-_UNIT_FIELDS = ("units", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance")
+_UNIT_FIELDS = ("units", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance", "retreats")
+_FIELDS_OF: dict[type, tuple[tuple[str, ...], bool, bool]] = {}
 
 
 def named_units(action: Action) -> list[str]:
     """Every unit id an action names, in any role."""
+    kind = type(action)
+    fields = _FIELDS_OF.get(kind)
+    if fields is None:
+        fields = _FIELDS_OF[kind] = (
+            tuple(name for name in _UNIT_FIELDS if hasattr(action, name)), hasattr(action, "unit"), hasattr(action, "replacements")
+        )
     names: list[str] = []
-    for name in _UNIT_FIELDS:
-        names.extend(getattr(action, name, None) or ())
-    unit = getattr(action, "unit", None)
-    if unit:
-        names.append(unit)
-    names.extend(getattr(action, "retreats", None) or ())
-    for old, new in (getattr(action, "replacements", None) or {}).items():
-        names += [old, new]
+    for name in fields[0]:
+        value = getattr(action, name)
+        if value:
+            names.extend(value)
+    if fields[1] and action.unit:  # type: ignore[attr-defined]
+        names.append(action.unit)  # type: ignore[attr-defined]
+    if fields[2]:
+        for old, new in action.replacements.items():  # type: ignore[attr-defined]
+            names += [old, new]
     return names
 
 

@@ -88,6 +88,11 @@ class PathsOfGloryBase(Ruleset):
             return None  # a neutral nation's spaces belong to neither side until it enters the war
         return self.module.map.extra[location].get("side")
 
+    def vp_space(self, state: State, location: int) -> bool:
+        """Whether a space is a VP space on the map the scenario uses (the classic map, or the historical one of 5.7.2)."""
+        feature = "vp_historical" if state.status.get("vp_map") == "historical" else "vp"
+        return feature in self.module.map.features[location]
+
     def enemy_of(self, side: str) -> str:
         return "ap" if side == "cp" else "cp"
 

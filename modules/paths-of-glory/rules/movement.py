@@ -177,7 +177,7 @@ class MovementRules(PathsOfGloryBase):
         if self.fort(state, location) and self.controller(state, location) != side:
             return  # a friendly undestroyed fort keeps control of its space (15.1.9)
         state.status.setdefault("control", {})[label] = side
-        if "vp" in self.module.map.features[location]:
+        if self.vp_space(state, location):
             change = self.module.tables["victory"]["vp_space_control"]["cp_gains" if side == "cp" else "ap_gains"]
             state.status["vp"] = state.status.get("vp", 10) + change
 

@@ -8,13 +8,16 @@ Box; ``{"remove": ["GE-CORPS-12"], "to": "reserve"}`` for a reinforcing corps (i
 
 from __future__ import annotations
 
+import dataclasses
+
 from pbem.model.state import State, UnitState
 from pbem.rules.ruleset import TurnContext, illegal, warning
 
 from .base import PathsOfGloryBase, pog
 
-# Armies and corps whose placement the card itself decides (9.5.3.3): not judged here.
-PLACED_BY_CARD = {"RU-CAU-ARMY", "BR-NE-ARMY", "BR-MEF-ARMY", "FR-ORIENT-ARMY", "BR-ANA-CORPS", "TU-SN-CORPS"}
+# Armies and corps whose placement the card itself decides (9.5.3.3): not judged here, unless they enter at
+# their capital or a supply source as 9.5.3.4 allows.
+PLACED_BY_CARD = {"RU-CAU-ARMY", "BR-NE-ARMY", "FR-ORIENT-ARMY", "BR-ANA-CORPS", "TU-SN-CORPS"}
 
 
 class ReserveRules(PathsOfGloryBase):
@@ -66,20 +69,37 @@ class ReserveRules(PathsOfGloryBase):
             if not self._take(pending, unit):
                 found.append(illegal("9.5.3.2", f"{name} is not among the reinforcements of {pending['card']}", action))
                 continue
-            if unit_id in PLACED_BY_CARD or unit.unit.type.nationality == "US":
-                found.append(warning("9.5.3.3", f"where {name} enters is decided by its card or by 9.5.3.3's exceptions: not checked", action))
-                continue
-            if not self.is_army(unit):
+            if not self.is_army(unit) and unit_id not in PLACED_BY_CARD:
                 found.append(illegal("9.5.3.2", f"reinforcing corps go to the Reserve Box (remove to reserve), not onto the map ({name})", action))
                 continue
-            extra = self.module.map.extra[location]
+            game_map = self.module.map
+            extra = game_map.extra[location]
             nation = unit.unit.type.nationality
-            capital = extra.get("capital_of") == nation
-            source = bool(self.module.map.supply[location]) and self.module.map.country[location] == nation
-            if not (capital or source) or self.controller(state, location) != unit.side:
-                found.append(illegal("9.5.3.3", f"{name} enters in a friendly {nation} capital or supply source of {nation}, not {label}", action))
+            friendly = self.controller(state, location) == unit.side
+            home = extra.get("capital_of") == nation or (bool(game_map.supply[location]) and game_map.country[location] == nation)
+            if unit_id in PLACED_BY_CARD and not (home and friendly):
+                found.append(warning("9.5.3.3", f"where {name} enters is decided by its card: not checked", action))
+                continue
+            if nation == "US":  # 9.5.3.3: any friendly-controlled port in France
+                allowed = "port" in game_map.features[location] and game_map.country[location] == "FR"
+                where = "a friendly port in France"
+            elif unit_id == "BR-MEF-ARMY":  # 9.5.3.3: one of the four MEF spaces (or 9.5.3.4)
+                allowed = "mef_landing" in game_map.features[location] or home
+                where = "one of the MEF spaces, or London"
+            elif nation == "FR" and game_map.label(location) == "Orleans":  # 9.5.3.3: when Paris is full
+                paris = game_map.index("Paris")
+                allowed = len(state.units_at(paris)) >= self.module.tables["movement"]["stacking_limit"]
+                allowed = allowed and self.controller(state, paris) == "ap" and not self.besieged(state, paris)
+                where = "Orleans only while Paris is full (and neither besieged nor enemy-held); otherwise Paris or a French supply source"
+            else:
+                allowed = home
+                where = f"its capital or a supply source of {nation}"
+            if not allowed or not friendly:
+                found.append(illegal("9.5.3.3", f"{name} enters at {where}, friendly-controlled; not {label}", action))
             elif self.besieged(state, location):
                 found.append(illegal("9.5.3.3", f"{name} may not enter {label}, whose fort is besieged", action))
+            elif not self.in_supply(state, dataclasses.replace(unit, at=location, box=None)):  # type: ignore[attr-defined]
+                found.append(illegal("9.5.3.3", f"{name} must be in supply where it enters; {label} is not", action))
         found += self._stacking(action, state)
         return found
 

@@ -75,6 +75,9 @@ class WarStatusRules(PathsOfGloryBase):
                     status["commitment"][side] = level
                     if side == "cp" and current == "mobilization":  # 16.1.3: Turkey enters the war
                         status["neutral_nations"] = [n for n in status.get("neutral_nations", []) if n != "TU"]
+        # 16.2: an armistice ends the game at combined war status 40.
+        if status.get("combined_war_status", 0) >= self.module.tables["war_status"]["armistice_combined_at"]:
+            status["result"] = "armistice (16.2): victory by VP"
         # 5.2: automatic victory.
         victory = self.module.tables["victory"]
         if status.get("vp", 10) >= victory["cp_automatic_at_least"]:

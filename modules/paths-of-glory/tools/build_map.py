@@ -31,6 +31,11 @@ CAPITALS = {
 CP_SOURCES = {"Essen", "Breslau", "Sofia", "Constantinople"}
 RUSSIAN_SOURCES = {"Petrograd", "Moscow", "Kharkov", "Caucasus", "Belgrade"}
 
+# The CSV's VP spaces are the historical map's (Deluxe). LR2022 5.7.2.2-5.7.2.3 give the differences from the
+# standard (classic) map: these five are VP spaces only on the classic map, those five only on the historical one.
+CLASSIC_ONLY_VP = {"Ahwaz", "Venice", "Minsk", "Jerusalem", "Kharput"}
+HISTORICAL_ONLY_VP = {"Kovno", "Sedan", "Amiens", "Koblenz", "Aachen"}
+
 TERRAINS = {"": "clear", "forest": "forest", "mountain": "mountain", "swamp": "swamp", "desert": "desert"}
 
 
@@ -57,6 +62,8 @@ def build(shared: Path) -> dict:
         entry: dict = {"terrain": TERRAINS[row["terrain"]], "country": row["nation"].upper(), "side": row["faction"]}
         features = []
         if row["vp"]:
+            features.append("vp_historical")
+        if (row["vp"] and name not in HISTORICAL_ONLY_VP) or name in CLASSIC_ONLY_VP:
             features.append("vp")
         if row["fort"]:
             entry["fort"] = int(row["fort"])
@@ -97,7 +104,8 @@ def build(shared: Path) -> dict:
         "kind": "points",
         "note": (
             "Both sheets of the Paths of Glory map (Europe and Near East) as one point-to-point map. Spaces, nation "
-            "(country), starting side, terrain, forts (LF = CF), VP spaces (the Deluxe/historical set), ports "
+            "(country), starting side, terrain, forts (LF = CF), VP spaces (feature vp: the standard, classic map's; "
+            "vp_historical: the historical map's, which the CSV gives; LR2022 5.7.2.2-5.7.2.3 list the differences), ports "
             "(AP or CP), supply sources and connections (nation-restricted ones list their nationalities) from "
             "Rally the Troops' spaces.csv and edges.csv; capitals from LR2022 3.0; positions (xy) are the region "
             "origins of the VASSAL module 10.8 Classic Map board. Connection nationality MEF: only through an "

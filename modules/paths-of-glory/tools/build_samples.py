@@ -106,6 +106,8 @@ def build() -> None:
     after_round6_ws = state("turn2-cp-war-status-4", turn=2, war_status={"cp": 4, "ap": 1}, combined_war_status=5, events_played=["CP-01", "CP-09"], removed_cards=["CP-01", "CP-09"])
     verdun_full = state("verdun-full", moves={"FR-CORPS-01": "Verdun"})
     cut_off = state("ge-3rd-army-cut-off-in-cambrai", moves={"GE-3-ARMY": "Cambrai", "FR-3-ARMY": "Sedan", "FR-5-ARMY": "eliminated"}, control={"Cambrai": "cp", "Sedan": "ap"})
+    over_there = state("over-there", turn=14, commitment={"cp": "total_war", "ap": "total_war"}, war_status={"cp": 16, "ap": 15}, combined_war_status=31,
+                       neutral_nations=["BU", "GR", "RO"], events_played=["AP-54", "AP-55"], removed_cards=["AP-54", "AP-55"], event_turns={"AP-54": 12, "AP-55": 13})
     corps_aachen = state("ge-corps-in-aachen", moves={"GE-CORPS-01": "Aachen"})
     london = state("ge-corps-in-calais", turn=2, moves={"GE-CORPS-01": "Calais", "BR-1-ARMY": "London"}, control={"Calais": "cp"})
     caucasus = state("russian-corps-in-the-caucasus", turn=5, moves={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, neutral_nations=["BU", "GR", "IT", "RO", "US"], commitment={"cp": "limited_war", "ap": "mobilization"})
@@ -337,6 +339,18 @@ def build() -> None:
         {"remove": "GE-3-ARMY", "to": "permanently_eliminated"},
         {"eliminate": "GE-CORPS-09"},
     ], start=cut_off, note="The GE corps in Bremen is in supply: attrition does not touch it.")
+    legal("legal-22-americans-land-at-bordeaux.json", [
+        *CP_PASS, ap(1), {"card": "AP-43", "use": "event"},
+        {"reinforce": "US-1-ARMY", "at": "Bordeaux"},
+        {"remove": ["US-CORPS-01", "US-CORPS-02"], "to": "reserve"},
+    ], start=over_there, turn_number=14, note="9.5.3.3: after Over There, the US 1st Army lands at a French port; its corps go to the Reserve Box.")
+    illegal("illegal-9.5.3.3-americans-enter-at-paris.json", "9.5.3.3", [
+        *CP_PASS, ap(1), {"card": "AP-43", "use": "event"},
+        {"reinforce": "US-1-ARMY", "at": "Paris"},
+    ], start=over_there, turn_number=14, note="US armies enter at a friendly port in France, not Paris.")
+    illegal("illegal-16.3.4-us-reinforcements-before-over-there.json", "16.3.4", [
+        *CP_PASS, ap(1), {"card": "AP-43", "use": "event"},
+    ], start=total_both, turn_number=12, note="No US reinforcement card before Over There.")
     legal("legal-19-liege-besieged.json", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
         {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},

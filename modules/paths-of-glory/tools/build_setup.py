@@ -125,6 +125,7 @@ def build() -> dict:
             "replacement_points": {},
             "current_cp_russian_vp": 0,
             "us_entry": "neutral",
+            "vp_map": "classic",
             "russian_capitulation": "god_save_the_tsar",
             "trenches": trenches,
             "control": {},
@@ -138,11 +139,34 @@ def build() -> dict:
     }
 
 
+def historical(standard: dict) -> dict:
+    """The historical scenario (LR2022 5.7): the same set-up with 5.7.1's trench changes and 5.7.2's VP spaces."""
+    data = json.loads(json.dumps(standard))
+    status = data["status"]
+    status["vp_map"] = "historical"
+    status["trenches"]["Strasbourg"] = {"level": 1, "owner": "cp"}  # 5.7.1.1
+    del status["trenches"]["Brussels"]  # 5.7.1.2
+    for space in ("Verona", "Asiago", "Maggiore", "Udine"):  # 5.7.1.3: when Italy enters
+        status["neutral_setup"]["trenches"][space] = {"level": 1, "nation": "IT"}
+    data.update(
+        id="1914-historical",
+        title="August 1914, historical scenario (LR2022 5.7)",
+        source="LR2022 5.7.1-5.7.2 applied to the 1914 set-up.",
+        note=data["note"] + " Historical scenario: the historical map's VP spaces (5.7.2.2-5.7.2.3), a CP trench in "
+        "Strasbourg and none in Brussels, Italian trenches on entry (5.7.1). Not checked yet: 5.7.2.1 (no peace terms), "
+        "5.7.3 (the German RP), 5.7.4 (eight-card hands, trench rolls, Guns of August first, no Entrench on turn 1, the "
+        "British MO on turn 1, armies in Italy, events that double as OPS, the end-of-game VP).",
+    )
+    return data
+
+
 def main() -> None:
-    out = MODULE / "scenarios" / "1914.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(build(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {out}")
+    folder = MODULE / "scenarios"
+    folder.mkdir(exist_ok=True)
+    standard = build()
+    for name, data in (("1914.json", standard), ("1914-historical.json", historical(standard))):
+        (folder / name).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {folder / name}")
 
 
 if __name__ == "__main__":
