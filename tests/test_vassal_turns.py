@@ -166,3 +166,13 @@ def test_a_unit_moved_where_the_mapping_has_no_place_is_an_input_error_naming_bo
     assert result.code == 2
     assert "lost.vlog: step 2: unit GE-4-ARMY was moved to Preferences" in result.err
     assert "a place the paths-of-glory VASSAL mapping lacks" in result.err
+
+
+@pytest.mark.parametrize("name", ["legal-03-attack-on-sedan.vlog", "mismatch-12.2.8-wrong-combat-result.vlog"])
+def test_the_turn_in_notation_checks_as_the_log_does(pbem, logs, tmp_path, name):
+    out = tmp_path / "turn.pbem"
+    assert pbem("vassal", "turn", logs / name, "--out", out).code == 0
+    assert "Start: state turn-start.json" in out.read_text()
+    from_log = json.loads(pbem("check", logs / name, "--format", "json").out)
+    from_notation = json.loads(pbem("check", out, "--format", "json").out)
+    assert [(v["rule"], v["message"]) for v in from_notation["violations"]] == [(v["rule"], v["message"]) for v in from_log["violations"]]

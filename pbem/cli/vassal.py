@@ -179,7 +179,7 @@ def turn(file: str, module_name: str | None, previous: str | None, out: str | No
 
     document = read_vassal_turn(file, load_module(module_name) if module_name else None, previous)
     data = dict(document.data)
-    if out and Path(out).suffix.lower() not in NOTATION_SUFFIXES and document.start_document is not None:
+    if out and document.start_document is not None:
         # The log's opening position is the turn's start: written beside the turn, named in its header.
         start_name = Path(out).stem + "-start.json"
         data["start"] = {"state": start_name}
