@@ -30,7 +30,7 @@ from pbem.model.files import MAX_INPUT_BYTES, read_bytes
 from pbem.model.jsonsource import JsonDocument, parse_json
 
 MANIFEST = "game.json"
-TURN_SUFFIXES = (".json", *NOTATION_SUFFIXES)
+TURN_SUFFIXES = (".json", *NOTATION_SUFFIXES, ".vlog")
 MAX_TURNS = 10_000
 MAX_ZIP_MEMBERS = 20_000
 MAX_ZIP_TOTAL = 512 * 1024 * 1024

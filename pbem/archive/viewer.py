@@ -197,7 +197,10 @@ def describe(action: act.Action, module: Module, style: Any = None) -> str:
 
     kind = action.kind
     if isinstance(action, act.Phase):
-        return _phase_name(style, action.name) + (f" ({action.side})" if action.side else "")
+        text = _phase_name(style, action.name)
+        if action.round is not None:
+            text += f", round {action.round}"
+        return text + (f" ({action.side})" if action.side else "")
     if isinstance(action, act.Fire):
         kind = "anti_tank" if "anti_tank" in action.declared else "fire"
         rolls = ", ".join(str(r) for r in action.rolls)
@@ -228,13 +231,20 @@ def describe(action: act.Action, module: Module, style: Any = None) -> str:
         parts = [f"{'Overrun' if kind == 'overrun' else 'Attack'} on {label(action.target)} by {names(action.attackers)}"]
         if action.odds:
             parts.append(f"odds {action.odds}" + (f", column {action.column}" if action.column else ""))
-        parts.append(f"roll {action.roll}: {action.result}")
+        if action.flank_pin is not None:
+            parts.append(f"flank attempt pinned from {label(action.flank_pin)}, roll {action.flank_roll}")
+        if action.cards:
+            parts.append(f"cards {', '.join(action.cards)}")
+        rolls = f"roll {action.roll}" + (f", defender {action.defender_roll}" if action.defender_roll is not None else "")
+        parts.append(f"{rolls}: {action.result}")
         if action.losses_attacker:
             parts.append(f"attacker loses {names(action.losses_attacker)}")
         if action.losses_defender:
             parts.append(f"defender loses {names(action.losses_defender)}")
         if action.eliminated:
             parts.append(f"eliminated {names(action.eliminated)}")
+        for old, new in action.replacements.items():
+            parts.append(f"{names([new])} replaces {names([old])}")
         for unit, path in action.retreats.items():
             parts.append(f"{names([unit])} retreats to {' → '.join(label(i) for i in path)}")
         if action.advance:
@@ -254,7 +264,13 @@ def describe(action: act.Action, module: Module, style: Any = None) -> str:
         values = "+".join(str(v) for v in action.values)
         return f"Roll {action.dice} for {action.purpose}: {values}" + (f" → {action.result}" if action.result else "")
     if isinstance(action, act.CardPlay):
-        return f"Card {action.card} played for {action.use}"
+        if action.card is None:
+            return f"No card: {action.use.replace('_', ' ')}"
+        card = module.cards.get(action.card, {})
+        return f"Card {action.card}" + (f" {card['name']}" if card.get("name") else "") + f" played for {action.use}"
+    if isinstance(action, act.Activate):
+        spaces = ", ".join(f"{label(i)} ({purpose})" for i, purpose in action.spaces.items())
+        return f"Activate {spaces}" + (f" for {action.cost}" if action.cost is not None else "")
     if isinstance(action, act.Comment):
         return f"“{action.text}”"
     return kind

@@ -286,12 +286,29 @@ def _point_picture(game_map: PointMap, scale: float, labels: bool) -> MapPicture
             else:
                 draw.line([centers[i], centers[j]], fill=CONNECTION, width=line_width)
     name_font = font(max(6, round(11 * scale)))
+    badge_font = font(max(6, round(10 * scale)))
+    badge = max(4.0, half * 0.32)
     for i, (x, y) in enumerate(centers):
         fill = _space_fill(game_map, i)
-        draw.rounded_rectangle([x - half, y - half, x + half, y + half], radius=half / 4, fill=fill, outline="#202020", width=max(1, round(2 * scale)))
+        features = game_map.features[i]
+        outline_width = max(1, round(2 * scale)) * (2 if "capital" in features else 1)
+        draw.rounded_rectangle([x - half, y - half, x + half, y + half], radius=half / 4, fill=fill, outline="#202020", width=outline_width)
         if labels:
             name = game_map.names[i] or game_map.labels[i]
-            draw.text((x, y), _short(name), font=name_font, fill="#000000", anchor="mm")
+            # A VP space prints its name in red, as on the Paths of Glory map.
+            draw.text((x, y), _short(name), font=name_font, fill=VP_RED if "vp" in features else "#000000", anchor="mm")
+        fort = game_map.extra[i].get("fort")
+        if fort:  # fort strength in a dark badge at the top-left corner
+            cx, cy = x - half, y - half
+            draw.ellipse([cx - badge, cy - badge, cx + badge, cy + badge], fill="#303030", outline="#000000")
+            draw.text((cx, cy), str(fort), font=badge_font, fill="#ffffff", anchor="mm")
+        if "port" in features:  # a blue dot at the bottom-right corner
+            cx, cy = x + half, y + half
+            draw.ellipse([cx - badge * 0.8, cy - badge * 0.8, cx + badge * 0.8, cy + badge * 0.8], fill="#2060c0", outline="#ffffff")
+        if game_map.supply[i]:  # a supply source: green badge at the top-right corner
+            cx, cy = x + half, y - half
+            draw.ellipse([cx - badge, cy - badge, cx + badge, cy + badge], fill="#2e8b57", outline="#000000")
+            draw.text((cx, cy), "S", font=badge_font, fill="#ffffff", anchor="mm")
     if nations:
         legend_font = font(max(8, round(14 * scale)))
         y = 8
@@ -302,6 +319,7 @@ def _point_picture(game_map: PointMap, scale: float, labels: bool) -> MapPicture
     return MapPicture(image, centers, half, None)
 
 
+VP_RED = "#c00000"
 _SPACE_COLOURS = {"mountain": "#d8c2a0", "swamp": "#b8d4c0", "desert": "#f0deb0", "forest": "#b8d8a8"}
 
 

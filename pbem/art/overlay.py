@@ -80,7 +80,16 @@ class ViolationMark:
     severity: str
 
 
-Mark = MoveMark | AttackMark | FireMark | OrderMark | ViolationMark
+@dataclass(frozen=True)
+class ActivationMark:
+    """A location activated for an operation, with its purpose (``move``, ``attack``...)."""
+
+    location: int
+    purpose: str
+
+
+Mark = MoveMark | AttackMark | FireMark | OrderMark | ViolationMark | ActivationMark
+ACTIVATION = {"move": (20, 110, 40), "attack": (200, 30, 30)}
 
 
 def turn_marks(
@@ -103,7 +112,7 @@ def turn_marks(
             where[action.index] = action.path[-1]
         elif isinstance(action, act.Combat):
             odds = action.column or action.odds or "?"
-            label = f"{odds}  roll {action.roll}: {action.result}"
+            label = f"{odds}  roll {action.roll}: {action.result}" if action.defender_roll is None else f"rolls {action.roll}/{action.defender_roll}: {action.result}"
             marks.append(AttackMark(spots(action.attackers), action.target, label))
             where[action.index] = action.target
         elif isinstance(action, act.Fire):
@@ -123,6 +132,9 @@ def turn_marks(
                 where[action.index] = location
         elif isinstance(action, act.Reinforce):
             where[action.index] = action.at
+        elif isinstance(action, act.Activate):
+            marks.extend(ActivationMark(location, purpose) for location, purpose in action.spaces.items())
+            where[action.index] = next(iter(action.spaces), None)
         start.apply(action)
     for number, violation in enumerate(violations, 1):
         location = violation.at if violation.at is not None else where.get(violation.index) if violation.index is not None else None
@@ -189,6 +201,16 @@ def overlay(
     width = max(3, round(unit / 10))
     head = max(8.0, unit * 0.3)
     label_font = font(max(9, round(unit * 0.26)))
+    for mark in marks:
+        if isinstance(mark, ActivationMark):
+            # An activation marker: a square ring in the purpose's colour with its initial (M, A) at a corner.
+            x, y = centers[mark.location]
+            r = unit * 0.62
+            colour = ACTIVATION.get(mark.purpose, (90, 90, 90))
+            ldraw.rectangle([x - r, y - r, x + r, y + r], outline=colour + (230,), width=max(2, width - 1))
+            badge = max(6.0, unit * 0.16)
+            ldraw.rectangle([x + r - 2 * badge, y + r - 2 * badge, x + r, y + r], fill=colour + (240,))
+            ldraw.text((x + r - badge, y + r - badge), mark.purpose[:1].upper(), font=font(round(badge * 1.6)), fill=(255, 255, 255, 255), anchor="mm")
     for mark in marks:
         if isinstance(mark, MoveMark) and len(mark.path) >= 2:
             colour = SIDE_COLOURS[mark.side % len(SIDE_COLOURS)]

@@ -31,7 +31,7 @@ def check(turn: Path, state_path: Path | None, module_name: str | None, output: 
     Exit code 0: all legal; 1: violations found; 2: the input could not be read.
     """
     module = load_module(module_name) if module_name else None
-    parsed, module = load_turn(turn, module)
+    parsed, module = load_turn(turn, module, state_path)
     state = load_start_state(parsed, module, state_path)
     result = replay(module, state, parsed, explain=explain)
     # Everything the user asked for is computed before anything is written.

@@ -26,7 +26,21 @@ def _tty() -> bool:
 
 
 def _print_json(data: dict) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    """Indented JSON; a log's steps one per line, each encoded compactly (json's C encoder: indenting
+    100,000 steps in pure Python takes seconds)."""
+    steps = data.get("steps")
+    if not isinstance(steps, list):
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    fields = []
+    for key, value in data.items():
+        if key == "steps":
+            inner = ",\n".join("    " + json.dumps(step, ensure_ascii=False) for step in value)
+            text = "[\n" + inner + "\n  ]" if value else "[]"
+        else:
+            text = json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+        fields.append(f"  {json.dumps(key)}: {text}")
+    click.echo("{\n" + ",\n".join(fields) + "\n}")
 
 
 def _print_lines(lines: list[tuple[str, str]]) -> None:
@@ -38,9 +52,8 @@ def _print_lines(lines: list[tuple[str, str]]) -> None:
         console = Console(highlight=False, soft_wrap=True)
         for style, text in lines:
             console.print(Text(text, style=style or ""))
-    else:
-        for _, text in lines:
-            click.echo(text)
+    elif lines:
+        click.echo("\n".join(text for _, text in lines))  # one write: a long log has 100,000 lines
 
 
 @click.group(cls=WrappingGroup)
@@ -49,10 +62,13 @@ def vassal() -> None:
 
 
 @vassal.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.argument("file", type=click.Path(path_type=str))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def info(file: str, fmt: str) -> int:
-    """What FILE is: kind, VASSAL version, module, maps with boards and grids, pieces, steps."""
+    """What FILE is: kind, VASSAL version, module, maps with boards and grids, pieces, steps.
+
+    FILE is a module (.vmod, .vmdx, buildFile, or an unpacked module folder), a save, a log or a
+    metadata file."""
     from pbem.formats.vassal.describe import describe, open_vassal_file
     from pbem.formats.vassal.render import info_lines
 
@@ -97,4 +113,93 @@ def log(file: str, module_path: str | None, fmt: str) -> int:
         _print_json(report)
     else:
         _print_lines(log_lines(report))
+    return EXIT_OK
+
+
+@vassal.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--module", "module_name", help="pbem module id or folder (default: the one whose VASSAL mapping reads FILE).")
+@click.option("--vassal-module", "vassal_module", type=click.Path(path_type=str),
+              help="The game's .vmod or buildFile, to name places (default: the places kept in the module's vassal.json).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=str), help="Write the state (JSON) here.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def state(file: str, module_name: str | None, vassal_module: str | None, out: str | None, fmt: str) -> int:
+    """FILE (a save, or the start of a log) as a pbem state: every mapped unit on its space or in its box."""
+    from collections import Counter
+
+    from pbem.formats.vassal.to_state import open_game, state_of
+    from pbem.model.files import write_atomic
+    from pbem.model.module import load_module
+
+    opened = open_game(file, load_module(module_name) if module_name else None, vassal_module)
+    result = state_of(opened)
+    text = json.dumps(result, indent=1, ensure_ascii=False) + "\n"
+    for warning in opened.namer.warnings:
+        click.echo(f"{file}: warning: {warning}", err=True)
+    if out:
+        write_atomic(out, text)
+    if fmt == "json" and not out:
+        click.echo(text, nl=False)
+        return EXIT_OK
+    units = result["units"]
+    boxes = Counter(u["at"] for u in units if u["at"] in opened.module.boxes)
+    on_map = len(units) - sum(boxes.values())
+    lines = [("bold", f"{file}: {opened.module.id} state, turn {result['turn']}: {len(units)} units, {on_map} on the map"
+                      + "".join(f", {n} {box}" for box, n in sorted(boxes.items())))]
+    if fmt == "json":
+        _print_json({"file": file, "module": opened.module.id, "turn": result["turn"], "units": len(units),
+                     "on_map": on_map, "boxes": dict(boxes), "warnings": opened.namer.warnings, "out": out})
+        return EXIT_OK
+    if out:
+        lines.append(("", f"wrote {out}"))
+    else:
+        by_place: dict[str, list[str]] = {}
+        for unit in units:
+            if unit["at"] not in opened.module.boxes:
+                by_place.setdefault(unit["at"], []).append(unit["id"] + (" (reduced)" if unit.get("step") else ""))
+        lines += [("", f"  {place}: {', '.join(ids)}") for place, ids in sorted(by_place.items())]
+    _print_lines(lines)
+    return EXIT_OK
+
+
+@vassal.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--module", "module_name", help="pbem module id or folder (default: the one whose VASSAL mapping reads FILE).")
+@click.option("--state", "previous", type=click.Path(dir_okay=False, path_type=str),
+              help="For a save: the previous position (a save or a state file); the turn is the moves between them.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=str),
+              help="Write the turn here: a JSON turn file, or PBEM notation if the name ends in .pbem.")
+def turn(file: str, module_name: str | None, previous: str | None, out: str | None) -> int:
+    """The turn pbem reads in FILE (a log, or a save with --state): what it understood, as a turn file."""
+    from pathlib import Path
+
+    from pbem.formats.notation.writer import write_notation
+    from pbem.formats.turnfile import NOTATION_SUFFIXES
+    from pbem.formats.vassal.to_turn import read_vassal_turn
+    from pbem.model.files import write_atomic
+    from pbem.model.module import load_module
+
+    document = read_vassal_turn(file, load_module(module_name) if module_name else None, previous)
+    data = dict(document.data)
+    if out and document.start_document is not None:
+        # The log's opening position is the turn's start: written beside the turn, named in its header.
+        start_name = Path(out).stem + "-start.json"
+        data["start"] = {"state": start_name}
+        start_text = json.dumps(document.start_document.data, indent=1, ensure_ascii=False) + "\n"
+    else:
+        start_name = start_text = None
+    for notice in document.notices:
+        click.echo(str(notice), err=True)
+    if out and Path(out).suffix.lower() in NOTATION_SUFFIXES:
+        text = write_notation(data)
+    else:
+        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if not out:
+        click.echo(text, nl=False)
+        return EXIT_OK
+    if start_name and start_text:
+        write_atomic(Path(out).parent / start_name, start_text)
+    write_atomic(out, text)
+    click.echo(f"wrote {out}" + (f" (start state: {Path(out).parent / start_name})" if start_name else "")
+               + f": {len(data['actions'])} actions")
     return EXIT_OK

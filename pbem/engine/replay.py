@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from pbem.model.actions import Action, Turn
+from pbem.model.actions import Action, Turn, named_units
 from pbem.model.errors import PbemError
 from pbem.model.module import Module
 from pbem.model.state import State
@@ -38,7 +38,7 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
     """
     rules = module.ruleset
     context = rules.begin(state, turn)
-    violations: list[Violation] = []
+    violations: list[Violation] = list(turn.notices)
     done = 0
     worked: list[tuple[Action, CombatOdds]] = []
     for action in turn.actions:
@@ -59,21 +59,9 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
     return Replay(turn, state, violations, done, worked)
 
 
-def _units_named(action: Action) -> set[str]:
-    """Every unit id an action names, whatever its kind."""
-    named: set[str] = set()
-    for key in ("units", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance"):
-        named.update(getattr(action, key, None) or ())
-    named.update(getattr(action, "retreats", None) or ())
-    unit = getattr(action, "unit", None)
-    if isinstance(unit, str):
-        named.add(unit)
-    return named
-
-
 def _check_units_known(action: Action, state: State) -> None:
     """A unit of the module that the start state does not list cannot act: an input error, not a crash."""
-    missing = sorted(u for u in _units_named(action) if u not in state.units)
+    missing = sorted({u for u in named_units(action) if u not in state.units})
     if missing:
         raise PbemError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in the start state (a state lists every unit in play)", action.source)
 

@@ -19,7 +19,7 @@ from pbem.model.state import suggest
 
 ACTION_KINDS = (
     "phase", "move", "attack", "overrun", "fire", "eliminate", "remove", "loss", "reinforce", "replace", "roll",
-    "card", "special", "comment",
+    "card", "activate", "special", "comment",
 )  # fmt: skip
 
 _RATIO = re.compile(r"^\s*(\d+)\s*[/:-]\s*(\d+)\s*$")
@@ -31,12 +31,13 @@ def action_kinds(action: dict[str, Any]) -> list[str]:
 
 
 NOTATION_SUFFIXES = (".pbem", ".txt", ".eml")
+VASSAL_SUFFIXES = (".vlog", ".vsav")
 
 
 # What a file that is not a turn is, by its first bytes, and the command that reads it.
 _OTHER_KINDS = (
-    (b"PK\x03\x04", "a zip file (a VASSAL module, save or log?): read it with 'pbem vassal info' or 'pbem vassal log'"),
-    (b"!VCSK", "a VASSAL save or log: read it with 'pbem vassal log'"),
+    (b"PK\x03\x04", "a zip file: pbem checks a VASSAL log or save named .vlog or .vsav, and reads a module with 'pbem vassal info'"),
+    (b"!VCSK", "a VASSAL save or log: pbem checks it when it is named .vlog or .vsav"),
     (b"\x89PNG", "a PNG picture, not a turn"),
     (b"\xff\xd8\xff", "a JPEG picture, not a turn"),
     (b"GIF8", "a GIF picture, not a turn"),
@@ -44,15 +45,15 @@ _OTHER_KINDS = (
     (b"SQLite format 3\x00", "a pbem archive or another database: read it with 'pbem archive list'"),
 )
 _OTHER_SUFFIXES = {
-    ".vlog": "a VASSAL log: read it with 'pbem vassal log'",
-    ".vsav": "a VASSAL save: read it with 'pbem vassal info'",
     ".vmod": "a VASSAL module: read it with 'pbem vassal info'",
     ".vext": "a VASSAL extension: read it with 'pbem vassal info'",
 }
 
 
 def _refuse_other_kinds(path: str | Path) -> None:
-    """A file that is plainly not a turn (a VASSAL file, a picture) is refused with the command that reads it."""
+    """A file that is plainly not a turn (a VASSAL module, a picture) is refused with the command that reads it."""
+    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
+        return  # a VASSAL log or save is a turn: its own reader says what is wrong with it
     try:
         with open(path, "rb") as handle:
             head = handle.read(16)
@@ -66,7 +67,7 @@ def _refuse_other_kinds(path: str | Path) -> None:
         raise PbemError.at(str(path), f"this is {what}", line=1)
 
 
-def read_turn_document(path: str | Path) -> JsonDocument:
+def read_turn_document(path: str | Path, module: Module | None = None, previous: str | Path | None = None) -> JsonDocument:
     """The turn file (JSON, or PBEM notation by its suffix), parsed and checked against ``turn.schema.json``.
 
     A notation reader returns the same kind of document as the JSON reader: ``data`` shaped like a JSON
@@ -74,7 +75,11 @@ def read_turn_document(path: str | Path) -> JsonDocument:
     wrote, so everything after this is the same for both.
     """
     _refuse_other_kinds(path)
-    if Path(path).suffix.lower() in NOTATION_SUFFIXES:
+    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
+        from pbem.formats.vassal.to_turn import read_vassal_turn
+
+        document = read_vassal_turn(str(path), module, None if previous is None else str(previous))
+    elif Path(path).suffix.lower() in NOTATION_SUFFIXES:
         from pbem.formats.notation import read_notation  # type: ignore[import-not-found]
 
         document = read_notation(path)
@@ -96,9 +101,12 @@ def read_turn_document(path: str | Path) -> JsonDocument:
     return document
 
 
-def load_turn(path: str | Path, module: Module | None = None) -> tuple[act.Turn, Module]:
-    """Read a JSON turn file and build its actions; the module comes from the header unless given."""
-    document = read_turn_document(path)
+def load_turn(path: str | Path, module: Module | None = None, previous: str | Path | None = None) -> tuple[act.Turn, Module]:
+    """Read a turn file and build its actions; the module comes from the header unless given.
+
+    ``previous`` is the position a VASSAL save is compared with (a state file or the previous save).
+    """
+    document = read_turn_document(path, module, previous)
     data = document.data
     if module is None:
         try:
@@ -123,8 +131,9 @@ def load_turn(path: str | Path, module: Module | None = None) -> tuple[act.Turn,
         side=data["side"],
         start_scenario=start.get("scenario"),
         start_state=start.get("state"),
+        start_document=getattr(document, "start_document", None),
     )
-    return act.Turn(str(path), header, actions), module
+    return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
 
 
 def normalize_ratio(text: str) -> str:
@@ -152,7 +161,7 @@ class _ActionBuilder:
         self.units = module.units
         self.lower = _unit_names(module)
         self.builders: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
-            "phase": lambda e, p: {"name": e["phase"], "side": e.get("side")},
+            "phase": lambda e, p: {"name": e["phase"], "side": e.get("side"), "round": e.get("round")},
             "move": self._move,
             "attack": self._combat,
             "overrun": self._combat,
@@ -164,13 +173,14 @@ class _ActionBuilder:
             "reinforce": lambda e, p: {"units": self._units(e["reinforce"], f"{p}/reinforce"), "at": self._location(e["at"], f"{p}/at")},
             "replace": lambda e, p: {"unit": self._unit(e["replace"], f"{p}/replace")},
             "roll": self._roll,
-            "card": lambda e, p: {"card": e["card"], "use": e["use"]},
+            "card": self._card,
+            "activate": self._activate,
             "comment": lambda e, p: {"text": e["comment"]},
         }
         self.classes: dict[str, type[act.Action]] = {
             "phase": act.Phase, "move": act.Move, "attack": act.Combat, "overrun": act.Overrun,
             "fire": act.Fire, "special": act.Special, "eliminate": act.Eliminate, "remove": act.Remove, "loss": act.Loss, "reinforce": act.Reinforce, "replace": act.Replace,
-            "roll": act.Roll, "card": act.CardPlay, "comment": act.Comment,
+            "roll": act.Roll, "card": act.CardPlay, "activate": act.Activate, "comment": act.Comment,
         }  # fmt: skip
 
     def build(self, n: int, entry: dict[str, Any]) -> act.Action:
@@ -229,6 +239,14 @@ class _ActionBuilder:
             "declared": frozenset(entry.get("declare", ())),
             "support": dict(entry.get("support", {})),
             "shifts": dict(entry["shifts"]) if "shifts" in entry else None,
+            "defender_roll": entry.get("defender_roll"),
+            "flank_pin": self._location(entry["flank"]["pin"], f"{pointer}/flank/pin") if "flank" in entry else None,
+            "flank_roll": entry["flank"]["roll"] if "flank" in entry else None,
+            "cards": tuple(self._card_id(c, f"{pointer}/cards/{k}") for k, c in enumerate(entry.get("cards", []))),
+            "replacements": {
+                self._unit(old, f"{pointer}/replacements"): self._unit(new, f"{pointer}/replacements/{old}")
+                for old, new in entry.get("replacements", {}).items()
+            },
             "retreats": {
                 self._unit(name, f"{pointer}/retreats/{name}"): tuple(
                     self._location(label, f"{pointer}/retreats/{name}/{k}") for k, label in enumerate(path)
@@ -271,6 +289,32 @@ class _ActionBuilder:
             "result": entry.get("result"),
         }
 
+    def _card_id(self, card: str, pointer: str) -> str:
+        cards = self.module.cards
+        if not cards or card in cards:
+            return card
+        found = [c for c in cards if c.lower() == card.lower()]
+        if len(found) == 1:
+            return found[0]
+        raise self.document.error(pointer, f"unknown card {card!r}{suggest(card, cards)}")
+
+    def _card(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        card = entry["card"]
+        return {
+            "card": None if card is None else self._card_id(card, f"{pointer}/card"),
+            "use": entry["use"],
+            "side": entry.get("side"),
+        }
+
+    def _activate(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        spaces = {}
+        for label, purpose in entry["activate"].items():
+            location = self._location(label, f"{pointer}/activate/{label}")
+            if location in spaces:
+                raise self.document.error(f"{pointer}/activate/{label}", f"{label!r} is activated twice")
+            spaces[location] = purpose
+        return {"spaces": spaces, "cost": entry.get("cost")}
+
     def _remove(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         if entry["to"] not in self.module.boxes:
             raise self.document.error(f"{pointer}/to", f"{entry['to']!r} is not a box of {self.module.id} ({', '.join(self.module.boxes)})")
@@ -298,9 +342,15 @@ def load_start_state(turn: act.Turn, module: Module, override: str | Path | None
     """The state a turn starts from: ``override``, else the header's state file or scenario."""
     from pbem.model.state import State
 
-    if override is not None:
+    if override is not None and Path(override).suffix.lower() in VASSAL_SUFFIXES:
+        from pbem.formats.vassal.to_turn import state_document_of_save
+
+        document = state_document_of_save(str(override), module)
+    elif override is not None:
         document = load_json(override)
         schemas.check(document, "state")
+    elif turn.header.start_document is not None:
+        document = turn.header.start_document
     elif turn.header.start_state is not None:
         written = Path(turn.header.start_state)
         if written.is_absolute() or ".." in written.parts:

@@ -7,6 +7,7 @@ input error, not a rules violation). Odds, results and rolls are what the player
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pbem.model.errors import Source
 
@@ -26,6 +27,7 @@ class Phase(Action):
 
     name: str
     side: str | None = None
+    round: int | None = None  # action round inside the phase (card-driven games)
     kind = "phase"
 
 
@@ -35,7 +37,7 @@ class Move(Action):
 
     units: tuple[str, ...]
     path: tuple[int, ...]
-    by: str = "land"  # land | rail | air | sea
+    by: str = "land"  # land | rail | air | sea | strategic
     declared: frozenset[str] = frozenset()  # e.g. {"double"}: named by the module
     kind = "move"
 
@@ -60,6 +62,11 @@ class Combat(Action):
     declared: frozenset[str] = frozenset()  # optional declarations, e.g. {"mass_attack"}
     support: dict[str, int] = field(default_factory=dict)  # e.g. {"air": 15, "nuclear": 25}
     shifts: dict[str, int] | None = None  # claimed column shifts by id, + toward the attacker
+    defender_roll: int | None = None  # where both sides roll (fire tables)
+    flank_pin: int | None = None  # a flank attempt: the pinning location and its roll
+    flank_roll: int | None = None
+    cards: tuple[str, ...] = ()  # cards played into the combat, in play order
+    replacements: dict[str, str] = field(default_factory=dict)  # eliminated unit -> unit taking its place
     kind = "attack"
 
 
@@ -155,15 +162,52 @@ class Roll(Action):
 
 @dataclass(slots=True, kw_only=True)
 class CardPlay(Action):
-    card: str
+    """A card played (or an action taken without one: ``card`` is None), and how it is used."""
+
+    card: str | None
     use: str
+    side: str | None = None
     kind = "card"
+
+
+@dataclass(slots=True, kw_only=True)
+class Activate(Action):
+    """Locations activated for an operation, each for a purpose (``move``, ``attack``), and the cost claimed."""
+
+    spaces: dict[int, str]
+    cost: int | None = None
+    kind = "activate"
 
 
 @dataclass(slots=True, kw_only=True)
 class Comment(Action):
     text: str
     kind = "comment"
+
+
+_UNIT_FIELDS = ("units", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance", "retreats")
+_FIELDS_OF: dict[type, tuple[tuple[str, ...], bool, bool]] = {}
+
+
+def named_units(action: Action) -> list[str]:
+    """Every unit id an action names, in any role."""
+    kind = type(action)
+    fields = _FIELDS_OF.get(kind)
+    if fields is None:
+        fields = _FIELDS_OF[kind] = (
+            tuple(name for name in _UNIT_FIELDS if hasattr(action, name)), hasattr(action, "unit"), hasattr(action, "replacements")
+        )
+    names: list[str] = []
+    for name in fields[0]:
+        value = getattr(action, name)
+        if value:
+            names.extend(value)
+    if fields[1] and action.unit:  # type: ignore[attr-defined]
+        names.append(action.unit)  # type: ignore[attr-defined]
+    if fields[2]:
+        for old, new in action.replacements.items():  # type: ignore[attr-defined]
+            names += [old, new]
+    return names
 
 
 @dataclass
@@ -174,6 +218,7 @@ class TurnHeader:
     side: str
     start_scenario: str | None = None
     start_state: str | None = None  # path, relative to the turn file
+    start_document: Any = None  # a start state the turn file carries itself (a VASSAL log's opening position)
 
 
 @dataclass
@@ -183,3 +228,4 @@ class Turn:
     file: str
     header: TurnHeader
     actions: list[Action]
+    notices: list[Any] = field(default_factory=list)  # violations found reading the file (a re-roll after an undo)

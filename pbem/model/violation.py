@@ -33,7 +33,10 @@ class Violation:
         }
 
     def __str__(self) -> str:
-        where = f"{self.source.file}:{self.source.line}" if self.source and self.source.line else (
-            self.source.file if self.source else "?"
-        )
+        if self.source and self.source.line:
+            where = f"{self.source.file}:{self.source.line}"
+        elif self.source and self.source.pointer and not self.source.pointer.startswith("/"):
+            where = f"{self.source.file}: {self.source.pointer}"  # a VASSAL step
+        else:
+            where = self.source.file if self.source else "?"
         return f"{where}: rule {self.rule} [{self.severity}] {self.message}"

@@ -56,7 +56,7 @@ _EXPECTED = {
     "COMMA": "','",
     "PLUS": "'+'",
     "EQS": "'=='",
-    "MODE": "land, rail, air or sea",
+    "MODE": "land, rail, air, sea or strategic",
     "ORDER": "a special order such as dig in",
     "FIRE": "fires",
     "HEADER_KEY": None,
@@ -107,7 +107,7 @@ def _hint(expected: frozenset[str]) -> str:
 # The words that start a clause of an attack: a line starting with one continues the attack above it.
 _CLAUSE_START = re.compile(
     r"\s*(?:attacker|defender|losses|retreats?|advances?|eliminated|destroyed|rolls?|rolled|dr|die|vs|against|support"
-    r"|declares?|shifts?|col|column|odds|at|results?|res|spotter|spotted|=|\(|\d+\s*[:/-]\s*\d+)(?:\b|\s|$)",
+    r"|declares?|shifts?|col|column|odds|at|results?|res|spotter|spotted|flank|cards?|=|\(|\d+\s*[:/-]\s*\d+)(?:\b|\s|$)",
     re.IGNORECASE,
 )
 

@@ -79,7 +79,10 @@ HEADER_FIELDS = {
     "game": "module", "module": "module", "version": "module_version", "scenario": "scenario", "turn": "turn",
     "side": "side", "start": "start", "player": "player", "note": "note",
 }  # fmt: skip
-COMBAT_ORDER = ("defenders", "support", "declare", "odds", "shifts", "column", "roll", "result", "losses", "eliminated", "retreats", "advance", "defender_advance")
+COMBAT_ORDER = (
+    "defenders", "support", "declare", "flank", "cards", "odds", "shifts", "column", "roll", "defender_roll", "result", "losses",
+    "replacements", "eliminated", "retreats", "advance", "defender_advance",
+)  # fmt: skip
 # The order of keys in the JSON of the actions that take clauses, as the turn schema lists them.
 KEY_ORDER = {
     "attack": ("attack", "target", *COMBAT_ORDER),
@@ -94,6 +97,7 @@ _CLAUSE_NAMES = {
     "attacker_losses": "losses", "defender_losses": "losses", "no_losses": "losses", "eliminated": "eliminated units",
     "retreat": "retreats", "no_retreats": "retreats", "advance": "advance", "defender_advance": "defender advance",
     "spotter": "spotter",
+    "defender_roll": "defender's roll", "flank": "flank attempt", "cards": "combat cards", "replacement": "replacing unit",
 }  # fmt: skip
 _CLAUSES = {
     "attack": frozenset(_CLAUSE_NAMES) - {"spotter"},
@@ -111,7 +115,7 @@ _TAKES = {
 # Action words a special order written without 'Special' must not be mistaken for (a typo of 'Eliminate'...).
 _VERBS = (
     "eliminate", "remove", "loss", "reduce", "flip", "reinforce", "reinforcement", "enter", "arrive", "replace", "rebuild",
-    "restore", "roll", "card", "play", "move", "attack", "overrun", "assault", "fire", "special", "phase",
+    "restore", "roll", "card", "play", "move", "attack", "overrun", "assault", "fire", "special", "phase", "activate",
 )  # fmt: skip
 _SPECIAL_NAME = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -253,6 +257,9 @@ class _Reader:
         if side is not None:
             token = side.children[0]
             action["side"] = At(str(token), line.number, token.column, "side")
+        round_tag = _child(tree, "round_tag")
+        if round_tag is not None:
+            action["round"] = int(_tokens(round_tag, "INT")[0])
         return action
 
     def a_move(self, tree: Tree, line: Line) -> dict[str, Any] | None:
@@ -356,7 +363,17 @@ class _Reader:
     def a_card(self, tree: Tree, line: Line) -> dict[str, Any]:
         name = self.words(_child(tree, "card_name"), line)
         use = self.text_value([c for c in tree.children if isinstance(c, Token) and c.type in ("STRING", "VALUE")][-1], line)
-        return {"card": name, "use": use or ""}
+        return {"card": None if name.casefold() == "none" else name, "use": use or ""}
+
+    def a_activate(self, tree: Tree, line: Line) -> dict[str, Any]:
+        spaces: list[tuple[At, str]] = []
+        for item in (c for c in tree.children if isinstance(c, Tree) and c.data == "act_item"):
+            spaces.append((self.location(_child(item, "loc"), line), str(_tokens(item, "PWORD")[0]).lower()))
+        action: dict[str, Any] = {"activate": spaces}
+        cost = [t for t in tree.children if isinstance(t, Token) and t.type == "INT"]
+        if cost:
+            action["cost"] = int(cost[0])
+        return action
 
     # --- combat clauses -------------------------------------------------------------------------------
     def extend_combat(self, tree: Tree, line: Line) -> None:
@@ -431,6 +448,21 @@ class _Reader:
         for item in clause.children:
             if isinstance(item, Tree):
                 declared.append(self.name_or_string(item, line))
+
+    def c_defender_roll(self, action, clause, line):
+        self.once(action, "defender_roll", int(_tokens(clause, "INT")[0]), clause, line)
+
+    def c_flank(self, action, clause, line):
+        flank = {"pin": self.location(_child(clause, "loc"), line), "roll": int(_tokens(clause, "INT")[0])}
+        self.once(action, "flank", flank, clause, line)
+
+    def c_cards(self, action, clause, line):
+        cards = action.setdefault("cards", [])
+        cards.extend(self.name_or_string(item, line) for item in clause.children if isinstance(item, Tree))
+
+    def c_replacement(self, action, clause, line):
+        old, new = (c for c in clause.children if isinstance(c, Tree) and c.data == "unit")
+        action.setdefault("replacements", []).append((self.unit(old, line), self.unit(new, line)))
 
     def c_attacker_losses(self, action, clause, line):
         self.losses(action, "attacker", clause, line)
@@ -586,7 +618,24 @@ class _Finisher:
     def action(self, action: dict[str, Any], pointer: str) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key, item in action.items():
-            if key in ("retreats", "defender_advance"):
+            if key == "activate":
+                spaces: dict[str, str] = {}
+                for at, purpose in item:
+                    name = self.resolve(at)
+                    if name in spaces:
+                        self.reader.problem(at.line, at.column, f"{name} is activated twice")
+                        continue
+                    self.positions[f"{pointer}/activate/{escape_pointer_token(name)}"] = (at.line, at.column)
+                    spaces[name] = purpose
+                result[key] = spaces
+            elif key == "replacements":
+                replacing: dict[str, str] = {}
+                for old, new in item:
+                    name = self.resolve(old)
+                    self.positions[f"{pointer}/replacements/{escape_pointer_token(name)}"] = (old.line, old.column)
+                    replacing[name] = self.resolve(new)
+                result[key] = replacing
+            elif key in ("retreats", "defender_advance"):
                 paths: dict[str, list[str]] = {}
                 for unit, path in item:
                     name = self.resolve(unit)

@@ -97,9 +97,10 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
     note = _comment(action.get("note"))
     if "phase" in action:
         side = f" ({action['side']})" if "side" in action else ""
+        round_tag = f" round {action['round']}" if "round" in action else ""
         name = action["phase"]
         shown = name[:1].upper() + name[1:] if _fits(name, "PWORD") and name == name.lower() else _quoted(name)
-        return ["", f"== {shown}{side} =={note}"]
+        return ["", f"== {shown}{round_tag}{side} =={note}"]
     if "move" in action:
         by = f" by {action['by']}" if "by" in action else ""
         declared = ", ".join(_word(d) for d in action.get("declare", ()))
@@ -137,8 +138,14 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
             text += f" -> {_value(roll['result'])}"
         return [text + note]
     if "card" in action:
+        if action["card"] is None:
+            return [f"Card none as {_value(action['use'])}{note}"]
         name = action["card"] if _fits(action["card"], "CARD_WORD") else _quoted(action["card"])
         return [f"Card {name} as {_value(action['use'])}{note}"]
+    if "activate" in action:
+        spaces = ", ".join(f"{_name(space, 'LOCWORD')} ({purpose})" for space, purpose in action["activate"].items())
+        cost = f", cost {action['cost']}" if "cost" in action else ""
+        return [f"Activate {spaces}{cost}{note}"]
     if "comment" in action:
         return [f"# {' '.join(str(action['comment']).split())}".rstrip()]
     raise PbemError(f"cannot write an action with keys {', '.join(sorted(action))} in the notation")
@@ -211,6 +218,10 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
         clauses.append("support " + ", ".join(f"{_word(k)} {v}" for k, v in action["support"].items()))
     if action.get("declare"):
         clauses.append("declare " + ", ".join(_word(d) for d in action["declare"]))
+    if "flank" in action:
+        clauses.append(f"flank {_name(action['flank']['pin'], 'LOCWORD')} roll {action['flank']['roll']}")
+    if action.get("cards"):
+        clauses.append("cards " + ", ".join(_word(c) for c in action["cards"]))
     odds = ""
     if "odds" in action:
         odds = f"at {_ratio(action['odds'])}"
@@ -227,6 +238,8 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
         if result is not None:
             roll += (" " if roll else "") + f"= {_result(result)}"
         clauses.append(roll)
+    if "defender_roll" in action:
+        clauses.insert(len(clauses) - 1 if "result" in action else len(clauses), f"defender roll {action['defender_roll']}")
     if odds and clauses and clauses[0] == odds:  # "attack 3005 at 2:1 > 1:1, roll 4 = 1/1"
         parts[0] += f" {clauses.pop(0)}"
     first = parts[0] + (", " + ", ".join(clauses) if clauses else "") + note
@@ -239,6 +252,8 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
         for side in ("attacker", "defender"):
             if side in losses:
                 lines.append(f"{indent}{side} loses {_units_or_none(losses[side])}")
+    for old, new in action.get("replacements", {}).items():
+        lines.append(f"{indent}replace {_name(old)} by {_name(new)}")
     if "eliminated" in action:
         lines.append(f"{indent}eliminated {_units_or_none(action['eliminated'])}")
     if "retreats" in action:

@@ -15,16 +15,19 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from pbem.formats.vassal.buildfile import Module
-from pbem.formats.vassal.commands import (AddPiece, BoardLayout, ChangePiece, Chat, MovePiece, Other, RemovePiece,
-                                          SetProperty, UndoMarker, parse_command)
+from pbem.formats.vassal.commands import (AddPiece, BoardLayout, ChangePiece, Chat, MovePiece, Other, Player,
+                                          RemovePiece, SetProperty, UndoMarker, parse_command)
 from pbem.formats.vassal.dice import DiceReader, Roll
-from pbem.formats.vassal.layout import MapLayout, layouts_for
+from pbem.formats.vassal.layout import OFFBOARD, MapLayout, layouts_for, map_layout
 from pbem.formats.vassal.savefile import SavedGame, collect_pieces, step_commands
-from pbem.formats.vassal.sequence import TAB, join, split
-from pbem.formats.vassal.traits import Piece, Stack, decode_chain, piece_from_traits
+from pbem.formats.vassal.sequence import TAB, join, split, split_chain
+from pbem.model.errors import PbemError
+from pbem.formats.vassal.traits import (NAME_TRAITS, Piece, PieceError, Stack, Trait, apply_basic_state, piece_name,
+                                        public_state, trait_kind)
 
 _TYPED_CHAT = re.compile(r"^(?:&lt;|<)(?P<player>.*?)(?:&gt;|>) - (?P<text>.*)$", re.S)
 UNDO_CHAT = "* UNDO: "
+UNNAMED = "(unnamed)"  # a piece whose name is empty, as many markers' are
 
 
 @dataclass(slots=True)
@@ -32,6 +35,29 @@ class _Tracked:
     type: str
     state: str
     piece: Piece
+    _types: list[str] | None = None
+    _name_links: frozenset[int] | None = None
+
+    @property
+    def types(self) -> list[str]:
+        """The type chain's links, split once however often the piece changes."""
+        if self._types is None:
+            self._types = split_chain(self.type)
+        return self._types
+
+    @property
+    def name_links(self) -> frozenset[int]:
+        """Where the traits that change the name are in the chain."""
+        if self._name_links is None:
+            self._name_links = frozenset(index for index, link in enumerate(self.types[:-1])
+                                         if trait_kind(link) in NAME_TRAITS)
+        return self._name_links
+
+
+# Work (trait states compared, name traits applied) one log may ask for; a real log needs a few million at
+# most (Paths of Glory: 6,000 pieces of ~150 traits).  Past it the log is refused, not read for minutes.
+MAX_TRAIT_WORK = 20_000_000
+NAME_WORK = 100  # applying a name trait (fields, formats) costs about as much as 100 state comparisons
 
 
 @dataclass(slots=True)
@@ -50,12 +76,15 @@ class _Step:
 class LogReader:
     """Replays a log's steps over its starting pieces, naming pieces and locations as it goes."""
 
-    def __init__(self, game: SavedGame, module: Module | None = None):
+    def __init__(self, game: SavedGame, module: Module | None = None, restore: list | None = None,
+                 collected: tuple[dict, dict] | None = None):
+        # ``restore`` and ``collected`` (the parsed restore commands and their pieces) spare a caller that
+        # already has them parsing and decoding the whole position again.
         self.game = game
         self.module = module
         self.dice = DiceReader(module)
-        restore = game.restore_commands()
-        pieces, stacks = collect_pieces(restore)
+        restore = restore if restore is not None else game.restore_commands()
+        pieces, stacks = collected if collected is not None else collect_pieces(restore)
         self.pieces: dict[str, _Tracked] = {}
         for command in restore:
             if isinstance(command, AddPiece) and command.id in pieces:
@@ -63,25 +92,44 @@ class LogReader:
         self.stacks: dict[str, Stack] = dict(stacks)
         self.stack_of: dict[str, str] = {child: stack_id for stack_id, stack in stacks.items()
                                          for child in stack.children}
-        self.layouts: dict[str, MapLayout] = layouts_for(module, game.board_layouts()) if module else {}
-        self.roster = {player.secret: player.name for player in game.players()}
+        layouts = [command for command in restore if isinstance(command, BoardLayout)]
+        self.layouts: dict[str, MapLayout] = layouts_for(module, layouts) if module else {}
+        self.roster = {command.secret: command.shown_name for command in restore if isinstance(command, Player)}
+        self.work = 0  # see MAX_TRAIT_WORK
+        self.positions = self.on_boards = 0  # map positions seen, and those named on a board
 
     # --- naming -------------------------------------------------------------------------------------
 
     def where(self, map_id: str | None, x: int | None, y: int | None) -> dict:
         place: dict = {"map": map_id, "x": x, "y": y}
         layout = self.layouts.get(map_id) if map_id else None
+        if map_id is not None and x is not None and y is not None:
+            self.positions += 1
         if layout is not None and x is not None and y is not None:
             place["location"] = layout.location_name(x, y)
+            self.on_boards += place["location"] != OFFBOARD
         return place
+
+    def warnings(self) -> list[str]:
+        """What suggests the module given is not the log's: another name, or no position on its boards."""
+        if self.module is None:
+            return []
+        out = []
+        made_with = self.game.moduledata.name if self.game.moduledata else ""
+        if made_with and self.module.name and made_with != self.module.name:
+            out.append(f"the log was made with the module {made_with!r}, not {self.module.name!r}")
+        if self.positions and not self.on_boards:
+            out.append(f"none of the log's {self.positions} positions falls on a board of {self.module.name or 'the module'!r}"
+                       " (another game's module?)")
+        return out
 
     def name_of(self, piece_id: str) -> str:
         tracked = self.pieces.get(piece_id)
         if tracked is not None:
-            return tracked.piece.name
+            return tracked.piece.name or UNNAMED
         stack = self.stacks.get(piece_id)
         if stack is not None:
-            names = [self.pieces[child].piece.name for child in stack.children if child in self.pieces]
+            names = [self.pieces[child].piece.name or UNNAMED for child in stack.children if child in self.pieces]
             return "stack of " + ", ".join(names) if names else "empty stack"
         return f"piece {piece_id}"
 
@@ -99,7 +147,7 @@ class LogReader:
         for number, command in enumerate(parsed):
             event = self._event(command, step, results, used_results)
             if event is not None:
-                event["command"] = number
+                event["command_index"] = number
                 step.events.append(event)
 
     def _event(self, command, step: _Step, results: dict[str, str], used: set[str]) -> dict | None:
@@ -123,10 +171,20 @@ class LogReader:
         if isinstance(command, UndoMarker):
             return None
         if isinstance(command, BoardLayout):
-            return {"type": "other", "command": "BoardPicker", "map": command.map_id}
+            return self._boards(command)
         if isinstance(command, Other):
             return {"type": "other", "command": command.prefix}
         return None
+
+    def _boards(self, command: BoardLayout) -> dict:
+        """A board choice mid-log: positions from here on are named on the new layout."""
+        if self.module is not None:
+            map_def = self.module.map(command.map_id)
+            if map_def is not None:
+                self.layouts[command.map_id] = map_layout(map_def, command)
+        return {"type": "boards", "map": command.map_id,
+                "boards": [{"name": name, "reversed": is_reversed, "column": column, "row": row}
+                           for name, is_reversed, column, row in command.boards]}
 
     def _move(self, command: MovePiece, step: _Step) -> dict:
         player = self.player_of(command.player)
@@ -178,7 +236,7 @@ class LogReader:
             return None  # stacks come and go with moves; their pieces are what players see
         if command.id:
             self.pieces[command.id] = _Tracked(command.type, command.state, decoded)
-        return {"type": "add", "piece": decoded.name, "id": command.id,
+        return {"type": "add", "piece": decoded.name or UNNAMED, "id": command.id,
                 "at": self.where(decoded.map_id, decoded.x, decoded.y)}
 
     def _remove(self, command: RemovePiece) -> dict | None:
@@ -188,7 +246,7 @@ class LogReader:
                     del self.stack_of[child]
             return None
         tracked = self.pieces.pop(command.id, None)
-        event = {"type": "remove", "piece": tracked.piece.name if tracked else f"piece {command.id}",
+        event = {"type": "remove", "piece": (tracked.piece.name or UNNAMED) if tracked else f"piece {command.id}",
                  "id": command.id}
         if tracked is not None:
             event["at"] = self.where(tracked.piece.map_id, tracked.piece.x, tracked.piece.y)
@@ -198,22 +256,54 @@ class LogReader:
         tracked = self.pieces.get(command.id)
         event: dict = {"type": "change", "piece": self.name_of(command.id), "id": command.id}
         if tracked is None:
-            event["before"], event["after"] = command.old_state, command.new_state
+            # Without the piece's type its state cannot be read, and it may hold an owner's secret: not shown.
+            event["traits"] = []
             return event
         before_state = command.old_state if command.old_state is not None else tracked.state
-        before = decode_chain(tracked.type, before_state)
-        after = decode_chain(tracked.type, command.new_state)
-        changed = [{"trait": old.kind, "before": old.state, "after": new.state}
-                   for old, new in zip(before, after) if old.state != new.state]
-        new_piece = piece_from_traits(command.id, after)
+        types = tracked.types
+        try:
+            before = split_chain(before_state, TAB) if before_state else [""]
+            after = split_chain(command.new_state, TAB) if command.new_state else [""]
+        except ValueError as error:
+            raise PieceError(str(error)) from None
+        # Links beyond both states are empty in both: only the links the two states hold are compared.
+        count = min(len(types), max(len(before), len(after)))
+        self._charge(len(before) + len(after))
+        changed_links = [index for index in range(count)
+                         if (before[index] if index < len(before) else "") != (after[index] if index < len(after) else "")]
+        changed = []
+        for index in changed_links:
+            kind = trait_kind(types[index])
+            old = Trait(kind, types[index], before[index] if index < len(before) else "")
+            new = Trait(kind, types[index], after[index] if index < len(after) else "")
+            changed.append({"trait": kind, "before": public_state(old, self.roster),
+                            "after": public_state(new, self.roster)})
+        last = len(types) - 1
+        new_piece = Piece(command.id, tracked.type, command.new_state, basic_name=tracked.piece.basic_name,
+                          image=tracked.piece.image)
+        apply_basic_state(new_piece, after[last] if last < len(after) else "")
         if new_piece.map_id is None and tracked.piece.map_id is not None:
             # A stacked piece's own state may carry no map (VASSAL 2.9): keep where it is.
             new_piece.map_id, new_piece.x, new_piece.y = tracked.piece.map_id, tracked.piece.x, tracked.piece.y
+        links = tracked.name_links
+        if any(index in links for index in changed_links):
+            self._charge(NAME_WORK * len(links))
+            name_traits = [Trait(trait_kind(types[index]), types[index], after[index] if index < len(after) else "")
+                           for index in sorted(links)]
+            new_piece._name = piece_name(name_traits + [Trait("piece;", types[last], "")], new_piece.basic_name)
+        else:
+            new_piece._name = tracked.piece.name
         if new_piece.name != tracked.piece.name:
-            event["name_after"] = new_piece.name
+            event["name_after"] = new_piece.name or UNNAMED
         event["traits"] = changed
-        self.pieces[command.id] = _Tracked(tracked.type, command.new_state, new_piece)
+        self.pieces[command.id] = _Tracked(tracked.type, command.new_state, new_piece, types, links)
         return event
+
+    def _charge(self, work: int) -> None:
+        self.work += work
+        if self.work > MAX_TRAIT_WORK:
+            raise PbemError(f"the log's pieces change more than {MAX_TRAIT_WORK} trait states in all, "
+                            "beyond what pbem reads (no real log comes near)")
 
     def _chat(self, command: Chat, step: _Step, results: dict[str, str], used: set[str]) -> dict:
         message = command.message
@@ -296,9 +386,12 @@ def _undoable(step: _Step) -> bool:
     return bool(step.commands)
 
 
-def read_events(game: SavedGame, module: Module | None = None) -> dict:
-    """The log as ``{"kind", "file", "steps": [{"index", "player", "events"}], "summary"}``."""
-    reader = LogReader(game, module)
+def read_events(game: SavedGame, module: Module | None = None, reader: LogReader | None = None) -> dict:
+    """The log as ``{"kind", "file", "steps": [{"index", "player", "events"}], "summary"}``.
+
+    ``reader`` may be a :class:`LogReader` subclass instance that adds to the events.
+    """
+    reader = reader or LogReader(game, module)
     steps = [_Step(number + 1, step_commands(token)) for number, token in enumerate(game.steps)]
     pointer: int | None = None  # position in ``steps`` of the step the next undo takes back
     for position, step in enumerate(steps):
@@ -320,8 +413,12 @@ def read_events(game: SavedGame, module: Module | None = None) -> dict:
         elif _undoable(step):
             pointer = position
     _assign_players(steps, list(dict.fromkeys(reader.roster.values())))
-    return {"kind": game.kind, "file": game.source,
-            "steps": [_step_json(step) for step in steps], "summary": _summary(steps)}
+    report = {"kind": game.kind, "file": game.source,
+              "steps": [_step_json(step) for step in steps], "summary": _summary(steps)}
+    warnings = reader.warnings()
+    if warnings:
+        report["warnings"] = warnings
+    return report
 
 
 def _previous_undoable(steps: list[_Step], pointer: int) -> int | None:

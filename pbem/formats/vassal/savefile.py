@@ -8,11 +8,11 @@ included, as long as nothing was changed; change ``tree`` and the rest is encode
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.formats.vassal.archive import ZipArchive, is_zip, read_zip, write_zip
-from pbem.formats.vassal.commands import (LOG_PREFIX, AddPiece, BoardLayout, NestingError, Player, decode_tree,
+from pbem.formats.vassal.commands import (ESC, LOG_PREFIX, AddPiece, BoardLayout, NestingError, Player, decode_tree,
                                           encode_tree, leaves, parse_command)
 from pbem.formats.vassal.metadata import Metadata, read_metadata
 from pbem.formats.vassal.obfuscation import Obfuscation, ObfuscationError, deobfuscate, obfuscate
@@ -20,6 +20,11 @@ from pbem.formats.vassal.traits import Piece, Stack, decode_piece
 from pbem.model.errors import PbemError
 
 SAVE_ENTRY = "savedGame"
+# Bounds that keep reading within seconds and well under 1 GiB (documented in docs/vassal.md).  The
+# largest real save at hand (Paths of Glory's, 6,000 pieces) is 27 MB of hex and 2,500 commands.
+MAX_SAVED_GAME_BYTES = 64 * 1024 * 1024  # the savedGame entry as stored (hex: twice the text)
+MAX_METADATA_BYTES = 1024 * 1024  # savedata, moduledata
+MAX_COMMANDS = 100_000  # ESC-separated commands in it: a real log of a whole day holds a few thousand
 
 
 @dataclass(slots=True)
@@ -33,6 +38,7 @@ class SavedGame:
     archive: ZipArchive | None = None
     savedata: Metadata | None = None
     moduledata: Metadata | None = None
+    _restore: tuple[int, list] | None = field(default=None, repr=False)  # (id of the tree, its commands)
 
     @property
     def tokens(self) -> list:
@@ -50,8 +56,10 @@ class SavedGame:
         return [token for token in self.tokens if _is_step(token)]
 
     def restore_commands(self) -> list:
-        """The restore part's leaf commands, parsed."""
-        return [parse_command(leaf) for token in self.restore for leaf in leaves(token)]
+        """The restore part's leaf commands, parsed (once for a tree: pieces, players and boards all ask)."""
+        if self._restore is None or self._restore[0] != id(self.tree):
+            self._restore = (id(self.tree), [parse_command(leaf) for token in self.restore for leaf in leaves(token)])
+        return self._restore[1]
 
     def players(self) -> list[Player]:
         return [command for command in self.restore_commands() if isinstance(command, Player)]
@@ -114,8 +122,15 @@ def collect_pieces(commands: list) -> tuple[dict[str, Piece], dict[str, Stack]]:
     return pieces, stacks
 
 
+def _too_large(size: int, source: str | Path) -> PbemError:
+    return PbemError.at(source, f"savedGame holds {size} bytes, more than the {MAX_SAVED_GAME_BYTES} "
+                                f"pbem reads (no real save comes near)")
+
+
 def decode_saved_game(data: bytes, source: str | Path) -> tuple[list | str, Obfuscation]:
     """The command tree of a ``savedGame`` entry's bytes."""
+    if len(data) > MAX_SAVED_GAME_BYTES:
+        raise _too_large(len(data), source)
     try:
         plain, how = deobfuscate(data)
     except ObfuscationError as error:
@@ -127,6 +142,9 @@ def decode_saved_game(data: bytes, source: str | Path) -> tuple[list | str, Obfu
                            pointer=f"byte {error.start}") from None
     if how.encoding == "plain" and not text.startswith(("begin_save", LOG_PREFIX)):
         raise PbemError.at(source, "savedGame is neither obfuscated (!VCSK) nor a VASSAL command stream")
+    commands = text.count(ESC) + 1
+    if commands > MAX_COMMANDS:
+        raise PbemError.at(source, f"savedGame holds {commands} commands, more than the {MAX_COMMANDS} pbem reads")
     try:
         tree = decode_tree(text)
     except (NestingError, RecursionError) as error:
@@ -134,15 +152,24 @@ def decode_saved_game(data: bytes, source: str | Path) -> tuple[list | str, Obfu
     return tree, how
 
 
-def read_saved_game(data: bytes, source: str | Path) -> SavedGame:
-    """A save or log from the bytes of a ``.vsav``/``.vlog`` (or a bare ``savedGame`` stream)."""
-    archive = None
+def read_saved_game(data: bytes, source: str | Path, archive: ZipArchive | None = None) -> SavedGame:
+    """A save or log from the bytes of a ``.vsav``/``.vlog`` (or a bare ``savedGame`` stream); ``archive``
+    is ``data`` already read as a zip, if it was."""
     savedata = moduledata = None
-    if is_zip(data):
+    if archive is None and is_zip(data):
         archive = read_zip(data, source)
+    if archive is not None:
+        size = archive.size(SAVE_ENTRY)
+        if size is not None and size > MAX_SAVED_GAME_BYTES:
+            raise _too_large(size, source)  # before inflating a byte of it
         raw = archive.get(SAVE_ENTRY)
         if raw is None:
             raise PbemError.at(source, "zip has no savedGame entry: not a VASSAL save or log")
+        for name in ("savedata", "moduledata"):
+            size = archive.size(name)
+            if size is not None and size > MAX_METADATA_BYTES:
+                raise PbemError.at(source, f"{name} holds {size} bytes, more than the {MAX_METADATA_BYTES} "
+                                           "pbem reads (a real one is a few hundred)")
         if archive.get("savedata") is not None:
             savedata = read_metadata(archive.get("savedata"), f"{source}!savedata")
         if archive.get("moduledata") is not None:

@@ -7,9 +7,16 @@ every trait keeps its raw type and state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from pbem.formats.vassal.sequence import MAX_LINKS, TAB, split, split_chain
+from pbem.formats.vassal.sequence import MAX_LINKS, TAB, join, split, split_chain
+
+# Traits whose state starts with the VASSAL secret (the password) of the player who masked, hid or owns
+# the piece: Obscurable, Hideable, Restricted.  That field is never shown as it is.
+OWNER_TRAITS = ("obs;", "hide;", "restrict;")
+UNKNOWN_OWNER = "(a player)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +48,7 @@ class Piece:
     gpid: str | None = None
     properties: dict[str, str] = field(default_factory=dict)
     _traits: list[Trait] | None = field(default=None, repr=False)
+    _name: str | None = field(default=None, repr=False)
 
     @property
     def traits(self) -> list[Trait]:
@@ -51,7 +59,12 @@ class Piece:
     @property
     def name(self) -> str:
         """The piece's name as VASSAL shows it: BasicPiece name, then layer and label traits, inside out."""
-        return piece_name(self.traits, self.basic_name)
+        if self._name is None:
+            if self._traits is not None:
+                self._name = piece_name(self._traits, self.basic_name)
+            else:
+                self._name = name_from_chains(self.type_text, self.state_text, self.basic_name)
+        return self._name
 
     @property
     def images(self) -> list[str]:
@@ -90,20 +103,64 @@ def trait_kind(type_link: str) -> str:
     return head + sep
 
 
+def public_state(trait: Trait, owners: Mapping[str, str]) -> str:
+    """A trait's state fit to show: an owner's secret becomes the owner's roster name (``owners``: secret →
+    name), or :data:`UNKNOWN_OWNER` when the roster does not know it.
+
+    >>> public_state(Trait("obs;", "obs;70,0;mask.png", "s3cret;"), {"s3cret": "Alice"})
+    'Alice;'
+    >>> public_state(Trait("hide;", "hide;72,130", "s3cret"), {})
+    '(a player)'
+    """
+    if trait.kind not in OWNER_TRAITS or not trait.state:
+        return trait.state
+    fields = split(trait.state, ";")
+    if fields[0] in ("", "null"):
+        return trait.state
+    fields[0] = owners.get(fields[0], UNKNOWN_OWNER)
+    return join(fields, ";")
+
+
 class PieceError(ValueError):
     """A piece definition that cannot be read (e.g. an absurdly long trait chain)."""
+
+
+def type_links(type_text: str) -> tuple[str, ...]:
+    """A type chain's links: pieces made from one palette entry share their type, so each is split once
+    (types up to 64 KB are remembered, 1,024 of them: at most 64 MB kept between files)."""
+    if len(type_text) > 65_536:
+        return tuple(split_chain(type_text, TAB))
+    return _cached_type_links(type_text)
+
+
+@lru_cache(maxsize=1024)
+def _cached_type_links(type_text: str) -> tuple[str, ...]:
+    return tuple(split_chain(type_text, TAB))
 
 
 def decode_chain(type_text: str, state_text: str) -> list[Trait]:
     """The traits of a piece, outermost first; a state chain shorter than the type chain leaves states empty."""
     try:
-        types = split_chain(type_text, TAB)
+        types = type_links(type_text)
         states = split_chain(state_text, TAB) if state_text else [""]
     except ValueError as error:
         raise PieceError(str(error)) from None
     if len(states) < len(types):
         states = states + [""] * (len(types) - len(states))
     return [Trait(trait_kind(kind_type), kind_type, state) for kind_type, state in zip(types, states)]
+
+
+def name_from_chains(type_text: str, state_text: str, basic_name: str) -> str:
+    """:func:`piece_name` of a piece's chains, building traits only for the links that change the name
+    (every link is read; only those few become :class:`Trait` objects)."""
+    try:
+        types = type_links(type_text)
+        states = split_chain(state_text, TAB) if state_text else [""]
+    except ValueError as error:
+        raise PieceError(str(error)) from None
+    named = [Trait(trait_kind(types[index]), types[index], states[index] if index < len(states) else "")
+             for index in range(len(types) - 1) if types[index].startswith(NAME_TRAITS)]
+    return piece_name(named + [Trait("piece;", types[-1], "")], basic_name)
 
 
 def _int(value: str) -> int | None:
@@ -210,11 +267,14 @@ def _decode_deck(deck_id: str | None, state_text: str) -> Stack:
     return Stack(deck_id, map_id, x, y, children, kind="deck")
 
 
+NAME_TRAITS = ("emb2;", "emb;", "label;", "basicName;")  # the traits that change a piece's name
+
+
 def piece_name(traits: list[Trait], basic_name: str) -> str:
     """Apply the name-changing traits from the innermost out, as ``getName`` does."""
     name = basic_name
     for trait in reversed(traits[:-1]):
-        if trait.kind in ("emb2;", "emb;"):
+        if trait.kind in NAME_TRAITS[:2]:
             name = _layer_name(trait, name)
         elif trait.kind == "label;":
             name = _label_name(trait, name)

@@ -1,0 +1,191 @@
+"""Units entering the map or the Reserve Box: reinforcement events (9.5.3.2-9.5.3.3), strategic redeployment in
+and out of the Reserve Box (13.1.8-13.1.10), and replacement points spent on reduced units (17.1).
+
+``{"reinforce": ["GE-9-ARMY"], "at": "Berlin"}`` after a reinforcement event, or during an SR play from the Reserve
+Box; ``{"remove": ["GE-CORPS-12"], "to": "reserve"}`` for a reinforcing corps (into the box) or an SR into the box;
+``{"replace": "FR-6-ARMY"}`` in the replacement phase.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from pbem.model.state import State, UnitState
+from pbem.rules.ruleset import TurnContext, illegal, warning
+
+from .base import PathsOfGloryBase, pog
+
+# Armies and corps whose placement the card itself decides (9.5.3.3): not judged here, unless they enter at
+# their capital or a supply source as 9.5.3.4 allows.
+PLACED_BY_CARD = {"RU-CAU-ARMY", "BR-NE-ARMY", "FR-ORIENT-ARMY", "BR-ANA-CORPS", "TU-SN-CORPS"}
+
+
+class ReserveRules(PathsOfGloryBase):
+    def _reinforcing(self, ctx: TurnContext) -> dict | None:
+        """The reinforcements of the event card played this round, and what of them is still to place."""
+        play = self.current_play(ctx)
+        if play is None or play.use != "event" or play.card is None:
+            return None
+        card = self.module.cards[play.card]
+        if "reinforcements" not in card:
+            return None
+        pending = pog(ctx).setdefault("pending", {})
+        if pending.get("card") != play.card:
+            pending.clear()
+            pending["card"] = play.card
+            pending["units"] = [e.get("unit") for e in card["reinforcements"]["units"] if "unit" in e]
+            pending["corps"] = [e["corps"] for e in card["reinforcements"]["units"] if "corps" in e]
+            pending["nation"] = card["reinforcements"]["nation"]
+        return pending
+
+    def _take(self, pending: dict, unit: UnitState) -> bool:
+        if unit.id in pending["units"]:
+            pending["units"].remove(unit.id)
+            return True
+        if unit.unit.type.id in pending["corps"]:
+            pending["corps"].remove(unit.unit.type.id)
+            return True
+        return False
+
+    def check_reinforce(self, action, state: State, ctx: TurnContext) -> list:
+        pending = self._reinforcing(ctx)
+        play = self.current_play(ctx)
+        if pending is not None:
+            return self._place_reinforcements(action, state, pending)
+        if play is not None and play.use == "sr":
+            return self._out_of_reserve(action, state, play)
+        return [illegal("9.5.3.2", "units enter the map by a reinforcement event or by SR out of the Reserve Box; this round has neither", action)]
+
+    def _place_reinforcements(self, action, state: State, pending: dict) -> list:
+        found = []
+        location = action.at
+        label = self.where(location)
+        for unit_id in action.units:
+            unit = state.units[unit_id]
+            name = self.name(unit_id)
+            if unit.box != "reinforcements":
+                found.append(illegal("9.5.3.2", f"{name} is not waiting to enter (it is {'on the map' if unit.on_map else 'in the ' + str(unit.box)})", action))
+                continue
+            if not self._take(pending, unit):
+                found.append(illegal("9.5.3.2", f"{name} is not among the reinforcements of {pending['card']}", action))
+                continue
+            if not self.is_army(unit) and unit_id not in PLACED_BY_CARD:
+                found.append(illegal("9.5.3.2", f"reinforcing corps go to the Reserve Box (remove to reserve), not onto the map ({name})", action))
+                continue
+            game_map = self.module.map
+            extra = game_map.extra[location]
+            nation = unit.unit.type.nationality
+            friendly = self.controller(state, location) == unit.side
+            home = extra.get("capital_of") == nation or (bool(game_map.supply[location]) and game_map.country[location] == nation)
+            if unit_id in PLACED_BY_CARD and not (home and friendly):
+                found.append(warning("9.5.3.3", f"where {name} enters is decided by its card: not checked", action))
+                continue
+            if nation == "US":  # 9.5.3.3: any friendly-controlled port in France
+                allowed = "port" in game_map.features[location] and game_map.country[location] == "FR"
+                where = "a friendly port in France"
+            elif unit_id == "BR-MEF-ARMY":  # 9.5.3.3: one of the four MEF spaces (or 9.5.3.4)
+                allowed = "mef_landing" in game_map.features[location] or home
+                where = "one of the MEF spaces, or London"
+            elif nation == "FR" and game_map.label(location) == "Orleans":  # 9.5.3.3: when Paris is full
+                paris = game_map.index("Paris")
+                allowed = len(state.units_at(paris)) >= self.module.tables["movement"]["stacking_limit"]
+                allowed = allowed and self.controller(state, paris) == "ap" and not self.besieged(state, paris)
+                where = "Orleans only while Paris is full (and neither besieged nor enemy-held); otherwise Paris or a French supply source"
+            else:
+                allowed = home
+                where = f"its capital or a supply source of {nation}"
+            if not allowed or not friendly:
+                found.append(illegal("9.5.3.3", f"{name} enters at {where}, friendly-controlled; not {label}", action))
+            elif self.besieged(state, location):
+                found.append(illegal("9.5.3.3", f"{name} may not enter {label}, whose fort is besieged", action))
+            elif not self.in_supply(state, dataclasses.replace(unit, at=location, box=None)):  # type: ignore[attr-defined]
+                found.append(illegal("9.5.3.3", f"{name} must be in supply where it enters; {label} is not", action))
+        found += self._stacking(action, state)
+        return found
+
+    def _stacking(self, action, state: State) -> list:
+        staying = [u for u in state.units_at(action.at) if u.id not in set(action.units)]
+        if len(staying) + len(action.units) > self.module.tables["movement"]["stacking_limit"]:
+            return [illegal("10.1.1", f"{self.where(action.at)} would hold {len(staying) + len(action.units)} units; the limit is 3", action)]
+        return []
+
+    def _out_of_reserve(self, action, state: State, play) -> list:
+        found = []
+        location = action.at
+        label = self.where(location)
+        for unit_id in action.units:
+            unit = state.units[unit_id]
+            name = self.name(unit_id)
+            if unit.box != "reserve" or unit.side != play.side:
+                found.append(illegal("13.1.8", f"{name} is not in the {play.side.upper()} Reserve Box", action))
+                continue
+            nation = unit.unit.type.nationality
+            same = any(u.unit.type.nationality == nation for u in state.units_at(location) if u.side == play.side)
+            extra = self.module.map.extra[location]
+            own = extra.get("capital_of") == nation or (bool(self.module.map.supply[location]) and self.module.map.country[location] == nation)
+            if not (same or own) or self.controller(state, location) != play.side:
+                found.append(illegal("13.1.8", f"{name} leaves the Reserve Box for a space with a {nation} unit, or its own capital or supply source; not {label}", action))
+            play.spent_sr += self.module.tables["strategic_redeployment"]["cost"]["corps"]
+            play.redeployed.add(unit_id)
+        if play.spent_sr > play.sr:
+            found.append(illegal("13.1.2", f"redeployments cost {play.spent_sr} SR points this round; {play.card} gives {play.sr}", action))
+        found += self._stacking(action, state)
+        return found
+
+    def check_remove(self, action, state: State, ctx: TurnContext) -> list:
+        if action.to != "reserve":
+            return [illegal("-", f"units go to the {action.to} box only as a result of combat, attrition or an event; use eliminate or the attack's losses", action)]
+        pending = self._reinforcing(ctx)
+        play = self.current_play(ctx)
+        found = []
+        for unit_id in action.units:
+            unit = state.units[unit_id]
+            name = self.name(unit_id)
+            if self.is_army(unit):
+                found.append(illegal("13.1.10", f"only corps go into the Reserve Box ({name} is an army)", action))
+                continue
+            if pending is not None and unit.box == "reinforcements":
+                if not self._take(pending, unit):
+                    found.append(illegal("9.5.3.2", f"{name} is not among the reinforcements of {pending['card']}", action))
+            elif play is not None and play.use == "sr" and unit.on_map:
+                if unit.side != play.side:
+                    found.append(illegal("8.1.1", f"{name} is not a {play.side.upper()} unit", action))
+                if not unit.supplied:
+                    found.append(illegal("13.1.5", f"{name} is out of supply and may not redeploy", action))
+                play.spent_sr += self.module.tables["strategic_redeployment"]["cost"]["corps"]
+                play.redeployed.add(unit_id)
+                if play.spent_sr > play.sr:
+                    found.append(illegal("13.1.2", f"redeployments cost {play.spent_sr} SR points this round; {play.card} gives {play.sr}", action))
+            else:
+                found.append(illegal("13.1.10", f"{name} enters the Reserve Box by SR or as a reinforcing corps; this round allows neither", action))
+        return found
+
+    # --- replacements -------------------------------------------------------------------------------
+    def check_replace(self, action, state: State, ctx: TurnContext) -> list:
+        if pog(ctx).get("phase") != "replacement":
+            return [illegal("17.1.2", "replacement points are spent only in the replacement phase", action)]
+        unit = state.units[action.unit]
+        name = self.name(action.unit)
+        if unit.step == 0:
+            return [illegal("17.1.4", f"{name} is at full strength", action)]
+        if not unit.unit.type.attributes.get("replaceable", True):
+            return [illegal("17.1.7", f"{name} is never replaced", action)]
+        pool = unit.unit.type.attributes.get("rp_pool") or unit.unit.type.nationality
+        costs = self.module.tables["replacement_costs"]["army" if self.is_army(unit) else "corps"]
+        cost = costs["reduced_to_full"]
+        points = state.status.setdefault("replacement_points", {})
+        if points.get(pool, 0) < cost:
+            return [illegal("17.1.1", f"{name} costs {cost} {pool} RP; {points.get(pool, 0)} are recorded", action)]
+        capital = self._capital_lost(state, unit.unit.type.nationality, unit.side)
+        if capital and unit.unit.type.nationality not in ("BE", "SB"):
+            return [illegal("17.1.3", f"the enemy controls or besieges {capital}: no {unit.unit.type.nationality} RP may be spent", action)]
+        points[pool] = points.get(pool, 0) - cost
+        return []
+
+    def _capital_lost(self, state: State, nation: str, side: str) -> str:
+        game_map = self.module.map
+        for location in range(len(game_map)):
+            if game_map.extra[location].get("capital_of") == nation:
+                if self.controller(state, location) not in (side, None) or self.besieged(state, location):
+                    return game_map.label(location)
+        return ""

@@ -1,0 +1,107 @@
+"""Die rolls outside combat: the mandated offensive (7.1), sieges (15.2-15.3) and entrenchment (11.2).
+
+``{"roll": {"purpose": "mandated_offensive", "side": "cp", "value": 4, "result": "GE"}}``;
+``{"special": "siege", "at": "Liege", "roll": 5, "result": "destroyed"}`` (or ``holds``);
+``{"special": "entrench", "units": ["GE-8-ARMY"], "at": "Insterberg", "roll": 3, "result": "success"}`` (or ``failure``).
+"""
+
+from __future__ import annotations
+
+from pbem.model.state import State
+from pbem.rules.ruleset import TurnContext, illegal, mismatch, warning
+
+from .base import PathsOfGloryBase
+
+MO_NATIONS = {"AH": "AH", "AH_IT": "AH", "TU": "TU", "GE": "GE", "FR": "FR", "BR": "BR", "IT": "IT", "RU": "RU"}
+
+
+class RollRules(PathsOfGloryBase):
+    # --- mandated offensive -------------------------------------------------------------------------
+    def check_roll(self, action, state: State, ctx: TurnContext) -> list:
+        if action.purpose != "mandated_offensive":
+            return [warning("-", f"{action.purpose} rolls are not checked by the paths-of-glory module", action)]
+        side = action.side
+        if side not in ("cp", "ap"):
+            return [illegal("7.1", "a mandated offensive roll names its side (cp or ap)", action)]
+        table = self.module.tables["mandated_offensive"][side]
+        roll = max(1, min(6, action.values[0] + sum(action.modifiers.values())))
+        result = table[str(roll)]
+        nation = MO_NATIONS.get(result)
+        if result == "AH_IT" and self.neutral(state, "IT"):
+            result = "AH"  # 7.1.6: with Italy neutral the AH (IT) result is an AH offensive
+        if nation is not None and self.neutral(state, nation):
+            result = "none"  # 7.1.2: a neutral nation has no offensive
+        state.status.setdefault("mandated_offensive", {})[side] = result
+        claimed = (action.result or "").strip().upper().replace(" ", "_").replace("(", "").replace(")", "")
+        if claimed and claimed != result.upper():
+            return [mismatch("7.1", f"the {side.upper()} mandated offensive roll {roll} gives {result}, not {action.result}", action)]
+        return []
+
+    # --- sieges and entrenchment ----------------------------------------------------------------------
+    def check_special(self, action, state: State, ctx: TurnContext) -> list:
+        if action.order == "siege":
+            return self._siege(action, state)
+        if action.order == "entrench":
+            return self._entrench(action, state, ctx)
+        return [illegal("-", f"unknown special order {action.order!r} (paths-of-glory knows siege and entrench)", action)]
+
+    def _siege(self, action, state: State) -> list:
+        if action.at is None or not action.rolls:
+            return [illegal("15.3", "a siege roll names the fort's space (at) and the roll", action)]
+        label = self.where(action.at)
+        fort = self.fort(state, action.at)
+        holder = self.controller(state, action.at)
+        besiegers = [u for u in state.units_at(action.at) if u.side != holder]
+        if not fort or not besiegers:
+            return [illegal("15.2.1", f"there is no besieged fort in {label}", action)]
+        drm = self.module.tables["siege"]["drm_by_turn"].get(str(state.turn), 0)
+        roll = action.rolls[0] + drm
+        result = "destroyed" if roll > fort else "holds"
+        if action.result and action.result.strip().lower() != result:
+            return [mismatch("15.3", f"siege roll {action.rolls[0]}{drm:+d} against the fort of {label} (LF {fort}): it {result}, not {action.result} (LR2022 15.3)", action)]
+        return []
+
+    def after_special(self, action, state: State, ctx: TurnContext) -> list:
+        if action.order == "siege" and action.at is not None and (action.result or "").strip().lower() == "destroyed":
+            label = self.where(action.at)
+            holder = self.controller(state, action.at)
+            state.status.setdefault("forts", {})[label] = "destroyed"
+            besiegers = [u for u in state.units_at(action.at) if u.side != holder]
+            if besiegers:
+                self.enter(state, action.at, besiegers[0].side)  # type: ignore[attr-defined]
+        if action.order == "entrench" and action.at is not None and (action.result or "").strip().lower() == "success":
+            trenches = state.status.setdefault("trenches", {})
+            label = self.where(action.at)
+            side = state.units[action.units[0]].side if action.units else None
+            level = trenches.get(label, {}).get("level", 0)
+            trenches[label] = {"level": min(2, level + 1), "owner": side}
+        return []
+
+    def _entrench(self, action, state: State, ctx: TurnContext) -> list:
+        if action.at is None or len(action.units) != 1 or not action.rolls:
+            return [illegal("11.2.2", "an entrenchment names one army, its space (at) and the roll", action)]
+        unit = state.units[action.units[0]]
+        name = self.name(unit.id)
+        side = unit.side
+        found = []
+        if not self.played(state, f"{side}_entrench"):
+            found.append(illegal("11.2.1", f"the {side.upper()} has not played its Entrench event: no entrenchment yet", action))
+        if not self.is_army(unit):
+            found.append(illegal("11.2.2", f"only an army digs trenches; {name} is a corps", action))
+        if unit.at != action.at:
+            found.append(illegal("11.2.2", f"{name} is not in {self.where(action.at)}", action))
+        play = self.current_play(ctx)
+        if play is None or play.activated.get(unit.at) != "move" or unit.id in play.moved:
+            found.append(illegal("11.2.2", f"{name} digs only in a move-activated space, instead of moving", action))
+        if not unit.supplied:
+            found.append(illegal("14.3.3", f"{name} is out of supply and may not entrench", action))
+        trench = self.trench(state, action.at)
+        if trench and trench["level"] >= self.module.tables["entrenchment"]["max_level"]:
+            found.append(illegal("11.2.3", f"{self.where(action.at)} already holds a level 2 trench", action))
+        if found:
+            return found
+        lf = unit.face.loss or 0
+        result = "success" if action.rolls[0] <= lf else "failure"
+        if action.result and action.result.strip().lower() != result:
+            return [mismatch("11.2.2", f"entrenchment roll {action.rolls[0]} against {name}'s LF {lf}: {result}, not {action.result}", action)]
+        return []
