@@ -1,14 +1,18 @@
 """The ``pbem`` command: a click group whose verbs live one per file in this package.
 
 Verbs are imported only when used, so ``pbem check`` does not pay for VASSAL's XML or the art's images.
-Every command returns its exit code: 0 all legal, 1 violations found, 2 input error.
+Every command returns its exit code: 0 all legal, 1 violations found, 2 input error; 3 is pbem's own fault
+(an unexpected exception), told in one line, with the traceback only under ``--debug`` or ``PBEM_DEBUG=1``.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
+import traceback
+from pathlib import Path
 
 import click
 
@@ -21,6 +25,10 @@ NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1
 EXIT_INPUT_ERROR = 2
+EXIT_INTERNAL_ERROR = 3  # a bug in pbem, never to be read as a verdict or as the input's fault
+
+DEBUG_ENV = "PBEM_DEBUG"
+_debug = False
 
 # verb -> "module:attribute"; a verb whose module is absent is simply not offered.
 COMMANDS: dict[str, str] = {
@@ -50,12 +58,17 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
-def cli() -> None:
+@click.option("--debug", is_flag=True, help=f"On an internal error (exit 3), print the traceback (also {DEBUG_ENV}=1).")
+def cli(debug: bool) -> None:
     """Check, picture and archive board wargame turns played by email."""
+    global _debug
+    _debug = _debug or debug
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``pbem`` script and ``python -m pbem``."""
+    global _debug
+    _debug = os.environ.get(DEBUG_ENV, "") not in ("", "0")
     try:
         code = cli.main(args=argv, prog_name="pbem", standalone_mode=False)
     except PbemError as error:
@@ -74,9 +87,35 @@ def main(argv: list[str] | None = None) -> None:
         _fail("interrupted", code=130)
     except BrokenPipeError:
         sys.exit(EXIT_OK)
+    except MemoryError:
+        _internal("out of memory", None)
+    except RecursionError as error:
+        _internal("nested too deeply", error)
+    except Exception as error:  # noqa: BLE001 - the last line of defence: one line, its own exit code
+        _internal(type(error).__name__, error)
     sys.exit(code if isinstance(code, int) else EXIT_OK)
 
 
 def _fail(message: str, code: int = EXIT_INPUT_ERROR) -> None:
     click.echo(message.replace("\n", " "), err=True)
     sys.exit(code)
+
+
+def _internal(what: str, error: BaseException | None) -> None:
+    """An unexpected exception: one line (no message text, which may quote a hostile file), exit 3."""
+    if _debug:
+        traceback.print_exc()
+    where = _where(error) if error is not None else ""
+    hint = "" if _debug else f"; 'pbem --debug ...' or {DEBUG_ENV}=1 shows the traceback"
+    _fail(f"internal error: {what}{where} (a bug in pbem, please report it{hint})", EXIT_INTERNAL_ERROR)
+
+
+def _where(error: BaseException) -> str:
+    """`` in pbem/x/y.py:123``: the innermost frame inside pbem or a module's rules, for the bug report."""
+    package = Path(__file__).resolve().parents[1]
+    found = ""
+    for frame in traceback.extract_tb(error.__traceback__):
+        path = Path(frame.filename)
+        if package in path.parents or "rules" in path.parts:
+            found = f" in {'/'.join(path.parts[-3:])}:{frame.lineno}"
+    return found
