@@ -97,8 +97,16 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _fail(message: str, code: int = EXIT_INPUT_ERROR) -> None:
-    click.echo(message.replace("\n", " "), err=True)
+    click.echo(one_line(message), err=True)
     sys.exit(code)
+
+
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F)} | {0x0A: " ", 0x0D: " ", 0x09: " "}
+
+
+def one_line(message: str) -> str:
+    """``message`` as one printable line: no line breaks, no terminal escapes, no lone surrogates."""
+    return message.translate(_CONTROLS).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _internal(what: str, error: BaseException | None) -> None:

@@ -1,14 +1,17 @@
 """JSON documents that remember where each value stands, so errors can name file, line and column.
 
 The values come from the standard library's parser; a second, token-level pass records the offset of
-every value under its JSON pointer (RFC 6901). Duplicate keys, excessive nesting and oversized files
-are refused: an opponent's file is never trusted.
+every value under its JSON pointer (RFC 6901). Duplicate keys, excessive nesting, oversized files,
+numbers beyond the range every JSON reader agrees on (RFC 7493: integers within +/-(2**53 - 1), no NaN
+or Infinity) and strings holding a lone UTF-16 surrogate (not a character, so they could never be written
+out again) are refused: an opponent's file is never trusted.
 """
 
 from __future__ import annotations
 
 import bisect
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,8 +21,35 @@ from pbem.model.errors import PbemError, Source
 from pbem.model.files import MAX_INPUT_BYTES, read_text
 
 MAX_DEPTH = 64
+MAX_SAFE_INTEGER = 2**53 - 1  # RFC 7493 (I-JSON) 2.2: the integers every JSON reader represents exactly
+
+# Cheap tests on the text that tell whether the slower checks are needed at all.
+_MAYBE_HUGE_NUMBER = re.compile(r"\d{16}|\d[eE]|NaN|Infinity")
+_MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
+
+
+class _BadNumber(Exception):
+    def __init__(self, token: str):
+        self.token = token
+
+
+def _int(token: str) -> int:
+    if len(token) > 17 or abs(value := int(token)) > MAX_SAFE_INTEGER:
+        raise _BadNumber(token)
+    return value
+
+
+def _float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value) or abs(value) > MAX_SAFE_INTEGER:
+        raise _BadNumber(token)
+    return value
+
+
+def _constant(token: str) -> float:
+    raise _BadNumber(token)
 
 
 class _DuplicateKey(Exception):
@@ -83,8 +113,16 @@ class JsonDocument:
 def parse_json(text: str, file: str | Path) -> JsonDocument:
     """Parse ``text`` (the contents of ``file``) into a :class:`JsonDocument`."""
     file = str(file)
+    numbers: dict[str, Any] = {"parse_constant": _constant}
+    if _MAYBE_HUGE_NUMBER.search(text):
+        numbers |= {"parse_int": _int, "parse_float": _float}
     try:
-        data = json.loads(text, object_pairs_hook=_refuse_duplicates)
+        data = json.loads(text, object_pairs_hook=_refuse_duplicates, **numbers)
+    except _BadNumber as bad:
+        offset = _find_number(text, bad.token)
+        line, column = JsonDocument(file, None, text).line_column(offset) if offset is not None else (None, None)
+        shown = bad.token if len(bad.token) <= 24 else f"{bad.token[:12]}...({len(bad.token)} characters)"
+        raise PbemError.at(file, f"number {shown} is out of range (at most {MAX_SAFE_INTEGER:,} either way, no NaN or Infinity)", line=line, column=column) from None
     except json.JSONDecodeError as error:
         raise PbemError.at(file, f"not valid JSON: {error.msg}", line=error.lineno, column=error.colno) from None
     except _DuplicateKey as duplicate:
@@ -97,7 +135,42 @@ def parse_json(text: str, file: str | Path) -> JsonDocument:
     document = JsonDocument(file, data, text)
     if _depth_exceeds(text, MAX_DEPTH):
         raise PbemError.at(file, f"JSON nested deeper than {MAX_DEPTH} levels")
+    if _MAYBE_SURROGATE.search(text):
+        pointer = _lone_surrogate(data)
+        if pointer is not None:
+            raise document.error(pointer, "text holds a lone UTF-16 surrogate (such as \\ud800), which is not a character")
     return document
+
+
+def _lone_surrogate(data: Any) -> str | None:
+    """The pointer of the first string (or key) that holds a lone surrogate, else None."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, str):
+            if not value.isascii():
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    return pointer
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                shown = key.encode("utf-8", "backslashreplace").decode("utf-8")
+                here = f"{pointer}/{escape_pointer_token(shown)}"
+                stack.append((here, item))
+                if shown != key:
+                    return pointer or "/"
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{n}", item) for n, item in enumerate(value))
+    return None
+
+
+def _find_number(text: str, token: str) -> int | None:
+    """Offset of the number token ``token`` outside strings."""
+    for match in _TOKEN.finditer(text):
+        if match.group() == token:
+            return match.start()
+    return None
 
 
 def load_json(path: str | Path, limit: int = MAX_INPUT_BYTES) -> JsonDocument:

@@ -1,0 +1,91 @@
+"""Hostile JSON: numbers no reader agrees on, lone surrogates, files that are not files; one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from pbem.model.errors import PbemError
+from pbem.model.jsonsource import parse_json
+
+TURN = {"module": "china-war-1980", "turn": 1, "side": "soviet", "start": {"scenario": "border-war"},
+        "actions": [{"phase": "movement"}, {"move": "SOV-TK-XX-1-02", "path": ["2604", "2605"], "note": "fine"}]}  # fmt: skip
+
+
+def one_line_exit_2(result, *expected):
+    lines = result.err.strip().splitlines()
+    assert result.code == 2 and len(lines) == 1, result.err
+    assert "Traceback" not in result.err
+    for text in expected:
+        assert text in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("number", ["9" * 4301, "-" + "1" * 10000, "9007199254740993", "1e999", "-1e400", "1e300", "NaN", "Infinity", "-Infinity"])
+def test_numbers_out_of_range_are_refused_where_they_stand(pbem, tmp_path, number):
+    text = json.dumps(TURN, indent=1).replace('"turn": 1', f'"turn": {number}')
+    turn = tmp_path / "turn.json"
+    turn.write_text(text)
+    line = one_line_exit_2(pbem("check", turn), str(turn) + ":3:", "out of range")
+    assert len(line) < 300  # a 10,000-digit number is not echoed whole
+
+
+def test_largest_safe_integer_still_reads():
+    assert parse_json('{"n": 9007199254740991, "f": -1.5e3}', "f.json").data == {"n": 2**53 - 1, "f": -1500.0}
+
+
+@pytest.mark.parametrize("where", ["note", "key", "module"])
+def test_lone_surrogates_are_refused_at_read_time(pbem, tmp_path, where):
+    text = json.dumps(TURN, indent=1)
+    if where == "note":
+        text = text.replace('"fine"', '"fine \\ud800"')
+    elif where == "key":
+        text = text.replace('"note"', '"\\udc00note"')
+    else:
+        text = text.replace('"china-war-1980"', '"china\\ud83d"')
+    turn = tmp_path / "turn.json"
+    turn.write_text(text)
+    for args in (["check", turn], ["convert", turn, "--to", "pbem"], ["convert", turn, "--to", "json", "--out", tmp_path / "o.json"]):
+        one_line_exit_2(pbem(*args), str(turn), "lone UTF-16 surrogate")
+    assert not (tmp_path / "o.json").exists()
+
+
+def test_surrogate_pairs_and_escaped_backslashes_are_fine():
+    data = parse_json('{"a": "\\ud83d\\ude00", "b": "\\\\ud800"}', "f.json").data
+    assert data == {"a": "\U0001F600", "b": "\\ud800"}
+
+
+def test_lone_surrogate_in_a_state(pbem, tmp_path, samples):
+    state = json.loads((samples / "state-after-legal-01.json").read_text())
+    state["scenario"] = state.get("scenario", "") + "\udc80"
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))  # json.dumps writes the lone surrogate as \udc80
+    one_line_exit_2(pbem("check", samples / "legal-02-chinese-reply.json", "--state", path), str(path), "surrogate")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_refused_without_waiting_for_a_writer(pbem, tmp_path):
+    fifo = tmp_path / "turn.json"
+    os.mkfifo(fifo)
+    one_line_exit_2(pbem("check", fifo), str(fifo), "not a regular file")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_an_endless_device_is_refused(pbem):
+    one_line_exit_2(pbem("check", "/dev/zero"), "/dev/zero", "not a regular file")
+
+
+def test_messages_carry_no_terminal_escapes(pbem, tmp_path):
+    data = json.loads(json.dumps(TURN))
+    data["actions"][1]["move"] = "\x1b[2J\x1b]0;owned\x07"
+    turn = tmp_path / "turn.json"
+    turn.write_text(json.dumps(data, ensure_ascii=False))
+    line = one_line_exit_2(pbem("check", turn), "unknown unit")
+    assert "\x1b" not in line and "\x07" not in line
+
+
+def test_parse_errors_are_pbem_errors():
+    with pytest.raises(PbemError):
+        parse_json('{"a": ' + "1" * 5000 + "}", "f.json")
