@@ -131,7 +131,7 @@ def test_json_reader_never_crashes(blob):
     except PbemError as error:
         assert "fuzz.json" in str(error)
     else:
-        document.offsets()
+        document.position("/actions/0/path/1")
 
 
 def test_python_dash_m(tmp_path):

@@ -45,7 +45,10 @@ def _print_text(result, file: str) -> None:
     from rich.console import Console
 
     console = Console(highlight=False, soft_wrap=True)
+    if not console.is_terminal:  # a pipe or file: plain lines, written at once (rich costs ~0.1 ms a line)
+        click.echo("".join(f"{line}\n" for line in report_lines(result)) + summary(result, file))
+        return
     colours = {"illegal": "red", "mismatch": "yellow", "warning": "cyan"}
     for violation, line in zip(result.violations, report_lines(result)):
-        console.print(line, style=colours[violation.severity] if console.is_terminal else None, markup=False)
-    console.print(summary(result, file), style=("green" if result.ok else "bold") if console.is_terminal else None, markup=False)
+        console.print(line, style=colours[violation.severity], markup=False)
+    console.print(summary(result, file), style="green" if result.ok else "bold", markup=False)

@@ -11,6 +11,7 @@ import click
 
 from pbem.cli import EXIT_INPUT_ERROR, EXIT_OK
 from pbem.formats.notation import NotationError, parse_notation, write_notation
+from pbem.formats.notation.cleanup import MAX_READ
 from pbem.formats.turnfile import load_turn, read_turn_document
 from pbem.model.errors import PbemError
 from pbem.model.files import write_atomic
@@ -38,6 +39,8 @@ def convert(turn: Path, target: str, out: Path | None) -> int:
         text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     else:
         text = write_notation(data)
+        if len(text) > MAX_READ:
+            raise PbemError.at(turn, f"this turn would take {len(text):,} characters of notation, more than the {MAX_READ:,} pbem reads back: keep it as JSON")
         try:
             again = parse_notation(text, turn).data
         except NotationError as error:  # our writer's fault, not the player's: say so rather than blame the file

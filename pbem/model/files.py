@@ -9,7 +9,9 @@ from pathlib import Path
 
 from pbem.model.errors import PbemError
 
-MAX_INPUT_BYTES = 64 * 1024 * 1024  # a turn, state or module file larger than this is refused
+# A turn, state or module file larger than this is refused: the largest real one is under 100 KB, and 4 MiB
+# of the costliest shape (moves through long paths) is checked in seconds and well under 1 GiB.
+MAX_INPUT_BYTES = 4 * 1024 * 1024
 
 
 def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:

@@ -72,25 +72,47 @@ def escape_pointer_token(token: str) -> str:
 
 @dataclass
 class JsonDocument:
-    """A parsed JSON file: its data and the position of every value in it."""
+    """A parsed JSON file: its data and the position of every value in it.
+
+    Positions are found on demand, following the pointer down: the offsets of a container's children are
+    found once (the parser skips each child at C speed) and kept for the next question, so the positions
+    of a turn's actions cost one pass, and a huge file with an error deep inside is never mapped whole.
+    """
 
     file: str
     data: Any
     text: str = field(repr=False)
-    _offsets: dict[str, int] | None = field(default=None, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
+    _children: dict[str, dict[str, int] | list[int]] = field(default_factory=dict, repr=False)
 
-    def offsets(self) -> dict[str, int]:
-        if self._offsets is None:
-            self._offsets = _scan(self.text, self.file)
-        return self._offsets
+    def offset(self, pointer: str) -> int | None:
+        """The offset of the value at ``pointer``, or of its nearest parent that exists."""
+        start = _WHITESPACE.match(self.text).end()
+        if start >= len(self.text):
+            return None
+        here = ""
+        for token in pointer.split("/")[1:]:
+            children = self._children_of(here, start)
+            key = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(children, dict) and key in children:
+                start = children[key]
+            elif isinstance(children, list) and key.isdigit() and int(key) < len(children):
+                start = children[int(key)]
+            else:
+                break
+            here = f"{here}/{token}"
+        return start
+
+    def _children_of(self, pointer: str, start: int) -> dict[str, int] | list[int]:
+        if pointer not in self._children:
+            if len(self._children) >= 64:  # a few containers are asked about again and again (a turn's actions)
+                self._children.clear()
+            self._children[pointer] = _children(self.text, start)
+        return self._children[pointer]
 
     def position(self, pointer: str) -> tuple[int, int] | None:
         """(line, column), both from 1, of the value at ``pointer``, or of its nearest parent."""
-        offsets = self.offsets()
-        while pointer not in offsets and pointer:
-            pointer = pointer.rsplit("/", 1)[0]
-        offset = offsets.get(pointer)
+        offset = self.offset(pointer)
         return None if offset is None else self.line_column(offset)
 
     def line_column(self, offset: int) -> tuple[int, int]:
@@ -191,42 +213,30 @@ def _depth_exceeds(text: str, limit: int) -> bool:
     return False
 
 
-def _scan(text: str, file: str) -> dict[str, int]:
-    """Map every value's JSON pointer to its offset in ``text`` (which is known to be valid JSON)."""
-    offsets: dict[str, int] = {}
-    # Each frame: [pointer, is_object, pending key or array index, expecting_key]
-    stack: list[list] = []
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_SCAN_VALUE = json.JSONDecoder().scan_once
 
-    def here() -> str:
-        if not stack:
-            return ""
-        frame = stack[-1]
-        key = frame[2]
-        return f"{frame[0]}/{escape_pointer_token(key) if frame[1] else key}"
 
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        first = token[0]
-        if first in "{[":
-            pointer = here()
-            offsets[pointer] = match.start()
-            stack.append([pointer, first == "{", 0, first == "{"])
-        elif first in "}]":
-            stack.pop()
-        elif first == ",":
-            frame = stack[-1]
-            if frame[1]:
-                frame[3] = True
-            else:
-                frame[2] += 1
-        elif first == ":":
-            continue
-        elif stack and stack[-1][1] and stack[-1][3]:
-            stack[-1][2] = json.loads(token)
-            stack[-1][3] = False
+def _children(text: str, start: int) -> dict[str, int] | list[int]:
+    """The offsets of the members of the object or array at ``start`` (a scalar has none)."""
+    opening = text[start]
+    if opening not in "{[":
+        return {}
+    found: dict[str, int] | list[int] = {} if opening == "{" else []
+    at = _WHITESPACE.match(text, start + 1).end()
+    while text[at] not in "}]":
+        if isinstance(found, dict):
+            key, at = _SCAN_VALUE(text, at)
+            at = _WHITESPACE.match(text, at).end() + 1  # the colon
+            at = _WHITESPACE.match(text, at).end()
+            found[key] = at
         else:
-            offsets[here()] = match.start()
-    return offsets
+            found.append(at)
+        _, at = _SCAN_VALUE(text, at)
+        at = _WHITESPACE.match(text, at).end()
+        if text[at] == ",":
+            at = _WHITESPACE.match(text, at + 1).end()
+    return found
 
 
 def _find_duplicate(text: str, key: str) -> int | None:

@@ -23,6 +23,9 @@ _SIGNATURE = "--"
 MAX_LINE = 600  # characters (a 120-hex path); a longer line is not something a player typed
 MAX_FILE = 1024 * 1024  # a turn written in an email is a few kilobytes; this bounds the parser's work
 MAX_ERRORS = 50
+# Characters of actions read per turn: the grammar costs ~0.1 ms a character, so this bounds a file's reading
+# to seconds; a turn written in an email is a few thousand characters.
+MAX_READ = 32 * 1024
 
 
 @dataclass(frozen=True)

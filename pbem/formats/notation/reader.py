@@ -15,6 +15,7 @@ from lark import Token, Tree
 from pbem.formats.notation.cleanup import (
     MAX_ERRORS,
     MAX_FILE,
+    MAX_READ,
     MAX_LINE,
     Line,
     _email_body,
@@ -138,7 +139,12 @@ class _Reader:
     def read(self, lines: list[Line]) -> None:
         if lines:
             self.first_line = (lines[0].number, lines[0].indent + 1)
+        read = 0
         for line in lines:
+            read += len(line.text)
+            if read > MAX_READ:
+                self.problem(line.number, 1, f"the turn is longer than the {MAX_READ // 1024} K characters pbem reads (a turn is a few thousand): not read further")
+                break
             if len(line.text) > MAX_LINE:
                 self.problem(line.number, MAX_LINE, f"line longer than {MAX_LINE} characters")
                 continue
