@@ -597,6 +597,7 @@ def main(argv: list[str] | None = None) -> int:
     counts: dict[str, Counter] = {f.name: Counter() for f in formats}
     findings: dict[tuple[str, str], int] = {}
     slowest: dict[str, float] = defaultdict(float)
+    spent: dict[str, float] = defaultdict(float)
     started = last_report = time.monotonic()
     done = 0
     with tempfile.TemporaryDirectory(prefix="pbem-fuzz-") as tmp:
@@ -616,6 +617,7 @@ def main(argv: list[str] | None = None) -> int:
             for command, outcome in zip(case.commands, run_case(case, work, args.limit, args.memory)):
                 counts[fmt.name][outcome.kind] += 1
                 slowest[fmt.name] = max(slowest[fmt.name], outcome.seconds)
+                spent[fmt.name] += outcome.seconds
                 if outcome.kind in ("crash", "hang", "memory"):
                     key = (fmt.name, re.sub(r"\d+\.\d+ s", "N s", outcome.detail))
                     findings[key] = findings.get(key, 0) + 1
@@ -624,8 +626,8 @@ def main(argv: list[str] | None = None) -> int:
             done += 1
             if time.monotonic() - last_report >= args.report_every:
                 last_report = time.monotonic()
-                _print_table(counts, slowest, findings, done, time.monotonic() - started)
-    _print_table(counts, slowest, findings, done, time.monotonic() - started)
+                _print_table(counts, slowest, spent, findings, done, time.monotonic() - started)
+    _print_table(counts, slowest, spent, findings, done, time.monotonic() - started)
     bad = sum(c["crash"] + c["hang"] + c["memory"] for c in counts.values())
     return 1 if bad else 0
 
@@ -642,11 +644,12 @@ def _keep(folder: Path, name: str, seed: int, case: Case, command: list[str], ou
     (target / "FINDING.txt").write_text(f"{outcome.kind}: {outcome.detail}\n\ncd {target} && pbem {argv}\n\n{err[-4000:]}")
 
 
-def _print_table(counts, slowest, findings, done: int, elapsed: float) -> None:
+def _print_table(counts, slowest, spent, findings, done: int, elapsed: float) -> None:
     print(f"\n{done} inputs in {elapsed:.0f} s")
-    print(f"{'format':<15}" + "".join(f"{c:>9}" for c in CLASSES) + f"{'slowest':>10}")
+    print(f"{'format':<15}" + "".join(f"{c:>9}" for c in CLASSES) + f"{'slowest':>10}{'mean':>8}")
     for name, counter in counts.items():
-        print(f"{name:<15}" + "".join(f"{counter[c]:>9}" for c in CLASSES) + f"{slowest[name]:>9.1f}s")
+        runs = sum(counter[c] for c in CLASSES) or 1
+        print(f"{name:<15}" + "".join(f"{counter[c]:>9}" for c in CLASSES) + f"{slowest[name]:>9.1f}s{spent[name] / runs:>7.2f}s")
     total = Counter()
     for counter in counts.values():
         total.update(counter)

@@ -16,6 +16,7 @@ from pbem.formats.notation.cleanup import (
     MAX_ERRORS,
     MAX_FILE,
     MAX_READ,
+    LINE_COST,
     MAX_LINE,
     Line,
     _email_body,
@@ -141,9 +142,9 @@ class _Reader:
             self.first_line = (lines[0].number, lines[0].indent + 1)
         read = 0
         for line in lines:
-            read += len(line.text)
+            read += len(line.text) + LINE_COST
             if read > MAX_READ:
-                self.problem(line.number, 1, f"the turn is longer than the {MAX_READ // 1024} K characters pbem reads (a turn is a few thousand): not read further")
+                self.problem(line.number, 1, f"the turn is longer than pbem reads ({MAX_READ:,} characters, each line counting {LINE_COST} more; a turn is a few thousand): not read further")
                 break
             if len(line.text) > MAX_LINE:
                 self.problem(line.number, MAX_LINE, f"line longer than {MAX_LINE} characters")
