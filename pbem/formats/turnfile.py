@@ -13,6 +13,7 @@ from typing import Any, Callable
 from pbem.model import actions as act
 from pbem.model import schemas
 from pbem.model.errors import PbemError
+from pbem.model.files import inside
 from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module, load_module_by_id
 from pbem.model.state import suggest
@@ -248,7 +249,7 @@ def load_start_state(turn: act.Turn, module: Module, override: str | Path | None
         written = Path(turn.header.start_state)
         if written.is_absolute() or ".." in written.parts:
             raise PbemError.at(turn.file, f"start state {turn.header.start_state!r}: name a file beside the turn (no absolute path, no ..), or give --state", pointer="/start/state")
-        path = Path(turn.file).parent / written
+        path = inside(Path(turn.file).parent / written, Path(turn.file).parent)
         if not path.is_file():
             raise PbemError.at(turn.file, f"start state {turn.header.start_state!r}: no such file", pointer="/start/state")
         document = load_json(path)

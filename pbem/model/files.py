@@ -51,6 +51,23 @@ def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
     return data
 
 
+def inside(path: str | Path, folder: str | Path) -> Path:
+    """``path``, refused when it resolves (symbolic links followed) outside ``folder``.
+
+    A file from an opponent names other files only beside it; a link there must not lead pbem elsewhere
+    on the disk. The refusal names the link, never where it leads.
+    """
+    path = Path(path)
+    try:
+        real = path.resolve(strict=False)
+        base = Path(folder).resolve(strict=False)
+    except (OSError, RuntimeError):  # a loop of links
+        raise PbemError.at(path, "is a symbolic link that cannot be resolved (a loop?): refused") from None
+    if real != base and base not in real.parents:
+        raise PbemError.at(path, f"leads outside its folder {str(folder) or '.'} (a symbolic link?): refused")
+    return path
+
+
 def _size(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
 
