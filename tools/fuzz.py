@@ -272,6 +272,26 @@ def build_formats() -> list[Format]:
     if pairs:
         formats.append(Format("json-state", json_state))
 
+    def rules(rng: random.Random) -> Case:
+        """Schema-valid but odd: actions dropped, repeated, reordered, borrowed; names and numbers swapped."""
+        seed = rng.choice(turns)
+        game = seed.parent.name
+        turn = json.loads(seed.read_bytes())
+        files = with_states(game)
+        vocabulary = _vocabulary(game)
+        for _ in range(rng.choice((1, 2, 3, 5))):
+            _mutate_turn(turn, rng, by_game[game], vocabulary)
+        start = turn.get("start", {}).get("state")
+        if start and f"{game}/{start}" in files and rng.random() < 0.5:
+            state = json.loads(files[f"{game}/{start}"])
+            _mutate_state(state, rng, vocabulary)
+            files[f"{game}/{start}"] = json.dumps(state).encode()
+        files[f"{game}/fuzz.json"] = json.dumps(turn).encode()
+        command = ["check", "{dir}/%s/fuzz.json" % game, "--format", "json", "--write-state", "{dir}/out.json"]
+        return Case(files, [command], ["out.json"])
+
+    formats.append(Format("rules", rules))
+
     notations = sorted(ROOT.glob("samples/*/*.pbem"))
     note_pool = [p.read_bytes() for p in notations]
 
@@ -381,6 +401,79 @@ def build_formats() -> list[Format]:
     if archive:
         formats.append(Format("archive", archive_file))
     return formats
+
+
+_VOCABULARY: dict[str, dict[str, list]] = {}
+
+
+def _vocabulary(game: str) -> dict[str, list]:
+    """The module's unit ids, location labels and phase names: what a schema-valid turn may name."""
+    if game not in _VOCABULARY:
+        from pbem.model.module import load_module
+
+        module = load_module(game)
+        labels = list(getattr(module.map, "labels", []))
+        phases = sorted({a["phase"] for t in (ROOT / "samples" / game).glob("*.json") for a in json.loads(t.read_text()).get("actions", []) if "phase" in a})
+        _VOCABULARY[game] = {"units": sorted(module.units), "locations": labels or ["2604", "O21"], "phases": phases or ["movement"]}
+    return _VOCABULARY[game]
+
+
+def _mutate_turn(turn: dict, rng: random.Random, pool: list, words: dict[str, list]) -> None:
+    actions = turn["actions"]
+    op = rng.randrange(9)
+    if op == 0 and actions:
+        del actions[rng.randrange(len(actions))]
+    elif op == 1 and actions:
+        at = rng.randrange(len(actions))
+        actions[at:at] = [json.loads(json.dumps(actions[at]))] * rng.choice((1, 2, 20))
+    elif op == 2 and len(actions) > 1:
+        a, b = rng.randrange(len(actions)), rng.randrange(len(actions))
+        actions[a], actions[b] = actions[b], actions[a]
+    elif op == 3:
+        donor = rng.choice(pool)["actions"]
+        if donor:
+            actions.insert(rng.randrange(len(actions) + 1), json.loads(json.dumps(rng.choice(donor))))
+    elif op == 4:
+        actions.insert(rng.randrange(len(actions) + 1), {"phase": rng.choice(words["phases"])})
+    elif op == 5 and rng.random() < 0.5:
+        turn["side"] = rng.choice(["soviet", "chinese", "finnish"])
+    else:  # a name or number inside one action
+        if not actions:
+            return
+        action = rng.choice(actions)
+        leaves = [(path, value) for path, value in _nodes(action) if path and not isinstance(value, (dict, list))]
+        if not leaves:
+            return
+        path, value = rng.choice(leaves)
+        parent = _get(action, path[:-1])
+        if isinstance(value, bool):
+            parent[path[-1]] = not value
+        elif isinstance(value, int):
+            parent[path[-1]] = rng.choice([0, 1, 6, 7, 12, -1, 10**15, value + 1])
+        elif isinstance(value, str) and value in words["units"] or rng.random() < 0.3:
+            parent[path[-1]] = rng.choice(words["units"])
+        elif isinstance(value, str):
+            parent[path[-1]] = rng.choice(words["locations"])
+
+
+def _mutate_state(state: dict, rng: random.Random, words: dict[str, list]) -> None:
+    units = state.get("units", [])
+    op = rng.randrange(5)
+    if op == 0 and units:
+        del units[rng.randrange(len(units))]
+    elif op == 1 and units:
+        unit = rng.choice(units)
+        key = rng.choice(["at", "step", "face", "markers", "supplied"])
+        unit[key] = rng.choice([0, -1, 10**15, "off_map", "dead", rng.choice(words["locations"]), [], {}, None, True])
+    elif op == 2:
+        status = state.setdefault("status", {})
+        target = status.setdefault("ammo", {}) if rng.random() < 0.5 else status
+        key = rng.choice(list(target) or ["ammo"])
+        target[key] = rng.choice([0, -5, 10**15, 2**53 - 1, 1.5, "lots", [], {}, None])
+    elif op == 3:
+        state[rng.choice(["turn", "phase", "side", "first_side"])] = rng.choice([0, 10**15, "combat", "movement", "night", "finnish", "soviet", "nobody"])
+    elif units:
+        units.append(json.loads(json.dumps(rng.choice(units))))
 
 
 def _sample_game() -> dict[str, bytes]:
@@ -619,7 +712,7 @@ def main(argv: list[str] | None = None) -> int:
                 slowest[fmt.name] = max(slowest[fmt.name], outcome.seconds)
                 spent[fmt.name] += outcome.seconds
                 if outcome.kind in ("crash", "hang", "memory"):
-                    key = (fmt.name, re.sub(r"\d+\.\d+ s", "N s", outcome.detail))
+                    key = (fmt.name, re.sub(r"'[^']*'", "'…'", re.sub(r"\d+\.\d+ s", "N s", outcome.detail)))
                     findings[key] = findings.get(key, 0) + 1
                     if findings[key] <= 3:
                         _keep(args.keep, fmt.name, case_seed, case, command, outcome, work)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from pbem.model.actions import Action, Turn
+from pbem.model.errors import PbemError
 from pbem.model.module import Module
 from pbem.model.state import State
 from pbem.model.violation import WARNING, Violation
@@ -32,6 +33,7 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
     once, not again for everything after it. ``stop_at_first`` ends the replay at the first violation that
     is not a warning.
     """
+    _units_in_play(state, turn)
     rules = module.ruleset
     context = rules.begin(state, turn)
     violations: list[Violation] = []
@@ -47,6 +49,15 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
                 return Replay(turn, state, violations, done)
     violations.extend(rules.finish(state, context))
     return Replay(turn, state, violations, done)
+
+
+def _units_in_play(state: State, turn: Turn) -> None:
+    """Every unit the turn names is a counter of this game (off the map or on it): the rules may rely on it."""
+    for action in turn.actions:
+        for unit_id in action.named_units():
+            if unit_id not in state.units:
+                where = "this scenario" if state.scenario else "the start state"
+                raise PbemError(f"unit {unit_id!r} is not in {where}: the state the turn starts from has no such counter", action.source)
 
 
 def _placed(found: list[Violation], action: Action) -> list[Violation]:

@@ -6,7 +6,7 @@ input error, not a rules violation). Odds, results and rolls are what the player
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from pbem.model.errors import Source
 
@@ -18,6 +18,25 @@ class Action:
     note: str | None = None
 
     kind = "action"
+
+    def named_units(self) -> list[str]:
+        """Every unit id this action names, in any role."""
+        found: list[str] = []
+        for spec in fields(self):
+            if spec.name not in _UNIT_FIELDS:
+                continue
+            value = getattr(self, spec.name)
+            if isinstance(value, str):
+                found.append(value)
+            elif isinstance(value, (tuple, list, dict)):
+                found.extend(value)
+        return found
+
+
+_UNIT_FIELDS = frozenset({
+    "units", "unit", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance",
+    "retreats", "spotter",
+})  # fmt: skip
 
 
 @dataclass(slots=True, kw_only=True)

@@ -43,6 +43,7 @@ class Module:
     options: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
     rules_file: Path | None = None
+    status_checker: Any = field(default=None, repr=False)  # a validator of a state's ``status``, if the module gives one
 
     @cached_property
     def ruleset(self) -> "Ruleset":
@@ -157,6 +158,7 @@ def _load(path: Path) -> Module:
     scenarios = {}
     for scenario_id, relative in data.get("scenarios", {}).items():
         scenarios[scenario_id] = (path / relative).resolve()
+    status_checker = _status_checker(path, data["status"], manifest) if "status" in data else None
     rules_file = (path / data["rules"]).resolve() if "rules" in data else None
     if rules_file is not None and not (rules_file.is_file() or (rules_file / "__init__.py").is_file()):
         raise manifest.error("/rules", f"rules {data['rules']!r}: no such file or package")
@@ -175,7 +177,24 @@ def _load(path: Path) -> Module:
         options=data.get("options", {}),
         metadata={k: v for k, v in data.items() if k in ("title", "illustrative", "notes", "sources", "publisher")},
         rules_file=rules_file,
+        status_checker=status_checker,
     )
+
+
+def _status_checker(path: Path, relative: str, manifest: JsonDocument):
+    """The validator of the JSON Schema that describes a state's ``status`` (what the rules code reads there)."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    target = (path / relative).resolve()
+    if path.resolve() not in target.parents:
+        raise manifest.error("/status", f"{relative!r} lies outside the module folder")
+    document = load_json(target)
+    try:
+        Draft202012Validator.check_schema(document.data)
+    except SchemaError as error:
+        raise document.error("/" + "/".join(map(str, error.absolute_path)), f"not a JSON Schema: {error.message[:120]}") from None
+    return Draft202012Validator(document.data)
 
 
 _TYPE_KEYS = {"name", "side", "nationality", "arm", "size", "quality", "mechanized", "steps", "retreats"}
