@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 from functools import cache
 
@@ -43,7 +44,22 @@ def fragment_validator(name: str, fragment: str) -> Draft202012Validator:
     whole = registry().contents(f"{SCHEMA_BASE}{name}.schema.json")
     part = _inline(_resolve(whole, fragment), whole, ())
     schema = {"$id": f"{SCHEMA_BASE}{name}-{fragment.strip('/').replace('/', '-')}.schema.json", "$defs": whole.get("$defs", {})}
-    return Draft202012Validator(schema | part if isinstance(part, dict) else part, registry=registry())
+    return Draft202012Validator(_bounds_first(schema | part if isinstance(part, dict) else part), registry=registry())
+
+
+_BOUNDS = ("type", "maxItems", "maxLength", "maxProperties")
+
+
+def _bounds_first(value: object) -> object:
+    """``value`` with the cheap bounds of each subschema ahead of its other keywords: jsonschema checks them
+    in order, so a 500,000-item list is refused by its length before its items are looked at."""
+    if isinstance(value, dict):
+        ordered = {k: value[k] for k in _BOUNDS if k in value}
+        ordered.update((k, _bounds_first(v)) for k, v in value.items() if k not in ordered)
+        return ordered
+    if isinstance(value, list):
+        return [_bounds_first(item) for item in value]
+    return value
 
 
 def _resolve(schema: dict, fragment: str) -> object:
@@ -78,7 +94,7 @@ def shallow_validator(name: str, array: str) -> Draft202012Validator:
     schema = copy.deepcopy(registry().contents(f"{SCHEMA_BASE}{name}.schema.json"))
     schema["$id"] = f"{SCHEMA_BASE}{name}-shallow.schema.json"
     bounds = {k: v for k, v in schema["properties"][array].items() if k in ("maxItems", "minItems")}
-    schema["properties"][array] = {"type": "array", "items": {"type": "object"}} | bounds
+    schema["properties"][array] = {"type": "array"} | bounds | {"items": {"type": "object"}}
     return Draft202012Validator(schema, registry=registry())
 
 
@@ -118,8 +134,11 @@ def check(document: JsonDocument, name: str) -> None:
 
 def check_value(document: JsonDocument, checker: Draft202012Validator, value: object, base: str) -> None:
     """Check ``value`` (found at pointer ``base`` of ``document``); the error names its place."""
-    if checker.is_valid(value):
+    errors = checker.iter_errors(value)
+    first = next(errors, None)
+    if first is None:
         return
-    error = best_match(checker.iter_errors(value))
+    # An oversized value is the error to report, and looking for others would walk all of it.
+    error = first if first.validator in _BOUNDS[1:] else best_match(itertools.chain([first], errors))
     if error is not None:
         raise document.error(base + error_pointer(error), describe(error))
