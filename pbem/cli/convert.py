@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pbem.cli import EXIT_INPUT_ERROR, EXIT_OK
+from pbem.cli import EXIT_INPUT_ERROR, EXIT_OK, one_line
 from pbem.formats.notation import NotationError, parse_notation, write_notation
 from pbem.formats.notation.cleanup import MAX_READ
 from pbem.formats.turnfile import load_turn, read_turn_document
@@ -32,7 +32,7 @@ def convert(turn: Path, target: str, out: Path | None) -> int:
         load_turn(turn)  # names and locations must exist in the module before anything is written
     except NotationError as error:
         for line in error.lines():
-            click.echo(f"error: {line}", err=True)
+            click.echo(one_line(f"error: {line}"), err=True)
         return EXIT_INPUT_ERROR
     data = {k: v for k, v in document.data.items() if k != "$schema"}
     if target == "json":
