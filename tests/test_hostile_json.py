@@ -89,3 +89,18 @@ def test_messages_carry_no_terminal_escapes(pbem, tmp_path):
 def test_parse_errors_are_pbem_errors():
     with pytest.raises(PbemError):
         parse_json('{"a": ' + "1" * 5000 + "}", "f.json")
+
+
+def test_command_line_text_that_is_not_utf8_is_refused(pbem, tmp_path, samples):
+    name = b"Al\xffce".decode("utf-8", "surrogateescape")  # what Python makes of such bytes in argv
+    result = pbem("archive", "--db", tmp_path / "a.db", "add", samples / "legal-01-amur-crossing.json", "--player", f"soviet={name}")
+    assert one_line_exit_2(result, "not UTF-8 text", "\\udcff")
+    assert not (tmp_path / "a.db").exists()
+
+
+def test_a_path_that_is_not_utf8_still_works(pbem, tmp_path, samples):
+    folder = tmp_path / b"odd\xff".decode("utf-8", "surrogateescape")
+    folder.mkdir()
+    turn = folder / "t.json"
+    turn.write_text((samples / "legal-01-amur-crossing.json").read_text())
+    assert pbem("check", turn).code == 0

@@ -69,6 +69,11 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``pbem`` script and ``python -m pbem``."""
     global _debug
     _debug = os.environ.get(DEBUG_ENV, "") not in ("", "0")
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 is printed escaped, never a crash
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    for argument in sys.argv[1:] if argv is None else argv:
+        _check_text(argument)
     try:
         code = cli.main(args=argv, prog_name="pbem", standalone_mode=False)
     except PbemError as error:
@@ -94,6 +99,17 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as error:  # noqa: BLE001 - the last line of defence: one line, its own exit code
         _internal(type(error).__name__, error)
     sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+def _check_text(argument: str) -> None:
+    """An argument with bytes that are not UTF-8 (Python keeps them as lone surrogates) is refused, unless
+    it names an existing file: a name, title or note must be text pbem can store and print."""
+    try:
+        argument.encode("utf-8")
+    except UnicodeEncodeError:
+        value = argument.split("=", 1)[-1] if argument.startswith("--") else argument
+        if not os.path.lexists(value):
+            _fail(f"error: argument '{one_line(argument)}' is not UTF-8 text")
 
 
 def _fail(message: str, code: int = EXIT_INPUT_ERROR) -> None:
