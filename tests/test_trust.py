@@ -113,3 +113,14 @@ def test_game_folder_links_leading_outside_are_refused(pbem, tmp_path, outside, 
         assert result.code == 2, result.err
         assert "outside its folder" in result.err and "hunter2" not in result.err + result.out
     assert not (tmp_path / "out.html").exists()
+
+
+def test_a_chosen_module_whose_data_its_rules_cannot_use_is_refused_in_one_line(pbem, tmp_path):
+    folder = tmp_path / "mine"
+    shutil.copytree(data_dir("modules") / "china-war-1980", folder)
+    tables = json.loads((folder / "tables.json").read_text())
+    del tables["crt_terrain_rows"]
+    (folder / "tables.json").write_text(json.dumps(tables))
+    result = pbem("module", "validate", folder)
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 1
+    assert str(folder) in result.err and "rules could not be built" in result.err and "KeyError" in result.err

@@ -292,6 +292,30 @@ def build_formats() -> list[Format]:
 
     formats.append(Format("rules", rules))
 
+    module_files = {
+        game: {str(p.relative_to(ROOT / "modules")): p.read_bytes() for p in sorted((ROOT / "modules" / game).rglob("*"))
+               if p.is_file() and "__pycache__" not in p.parts and "tools" not in p.parts}
+        for game in ("china-war-1980", "red-winter") if (ROOT / "modules" / game).is_dir()
+    }  # fmt: skip
+
+    def module_data(rng: random.Random) -> Case:
+        """A module folder (the user's choice, so trusted code) whose data files are mutated."""
+        game = rng.choice(sorted(module_files))
+        files = {f"mods/{name}": data for name, data in module_files[game].items()}
+        target = rng.choice([name for name in files if name.endswith(".json")])
+        files[target] = mutate_json(files[target], rng, [])
+        sample = rng.choice([p for p in turns if p.parent.name == game])
+        files.update({name: data for name, data in with_states(game).items()})
+        files[f"{game}/turn.json"] = sample.read_bytes()
+        command = rng.choice([
+            ["module", "validate", "{dir}/mods/%s" % game],
+            ["check", "{dir}/%s/turn.json" % game, "--module", "{dir}/mods/%s" % game],
+        ])  # fmt: skip
+        return Case(files, [command])
+
+    if module_files:
+        formats.append(Format("module", module_data))
+
     notations = sorted(ROOT.glob("samples/*/*.pbem"))
     note_pool = [p.read_bytes() for p in notations]
 

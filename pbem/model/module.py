@@ -63,8 +63,29 @@ class Module:
             raise PbemError.at(self.rules_file, "cannot load the module's rules code")
         code = importlib.util.module_from_spec(spec)
         sys.modules[name] = code
-        spec.loader.exec_module(code)
-        return code.build_ruleset(self)
+        try:
+            spec.loader.exec_module(code)
+            return code.build_ruleset(self)
+        except (PbemError, MemoryError, RecursionError):
+            raise
+        except Exception as error:
+            if self.bundled:  # pbem's own module on its own data: a bug, reported as one (exit 3)
+                raise
+            # A module folder the user chose: its code and data belong together, and a failure is the module's.
+            import traceback
+
+            frames = [f for f in traceback.extract_tb(error.__traceback__) if self.path.resolve() in Path(f.filename).resolve().parents]
+            where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+            message = str(error).replace("\n", " ")[:120]
+            raise PbemError.at(self.path, f"the module's rules could not be built from its data: {type(error).__name__} {message}{where}") from None
+
+    @property
+    def bundled(self) -> bool:
+        """One of the modules that come with pbem."""
+        try:
+            return self.path.resolve().parent == data_dir("modules").resolve()
+        except PbemError:
+            return False
 
     def unit(self, unit_id: str) -> UnitDef:
         return self.units[unit_id]
