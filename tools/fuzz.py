@@ -155,7 +155,7 @@ def mutate_lines(data: bytes, rng: random.Random, pool: list) -> bytes:
         if op == 0 and lines:
             del lines[at]
         elif op == 1 and lines:
-            lines[at:at] = [lines[at]] * rng.choice((1, 10, 500))
+            lines[at:at] = [lines[at]] * rng.choice((1, 10, 60))
         elif op == 2:
             lines.insert(at, rng.choice(borrowed))
         elif op == 3 and lines:
