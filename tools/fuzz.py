@@ -612,6 +612,7 @@ def _run_child(argv: list[str], work: Path, limit: float, memory_mib: int) -> Ou
     if pid == 0:  # the child: caps, captured output, the real entry point
         code = 70
         try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
             os.chdir(work)
             out = os.open(work / ".out", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
             err = os.open(work / ".err", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
@@ -717,6 +718,11 @@ def main(argv: list[str] | None = None) -> int:
     spent: dict[str, float] = defaultdict(float)
     started = last_report = time.monotonic()
     done = 0
+
+    def stop(signum, frame):  # SIGTERM: stop after this input and print the figures
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
     with tempfile.TemporaryDirectory(prefix="pbem-fuzz-") as tmp:
         work = Path(tmp) / "case"
         while True:
@@ -725,28 +731,38 @@ def main(argv: list[str] | None = None) -> int:
             fmt = formats[done % len(formats)]
             case_seed = rng.randrange(2**32)
             try:
-                case = fmt.make(random.Random(case_seed))
-            except Exception as error:  # noqa: BLE001 - a mutation the harness could not build is skipped
-                counts[fmt.name]["skipped"] += 1
-                print(f"harness: {fmt.name} seed {case_seed}: {type(error).__name__}: {error}", file=sys.stderr)
-                done += 1
-                continue
-            for command, outcome in zip(case.commands, run_case(case, work, args.limit, args.memory)):
-                counts[fmt.name][outcome.kind] += 1
-                slowest[fmt.name] = max(slowest[fmt.name], outcome.seconds)
-                spent[fmt.name] += outcome.seconds
-                if outcome.kind in ("crash", "hang", "memory"):
-                    key = (fmt.name, re.sub(r"'[^']*'", "'…'", re.sub(r"\d+\.\d+ s", "N s", outcome.detail)))
-                    findings[key] = findings.get(key, 0) + 1
-                    if findings[key] <= 3:
-                        _keep(args.keep, fmt.name, case_seed, case, command, outcome, work)
-            done += 1
+                done += _one(fmt, case_seed, args, work, counts, slowest, spent, findings)
+            except KeyboardInterrupt:
+                print("stopped", file=sys.stderr)
+                break
             if time.monotonic() - last_report >= args.report_every:
                 last_report = time.monotonic()
                 _print_table(counts, slowest, spent, findings, done, time.monotonic() - started)
     _print_table(counts, slowest, spent, findings, done, time.monotonic() - started)
     bad = sum(c["crash"] + c["hang"] + c["memory"] for c in counts.values())
     return 1 if bad else 0
+
+
+def _one(fmt: Format, case_seed: int, args, work: Path, counts, slowest, spent, findings) -> int:
+    """Build and run one input; 1 when it counts."""
+    try:
+        case = fmt.make(random.Random(case_seed))
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:  # noqa: BLE001 - a mutation the harness could not build is skipped
+        counts[fmt.name]["skipped"] += 1
+        print(f"harness: {fmt.name} seed {case_seed}: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+    for command, outcome in zip(case.commands, run_case(case, work, args.limit, args.memory)):
+        counts[fmt.name][outcome.kind] += 1
+        slowest[fmt.name] = max(slowest[fmt.name], outcome.seconds)
+        spent[fmt.name] += outcome.seconds
+        if outcome.kind in ("crash", "hang", "memory"):
+            key = (fmt.name, re.sub(r"'[^']*'", "'…'", re.sub(r"\d+\.\d+ s", "N s", outcome.detail)))
+            findings[key] = findings.get(key, 0) + 1
+            if findings[key] <= 3:
+                _keep(args.keep, fmt.name, case_seed, case, command, outcome, work)
+    return 1
 
 
 def _keep(folder: Path, name: str, seed: int, case: Case, command: list[str], outcome: Outcome, work: Path) -> None:
