@@ -1,7 +1,7 @@
 """JSON documents that remember where each value stands, so errors can name file, line and column.
 
-The values come from the standard library's parser; a second, token-level pass records the offset of
-every value under its JSON pointer (RFC 6901). Duplicate keys, excessive nesting, oversized files,
+The values come from the standard library's parser; the place of a value is found on demand by following
+its JSON pointer (RFC 6901) through the text. Duplicate keys, excessive nesting, oversized files,
 numbers beyond the range every JSON reader agrees on (RFC 7493: integers within +/-(2**53 - 1), no NaN
 or Infinity) and strings holding a lone UTF-16 surrogate (not a character, so they could never be written
 out again) are refused: an opponent's file is never trusted.

@@ -71,9 +71,6 @@ class NotationDocument(JsonDocument):
             pointer = pointer.rsplit("/", 1)[0]
         return self.positions.get(pointer)
 
-    def offsets(self) -> dict[str, int]:  # the JSON scanner has nothing to scan here
-        return {}
-
 
 HEADER_FIELDS = {
     "game": "module", "module": "module", "version": "module_version", "scenario": "scenario", "turn": "turn",
