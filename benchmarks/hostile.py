@@ -52,6 +52,11 @@ def _notation(row: str, limit: int) -> str:
 CASES: dict[str, tuple[str, Callable[[], str]]] = {
     "10,000 moves (the most actions allowed)": ("turn.json", lambda: _moves(9_999)),
     "4 MiB of moves through 140-hex paths": ("turn.json", lambda: _fill(lambda n: _moves(n, 140), 4 * MIB)),
+    "690 moves through 140-hex paths (99,000 values)": ("turn.json", lambda: _moves(690, 140)),
+    "120 attacks losing 800 steps each (97,000 values)": ("turn.json", lambda: json.dumps(HEADER | {"actions": [
+        {"phase": "movement"}, {"phase": "reaction"}, {"phase": "combat"},
+        *[{"attack": ["SOV-TK-XX-1-01", "SOV-MR-XX-1-01"], "target": "3005", "roll": 4, "result": "1/1",
+           "losses": {"attacker": ["SOV-MR-XX-1-01"] * 400, "defender": ["PLA-INF-XX-1-01"] * 400}}] * 120]})),
     "4 MiB of moves with long notes": ("turn.json", lambda: _fill(lambda n: _moves(n, 2, "x" * 400), 4 * MIB)),
     "one move through 500,000 hexes": ("turn.json", lambda: _moves(1, 500_000)),
     "4 MiB, an error at its very end": ("turn.json", lambda: _moves(9_000)[:-2] + ',"x":[' + ",".join(["1"] * 1_500_000) + "]}"),

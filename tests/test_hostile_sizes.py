@@ -45,8 +45,15 @@ def test_move_through_half_a_million_hexes_is_refused_quickly(pbem, tmp_path):
     turn = tmp_path / "path.json"
     turn.write_text(json.dumps(moves(1, 500_000), separators=(",", ":")))
     result, seconds = timed_check(pbem, turn)
-    assert result.code == 2 and "/actions/1/path" in result.err and "1,000 allowed" in result.err
+    assert result.code == 2 and "(/actions/1)" in result.err and "more than 100,000 values" in result.err
     assert seconds < 15, seconds
+
+
+def test_a_path_longer_than_allowed_is_refused_by_its_length(pbem, tmp_path):
+    turn = tmp_path / "path.json"
+    turn.write_text(json.dumps(moves(1, 1_001)))
+    result, _ = timed_check(pbem, turn)
+    assert result.code == 2 and "/actions/1/path" in result.err and "1,000 allowed" in result.err
 
 
 def test_check_time_grows_linearly_with_the_turn(pbem, tmp_path):
@@ -56,6 +63,14 @@ def test_check_time_grows_linearly_with_the_turn(pbem, tmp_path):
         turn.write_text(json.dumps(moves(n, 12)))
         times[n] = min(timed_check(pbem, turn)[1] for _ in range(2))
     assert times[4_000] < 8 * times[500] + 1.0, times  # 8 times the actions; quadratic would be 64 times
+
+
+def test_a_turn_holding_too_many_values_is_refused_at_the_action_that_passes_the_bound(pbem, tmp_path):
+    turn = tmp_path / "paths.json"
+    turn.write_text(json.dumps(moves(800, 140)))  # 800 moves through 140 hexes: 114,400 values
+    result, seconds = timed_check(pbem, turn)
+    assert result.code == 2 and "more than 100,000 values" in result.err and "(/actions/700)" in result.err
+    assert seconds < 15, seconds
 
 
 def test_oversized_json_is_refused_before_it_is_parsed(pbem, tmp_path):

@@ -32,6 +32,7 @@ def action_kinds(action: dict[str, Any]) -> list[str]:
 
 
 NOTATION_SUFFIXES = (".pbem", ".txt", ".eml")
+MAX_TURN_VALUES = 100_000  # 10,000 two-hex moves hold 50,000; a real turn, a few thousand
 
 
 def read_turn_document(path: str | Path) -> JsonDocument:
@@ -48,6 +49,7 @@ def read_turn_document(path: str | Path) -> JsonDocument:
     else:
         document = load_json(path)
     actions = document.data.get("actions") if isinstance(document.data, dict) else None
+    _bounded(document, actions if isinstance(actions, list) else [])
     for n, action in enumerate(actions if isinstance(actions, list) else []):
         kinds = action_kinds(action) if isinstance(action, dict) else ["?"]
         if len(kinds) != 1:
@@ -61,6 +63,23 @@ def read_turn_document(path: str | Path) -> JsonDocument:
         kind = action_kinds(action)[0]
         schemas.check_value(document, schemas.fragment_validator("turn", f"/$defs/{kind}"), action, f"/actions/{n}")
     return document
+
+
+def _bounded(document: JsonDocument, actions: list) -> None:
+    """Refuse a turn whose actions hold more than ``MAX_TURN_VALUES`` values in all (units, locations, numbers):
+    checking costs time per value, and a real turn holds a few thousand."""
+    count = 0
+    for n, action in enumerate(actions):
+        stack = [action]
+        while stack:
+            value = stack.pop()
+            count += 1
+            if isinstance(value, dict):
+                stack.extend(value.values())
+            elif isinstance(value, list):
+                stack.extend(value)
+        if count > MAX_TURN_VALUES:
+            raise document.error(f"/actions/{n}", f"the actions hold more than {MAX_TURN_VALUES:,} values in all (units, locations, numbers); a turn holds a few thousand")
 
 
 def load_turn(path: str | Path, module: Module | None = None) -> tuple[act.Turn, Module]:
