@@ -104,3 +104,10 @@ def test_a_path_that_is_not_utf8_still_works(pbem, tmp_path, samples):
     turn = folder / "t.json"
     turn.write_text((samples / "legal-01-amur-crossing.json").read_text())
     assert pbem("check", turn).code == 0
+
+
+def test_error_lines_escape_controls_and_bidirectional_overrides():
+    from pbem.cli import one_line
+
+    line = one_line("a\nb\x1b[2J \x9b31m \u202eevil \ud800 é")
+    assert line == "a b\\x1b[2J \\x9b31m \\u202eevil \\ud800 é"

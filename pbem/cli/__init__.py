@@ -117,7 +117,12 @@ def _fail(message: str, code: int = EXIT_INPUT_ERROR) -> None:
     sys.exit(code)
 
 
-_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F)} | {0x0A: " ", 0x0D: " ", 0x09: " "}
+# C0 and C1 controls (terminal escapes) and the bidirectional overrides that reorder what a terminal shows.
+_CONTROLS = (
+    {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))}
+    | {c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+    | {0x0A: " ", 0x0D: " ", 0x09: " "}
+)
 
 
 def one_line(message: str) -> str:
