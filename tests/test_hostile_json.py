@@ -111,3 +111,16 @@ def test_error_lines_escape_controls_and_bidirectional_overrides():
 
     line = one_line("a\nb\x1b[2J \x9b31m \u202eevil \ud800 é")
     assert line == "a b\\x1b[2J \\x9b31m \\u202eevil \\ud800 é"
+
+
+def test_a_claim_quoted_in_a_violation_carries_no_terminal_escape(pbem, tmp_path, samples):
+    turn = json.loads((samples / "mismatch-9.6-wrong-result.json").read_text())
+    for action in turn["actions"]:
+        if "attack" in action:
+            action["result"] = "1/1\x1b[2J"
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(turn))
+    for name in ("state-after-legal-01.json",):
+        (tmp_path / name).write_text((samples / name).read_text())
+    result = pbem("check", path)
+    assert result.code == 1 and "\x1b" not in result.out and "\\x1b[2J" in result.out
