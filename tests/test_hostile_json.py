@@ -124,3 +124,15 @@ def test_a_claim_quoted_in_a_violation_carries_no_terminal_escape(pbem, tmp_path
         (tmp_path / name).write_text((samples / name).read_text())
     result = pbem("check", path)
     assert result.code == 1 and "\x1b" not in result.out and "\\x1b[2J" in result.out
+
+
+@pytest.mark.parametrize("field", ["title", "players"])
+def test_a_game_manifest_with_a_lone_surrogate_is_refused(pbem, tmp_path, samples, field):
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "t1.json").write_text((samples / "legal-01-amur-crossing.json").read_text())
+    manifest = '{"title": "Amur \\ud800"}' if field == "title" else '{"players": {"soviet": "Al\\udfffce"}}'
+    (game / "game.json").write_text(manifest)
+    for args in (["archive", "--db", tmp_path / "a.db", "add", game], ["replay", game, "--out", tmp_path / "g.html"]):
+        one_line_exit_2(pbem(*args), "game.json", "surrogate")
+    assert not (tmp_path / "g.html").exists()
