@@ -6,6 +6,8 @@ import json
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.model.errors import PbemError
 from pbem.model.jsonsource import parse_json
@@ -136,3 +138,33 @@ def test_a_game_manifest_with_a_lone_surrogate_is_refused(pbem, tmp_path, sample
     for args in (["archive", "--db", tmp_path / "a.db", "add", game], ["replay", game, "--out", tmp_path / "g.html"]):
         one_line_exit_2(pbem(*args), "game.json", "surrogate")
     assert not (tmp_path / "g.html").exists()
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.floats(-1e15, 1e15, allow_nan=False) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=6), children, max_size=5),
+    max_leaves=30,
+)
+
+
+def _pointers(value, pointer=""):
+    from pbem.model.jsonsource import escape_pointer_token
+
+    yield pointer, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _pointers(item, f"{pointer}/{escape_pointer_token(key)}")
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            yield from _pointers(item, f"{pointer}/{n}")
+
+
+@settings(max_examples=150, deadline=None)
+@given(value=_JSON, indent=st.sampled_from([None, 0, 2]), ascii_only=st.booleans())
+def test_every_value_is_found_where_it_stands(value, indent, ascii_only):
+    text = json.dumps({"doc": value}, indent=indent, ensure_ascii=ascii_only)
+    document = parse_json(text, "f.json")
+    decoder = json.JSONDecoder()
+    for pointer, expected in _pointers(document.data):
+        offset = document.offset(pointer)
+        assert decoder.raw_decode(text, offset)[0] == expected, pointer
