@@ -131,7 +131,7 @@ def test_json_reader_never_crashes(blob):
     except PbemError as error:
         assert "fuzz.json" in str(error)
     else:
-        document.offsets()
+        document.position("/actions/0/path/1")
 
 
 def test_python_dash_m(tmp_path):
@@ -144,3 +144,46 @@ def test_usage_mistakes_are_one_line(pbem, args, text):
     result = pbem(*args)
     assert result.code == 2 and len(result.err.strip().splitlines()) == 1
     assert text in result.err and "--help" in result.err
+
+
+def _break_replay(monkeypatch):
+    from pbem.cli import check as check_command
+
+    def broken(*args, **kwargs):
+        return {}["no such key: a secret from the file"]
+
+    monkeypatch.setattr(check_command, "replay", broken)
+
+
+def test_internal_error_is_one_line_and_exit_3(pbem, samples, monkeypatch):
+    monkeypatch.delenv("PBEM_DEBUG", raising=False)
+    _break_replay(monkeypatch)
+    result = pbem("check", samples / "legal-01-amur-crossing.json")
+    assert result.code == 3
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("internal error: KeyError in pbem/cli/check.py:"), result.err
+    assert "Traceback" not in result.err and "secret" not in result.err and "--debug" in result.err
+
+
+@pytest.mark.parametrize("switch", ["flag", "env"])
+def test_debug_switch_shows_the_traceback(pbem, samples, monkeypatch, switch):
+    _break_replay(monkeypatch)
+    args = ["check", samples / "legal-01-amur-crossing.json"]
+    if switch == "flag":
+        monkeypatch.delenv("PBEM_DEBUG", raising=False)
+        args = ["--debug", *args]
+    else:
+        monkeypatch.setenv("PBEM_DEBUG", "1")
+    result = pbem(*args)
+    assert result.code == 3 and "Traceback" in result.err and result.err.strip().splitlines()[-1].startswith("internal error: KeyError")
+
+
+def test_out_of_memory_is_an_internal_error(pbem, samples, monkeypatch):
+    from pbem.cli import check as check_command
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(check_command, "replay", exhausted)
+    result = pbem("check", samples / "legal-01-amur-crossing.json")
+    assert result.code == 3 and result.err.startswith("internal error: out of memory")

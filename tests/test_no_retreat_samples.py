@@ -45,7 +45,7 @@ def test_a_unit_missing_from_the_start_state_is_an_input_error(pbem, tmp_path):
     (tmp_path / "turn.json").write_text(json.dumps(turn))
     result = pbem("check", tmp_path / "turn.json")
     assert result.code == 2
-    assert "SU-4UKRAINE is not in the start state" in result.err and "/actions/1" in result.err
+    assert "'SU-4UKRAINE' is not in" in result.err and "/actions/1" in result.err
     assert "Traceback" not in result.err
 
 

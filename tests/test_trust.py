@@ -59,3 +59,68 @@ def test_start_state_stays_beside_the_turn(pbem, tmp_path, state):
     turn.write_text(json.dumps(TURN | {"start": {"state": state}}))
     result = pbem("check", turn)
     assert result.code == 2 and "/start/state" in result.err and "beside the turn" in result.err
+
+
+SECRET = '{"password": "hunter2-do-not-echo", "module": "china-war-1980"'  # not valid JSON: an error would quote it
+
+
+@pytest.fixture
+def outside(tmp_path):
+    secret = tmp_path / "private" / "secret.json"
+    secret.parent.mkdir()
+    secret.write_text(SECRET)
+    return secret
+
+
+def test_start_state_linking_outside_the_folder_is_refused(pbem, tmp_path, outside):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "start.json").symlink_to(outside)
+    turn = folder / "turn.json"
+    turn.write_text(json.dumps(TURN | {"start": {"state": "start.json"}}))
+    result = pbem("check", turn)
+    assert result.code == 2 and "outside its folder" in result.err and "hunter2" not in result.err + result.out
+    assert str(outside) not in result.err
+
+
+def test_a_link_inside_the_folder_is_fine(pbem, tmp_path, samples):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "real-state.json").write_text((samples / "state-after-legal-01.json").read_text())
+    (folder / "start.json").symlink_to(folder / "real-state.json")
+    turn = folder / "turn.json"
+    turn.write_text((samples / "legal-02-chinese-reply.json").read_text().replace("state-after-legal-01.json", "start.json"))
+    assert pbem("check", turn).code in (0, 1)
+
+
+@pytest.mark.parametrize("what", ["turn", "manifest start", "header start"])
+def test_game_folder_links_leading_outside_are_refused(pbem, tmp_path, outside, samples, what):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    first = json.loads((samples / "legal-01-amur-crossing.json").read_text())
+    if what == "turn":
+        (folder / "t1.json").write_text(json.dumps(first))
+        (folder / "t2.json").symlink_to(outside)
+    elif what == "manifest start":
+        (folder / "t1.json").write_text(json.dumps(first))
+        (folder / "game.json").write_text(json.dumps({"start_state": "start.state"}))
+        (folder / "start.state").symlink_to(outside)
+    else:
+        (folder / "t1.json").write_text(json.dumps(first | {"start": {"state": "start.state"}}))
+        (folder / "start.state").symlink_to(outside)
+    for args in (["archive", "--db", tmp_path / "games.db", "add", folder], ["replay", folder, "--out", tmp_path / "out.html"]):
+        result = pbem(*args)
+        assert result.code == 2, result.err
+        assert "outside its folder" in result.err and "hunter2" not in result.err + result.out
+    assert not (tmp_path / "out.html").exists()
+
+
+def test_a_chosen_module_whose_data_its_rules_cannot_use_is_refused_in_one_line(pbem, tmp_path):
+    folder = tmp_path / "mine"
+    shutil.copytree(data_dir("modules") / "china-war-1980", folder)
+    tables = json.loads((folder / "tables.json").read_text())
+    del tables["crt_terrain_rows"]
+    (folder / "tables.json").write_text(json.dumps(tables))
+    result = pbem("module", "validate", folder)
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 1
+    assert str(folder) in result.err and "rules could not be built" in result.err and "KeyError" in result.err

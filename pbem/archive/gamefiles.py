@@ -26,7 +26,7 @@ from typing import Any
 from pbem.archive.safetext import check_text, has_surrogate, printable
 from pbem.formats.turnfile import NOTATION_SUFFIXES
 from pbem.model.errors import PbemError
-from pbem.model.files import MAX_INPUT_BYTES, read_bytes
+from pbem.model.files import MAX_INPUT_BYTES, inside, read_bytes
 from pbem.model.jsonsource import JsonDocument, parse_json
 
 MANIFEST = "game.json"
@@ -60,7 +60,7 @@ class GameInput:
     def fetch(self, relative: str, pointer_file: str) -> tuple[str, bytes]:
         """A file named in the first turn's header (its start state): its plain name and bytes."""
         if self.folder is not None:
-            path = self.folder / relative
+            path = inside(self.folder / relative, self.folder)
             return path.name, read_bytes(path)
         name = relative.rsplit("/", 1)[-1]
         if relative != name or name not in self.members:
@@ -114,7 +114,7 @@ def _read_folder(folder: Path) -> GameInput:
         if path.name.startswith(".") or not path.is_file():
             continue
         if path.name == MANIFEST or path.suffix.lower() in TURN_SUFFIXES:
-            files[path.name] = read_bytes(path)
+            files[path.name] = read_bytes(inside(path, folder))
     game = GameInput(origin=str(folder), turns=[], folder=folder)
     _collect(game, files, str(folder))
     return _checked(game)
@@ -255,7 +255,7 @@ def _apply_manifest(game: GameInput, document: JsonDocument, files: dict[str, by
     if "start_state" in data:
         name = plain_name(data["start_state"], document.file)
         if name not in files and game.folder is not None and (game.folder / name).is_file():
-            files[name] = read_bytes(game.folder / name)
+            files[name] = read_bytes(inside(game.folder / name, game.folder))
         if name not in files:
             raise document.error("/start_state", f"start state {name!r} is not in the game")
         game.start_name, game.start_data = name, files[name]

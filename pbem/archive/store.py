@@ -253,6 +253,8 @@ def inspect(path: Path) -> None:
     try:
         if path.is_dir():
             raise PbemError.at(path, "is a folder, not an archive file")
+        if path.exists() and not path.is_file():
+            raise PbemError.at(path, "is not a regular file (a FIFO or a device?), not an archive file")
         with path.open("rb") as handle:
             head = handle.read(108)
     except OSError as error:

@@ -1,14 +1,18 @@
 """The ``pbem`` command: a click group whose verbs live one per file in this package.
 
 Verbs are imported only when used, so ``pbem check`` does not pay for VASSAL's XML or the art's images.
-Every command returns its exit code: 0 all legal, 1 violations found, 2 input error.
+Every command returns its exit code: 0 all legal, 1 violations found, 2 input error; 3 is pbem's own fault
+(an unexpected exception), told in one line, with the traceback only under ``--debug`` or ``PBEM_DEBUG=1``.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
+import traceback
+from pathlib import Path
 
 import click
 
@@ -21,6 +25,10 @@ NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1
 EXIT_INPUT_ERROR = 2
+EXIT_INTERNAL_ERROR = 3  # a bug in pbem, never to be read as a verdict or as the input's fault
+
+DEBUG_ENV = "PBEM_DEBUG"
+_debug = False
 
 # verb -> "module:attribute"; a verb whose module is absent is simply not offered.
 COMMANDS: dict[str, str] = {
@@ -76,12 +84,22 @@ class LazyGroup(WrappingGroup):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
-def cli() -> None:
+@click.option("--debug", is_flag=True, help=f"On an internal error (exit 3), print the traceback (also {DEBUG_ENV}=1).")
+def cli(debug: bool) -> None:
     """Check, picture and archive board wargame turns played by email."""
+    global _debug
+    _debug = _debug or debug
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``pbem`` script and ``python -m pbem``."""
+    global _debug
+    _debug = os.environ.get(DEBUG_ENV, "") not in ("", "0")
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 is printed escaped, never a crash
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    for argument in sys.argv[1:] if argv is None else argv:
+        _check_text(argument)
     try:
         code = cli.main(args=argv, prog_name="pbem", standalone_mode=False)
     except PbemError as error:
@@ -100,9 +118,59 @@ def main(argv: list[str] | None = None) -> None:
         _fail("interrupted", code=130)
     except BrokenPipeError:
         sys.exit(EXIT_OK)
+    except MemoryError:
+        _internal("out of memory", None)
+    except RecursionError as error:
+        _internal("nested too deeply", error)
+    except Exception as error:  # noqa: BLE001 - the last line of defence: one line, its own exit code
+        _internal(type(error).__name__, error)
     sys.exit(code if isinstance(code, int) else EXIT_OK)
 
 
+def _check_text(argument: str) -> None:
+    """An argument with bytes that are not UTF-8 (Python keeps them as lone surrogates) is refused, unless
+    it names an existing file: a name, title or note must be text pbem can store and print."""
+    try:
+        argument.encode("utf-8")
+    except UnicodeEncodeError:
+        value = argument.split("=", 1)[-1] if argument.startswith("--") else argument
+        if not os.path.lexists(value):
+            _fail(f"error: argument '{one_line(argument)}' is not UTF-8 text")
+
+
 def _fail(message: str, code: int = EXIT_INPUT_ERROR) -> None:
-    click.echo(message.replace("\n", " "), err=True)
+    click.echo(one_line(message), err=True)
     sys.exit(code)
+
+
+# C0 and C1 controls (terminal escapes) and the bidirectional overrides that reorder what a terminal shows.
+_CONTROLS = (
+    {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))}
+    | {c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+    | {0x0A: " ", 0x0D: " ", 0x09: " "}
+)
+
+
+def one_line(message: str) -> str:
+    """``message`` as one printable line: no line breaks, no terminal escapes, no lone surrogates."""
+    return message.translate(_CONTROLS).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _internal(what: str, error: BaseException | None) -> None:
+    """An unexpected exception: one line (no message text, which may quote a hostile file), exit 3."""
+    if _debug:
+        traceback.print_exc()
+    where = _where(error) if error is not None else ""
+    hint = "" if _debug else f"; 'pbem --debug ...' or {DEBUG_ENV}=1 shows the traceback"
+    _fail(f"internal error: {what}{where} (a bug in pbem, please report it{hint})", EXIT_INTERNAL_ERROR)
+
+
+def _where(error: BaseException) -> str:
+    """`` in pbem/x/y.py:123``: the innermost frame inside pbem or a module's rules, for the bug report."""
+    package = Path(__file__).resolve().parents[1]
+    found = ""
+    for frame in traceback.extract_tb(error.__traceback__):
+        path = Path(frame.filename)
+        if package in path.parents or "rules" in path.parts:
+            found = f" in {'/'.join(path.parts[-3:])}:{frame.lineno}"
+    return found

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli import EXIT_OK, EXIT_VIOLATIONS
+from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, one_line
 from pbem.engine.replay import replay
 from pbem.engine.report import odds_lines, report_json, report_lines, summary
 from pbem.formats.turnfile import load_start_state, load_turn
@@ -52,7 +52,12 @@ def _print_text(result, file: str) -> None:
     from rich.console import Console
 
     console = Console(highlight=False, soft_wrap=True)
+    # A message may quote what the opponent wrote (a claimed result): never a terminal escape.
+    lines = [one_line(line) for line in report_lines(result)]
+    if not console.is_terminal:  # a pipe or file: plain lines, written at once (rich costs ~0.1 ms a line)
+        click.echo("".join(f"{line}\n" for line in lines) + one_line(summary(result, file)))
+        return
     colours = {"illegal": "red", "mismatch": "yellow", "warning": "cyan"}
-    for violation, line in zip(result.violations, report_lines(result)):
-        console.print(line, style=colours[violation.severity] if console.is_terminal else None, markup=False)
-    console.print(summary(result, file), style=("green" if result.ok else "bold") if console.is_terminal else None, markup=False)
+    for violation, line in zip(result.violations, lines):
+        console.print(line, style=colours[violation.severity], markup=False)
+    console.print(one_line(summary(result, file)), style="green" if result.ok else "bold", markup=False)

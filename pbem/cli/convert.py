@@ -9,8 +9,9 @@ from typing import Any
 
 import click
 
-from pbem.cli import EXIT_INPUT_ERROR, EXIT_OK
+from pbem.cli import EXIT_INPUT_ERROR, EXIT_OK, one_line
 from pbem.formats.notation import NotationError, parse_notation, write_notation
+from pbem.formats.notation.cleanup import MAX_READ
 from pbem.formats.turnfile import load_turn, read_turn_document
 from pbem.model.errors import PbemError
 from pbem.model.files import write_atomic
@@ -31,13 +32,15 @@ def convert(turn: Path, target: str, out: Path | None) -> int:
         load_turn(turn)  # names and locations must exist in the module before anything is written
     except NotationError as error:
         for line in error.lines():
-            click.echo(f"error: {line}", err=True)
+            click.echo(one_line(f"error: {line}"), err=True)
         return EXIT_INPUT_ERROR
     data = {k: v for k, v in document.data.items() if k != "$schema"}
     if target == "json":
         text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     else:
         text = write_notation(data)
+        if len(text) > MAX_READ:
+            raise PbemError.at(turn, f"this turn would take {len(text):,} characters of notation, more than the {MAX_READ:,} pbem reads back: keep it as JSON")
         try:
             again = parse_notation(text, turn).data
         except NotationError as error:  # our writer's fault, not the player's: say so rather than blame the file

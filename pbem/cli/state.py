@@ -72,6 +72,8 @@ def _load(file: Path, module: Module | None, before: bool, state_path: Path | No
 def _is_turn(file: Path) -> bool:
     if file.suffix.lower() in NOTATION_SUFFIXES:
         return True
+    if not file.is_file():
+        return False  # never open a FIFO or device to peek: the JSON reader refuses it
     try:
         with open(file, "rb") as handle:
             head = handle.read(4096)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from pbem.model.actions import Action, Turn, named_units
+from pbem.model.actions import Action, Turn
 from pbem.model.errors import PbemError
 from pbem.model.module import Module
 from pbem.model.state import State
@@ -36,13 +36,13 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
     is not a warning. ``explain`` keeps, for every combat the module can work out, what the tables give
     (odds, shifts, column, the result for every roll) in the situation before it.
     """
+    _units_in_play(state, turn)
     rules = module.ruleset
     context = rules.begin(state, turn)
     violations: list[Violation] = list(turn.notices)
     done = 0
     worked: list[tuple[Action, CombatOdds]] = []
     for action in turn.actions:
-        _check_units_known(action, state)
         if explain:
             odds = rules.odds(action, state, context)
             if odds is not None:
@@ -59,11 +59,13 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
     return Replay(turn, state, violations, done, worked)
 
 
-def _check_units_known(action: Action, state: State) -> None:
-    """A unit of the module that the start state does not list cannot act: an input error, not a crash."""
-    missing = sorted({u for u in named_units(action) if u not in state.units})
-    if missing:
-        raise PbemError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in the start state (a state lists every unit in play)", action.source)
+def _units_in_play(state: State, turn: Turn) -> None:
+    """Every unit the turn names is a counter of this game (off the map or on it): the rules may rely on it."""
+    for action in turn.actions:
+        for unit_id in action.named_units():
+            if unit_id not in state.units:
+                where = "this scenario" if state.scenario else "the start state"
+                raise PbemError(f"unit {unit_id!r} is not in {where}: the state the turn starts from has no such counter", action.source)
 
 
 def _placed(found: list[Violation], action: Action) -> list[Violation]:

@@ -13,6 +13,7 @@ from typing import Any, Callable
 from pbem.model import actions as act
 from pbem.model import schemas
 from pbem.model.errors import PbemError
+from pbem.model.files import inside
 from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module, load_module_by_id
 from pbem.model.state import suggest
@@ -32,6 +33,7 @@ def action_kinds(action: dict[str, Any]) -> list[str]:
 
 NOTATION_SUFFIXES = (".pbem", ".txt", ".eml")
 VASSAL_SUFFIXES = (".vlog", ".vsav")
+MAX_TURN_VALUES = 100_000  # 10,000 two-hex moves hold 50,000; a real turn, a few thousand
 
 
 # What a file that is not a turn is, by its first bytes, and the command that reads it.
@@ -54,6 +56,8 @@ def _refuse_other_kinds(path: str | Path) -> None:
     """A file that is plainly not a turn (a VASSAL module, a picture) is refused with the command that reads it."""
     if Path(path).suffix.lower() in VASSAL_SUFFIXES:
         return  # a VASSAL log or save is a turn: its own reader says what is wrong with it
+    if not Path(path).is_file():
+        return  # a FIFO or device must never be opened here (it would block); the reader below refuses it
     try:
         with open(path, "rb") as handle:
             head = handle.read(16)
@@ -86,6 +90,7 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
     else:
         document = load_json(path)
     actions = document.data.get("actions") if isinstance(document.data, dict) else None
+    _bounded(document, actions if isinstance(actions, list) else [])
     for n, action in enumerate(actions if isinstance(actions, list) else []):
         kinds = action_kinds(action) if isinstance(action, dict) else ["?"]
         if len(kinds) != 1:
@@ -99,6 +104,23 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
         kind = action_kinds(action)[0]
         schemas.check_value(document, schemas.fragment_validator("turn", f"/$defs/{kind}"), action, f"/actions/{n}")
     return document
+
+
+def _bounded(document: JsonDocument, actions: list) -> None:
+    """Refuse a turn whose actions hold more than ``MAX_TURN_VALUES`` values in all (units, locations, numbers):
+    checking costs time per value, and a real turn holds a few thousand."""
+    count = 0
+    for n, action in enumerate(actions):
+        stack = [action]
+        while stack:
+            value = stack.pop()
+            count += 1
+            if isinstance(value, dict):
+                stack.extend(value.values())
+            elif isinstance(value, list):
+                stack.extend(value)
+        if count > MAX_TURN_VALUES:
+            raise document.error(f"/actions/{n}", f"the actions hold more than {MAX_TURN_VALUES:,} values in all (units, locations, numbers); a turn holds a few thousand")
 
 
 def load_turn(path: str | Path, module: Module | None = None, previous: str | Path | None = None) -> tuple[act.Turn, Module]:
@@ -355,7 +377,7 @@ def load_start_state(turn: act.Turn, module: Module, override: str | Path | None
         written = Path(turn.header.start_state)
         if written.is_absolute() or ".." in written.parts:
             raise PbemError.at(turn.file, f"start state {turn.header.start_state!r}: name a file beside the turn (no absolute path, no ..), or give --state", pointer="/start/state")
-        path = Path(turn.file).parent / written
+        path = inside(Path(turn.file).parent / written, Path(turn.file).parent)
         if not path.is_file():
             raise PbemError.at(
                 turn.file,

@@ -6,7 +6,7 @@ input error, not a rules violation). Odds, results and rolls are what the player
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from pbem.model.errors import Source
@@ -19,6 +19,32 @@ class Action:
     note: str | None = None
 
     kind = "action"
+
+    def named_units(self) -> list[str]:
+        """Every unit id this action names, in any role (a replacement names both the old and the new unit)."""
+        names = _UNIT_FIELDS_OF.get(type(self))
+        if names is None:
+            names = _UNIT_FIELDS_OF[type(self)] = tuple(spec.name for spec in fields(self) if spec.name in _UNIT_FIELDS)
+        found: list[str] = []
+        for name in names:
+            value = getattr(self, name)
+            if not value:
+                continue
+            if isinstance(value, str):
+                found.append(value)
+            elif name == "replacements":
+                for old, new in value.items():
+                    found += [old, new]
+            else:
+                found.extend(value)
+        return found
+
+
+_UNIT_FIELDS_OF: dict[type, tuple[str, ...]] = {}
+_UNIT_FIELDS = frozenset({
+    "units", "unit", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance",
+    "retreats", "spotter", "replacements", "defender_advance",
+})  # fmt: skip
 
 
 @dataclass(slots=True, kw_only=True)
@@ -183,31 +209,6 @@ class Activate(Action):
 class Comment(Action):
     text: str
     kind = "comment"
-
-
-_UNIT_FIELDS = ("units", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance", "retreats")
-_FIELDS_OF: dict[type, tuple[tuple[str, ...], bool, bool]] = {}
-
-
-def named_units(action: Action) -> list[str]:
-    """Every unit id an action names, in any role."""
-    kind = type(action)
-    fields = _FIELDS_OF.get(kind)
-    if fields is None:
-        fields = _FIELDS_OF[kind] = (
-            tuple(name for name in _UNIT_FIELDS if hasattr(action, name)), hasattr(action, "unit"), hasattr(action, "replacements")
-        )
-    names: list[str] = []
-    for name in fields[0]:
-        value = getattr(action, name)
-        if value:
-            names.extend(value)
-    if fields[1] and action.unit:  # type: ignore[attr-defined]
-        names.append(action.unit)  # type: ignore[attr-defined]
-    if fields[2]:
-        for old, new in action.replacements.items():  # type: ignore[attr-defined]
-            names += [old, new]
-    return names
 
 
 @dataclass

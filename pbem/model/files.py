@@ -3,29 +3,73 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 from pbem.model.errors import PbemError
 
-MAX_INPUT_BYTES = 64 * 1024 * 1024  # a turn, state or module file larger than this is refused
+# A turn, state or module file larger than this is refused: the largest real one is under 100 KB, and 4 MiB
+# of the costliest shape (moves through long paths) is checked in seconds and well under 1 GiB.
+MAX_INPUT_BYTES = 4 * 1024 * 1024
 
 
 def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of ``path``; a missing, unreadable or oversized file is a :class:`PbemError`."""
+    """The bytes of ``path``; a missing, unreadable, oversized or not regular file is a :class:`PbemError`.
+
+    A FIFO or device (``/dev/stdin``, ``/dev/zero``) is refused before a byte is read: it could block or
+    never end. Memory is sized on the file, not on the limit.
+    """
     path = Path(path)
     try:
-        with path.open("rb") as handle:
-            data = handle.read(limit + 1)
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise PbemError.at(path, "no such file") from None
     except IsADirectoryError:
         raise PbemError.at(path, "is a folder, not a file") from None
     except OSError as error:
         raise PbemError.at(path, f"cannot read: {error.strerror or error}") from None
+    info = os.fstat(fd)
+    problem = None
+    if stat.S_ISDIR(info.st_mode):
+        problem = "is a folder, not a file"
+    elif not stat.S_ISREG(info.st_mode):
+        problem = "is not a regular file (a device, pipe or socket)"
+    elif info.st_size > limit:
+        problem = f"file is larger than {_size(limit)}"
+    if problem is not None:
+        os.close(fd)
+        raise PbemError.at(path, problem)
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            data = handle.read(info.st_size + 1)
+        except OSError as error:
+            raise PbemError.at(path, f"cannot read: {error.strerror or error}") from None
     if len(data) > limit:
-        raise PbemError.at(path, f"file is larger than {limit // (1024 * 1024)} MiB")
+        raise PbemError.at(path, f"file is larger than {_size(limit)}")
     return data
+
+
+def inside(path: str | Path, folder: str | Path) -> Path:
+    """``path``, refused when it resolves (symbolic links followed) outside ``folder``.
+
+    A file from an opponent names other files only beside it; a link there must not lead pbem elsewhere
+    on the disk. The refusal names the link, never where it leads.
+    """
+    path = Path(path)
+    try:
+        real = path.resolve(strict=False)
+        base = Path(folder).resolve(strict=False)
+    except (OSError, RuntimeError):  # a loop of links
+        raise PbemError.at(path, "is a symbolic link that cannot be resolved (a loop?): refused") from None
+    if real != base and base not in real.parents:
+        raise PbemError.at(path, f"leads outside its folder {str(folder) or '.'} (a symbolic link?): refused")
+    return path
+
+
+def _size(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
 
 
 def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:

@@ -45,6 +45,7 @@ class Module:
     options: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
     rules_file: Path | None = None
+    status_checker: Any = field(default=None, repr=False)  # a validator of a state's ``status``, if the module gives one
 
     @cached_property
     def ruleset(self) -> "Ruleset":
@@ -64,8 +65,29 @@ class Module:
             raise PbemError.at(self.rules_file, "cannot load the module's rules code")
         code = importlib.util.module_from_spec(spec)
         sys.modules[name] = code
-        spec.loader.exec_module(code)
-        return code.build_ruleset(self)
+        try:
+            spec.loader.exec_module(code)
+            return code.build_ruleset(self)
+        except (PbemError, MemoryError, RecursionError):
+            raise
+        except Exception as error:
+            if self.bundled:  # pbem's own module on its own data: a bug, reported as one (exit 3)
+                raise
+            # A module folder the user chose: its code and data belong together, and a failure is the module's.
+            import traceback
+
+            frames = [f for f in traceback.extract_tb(error.__traceback__) if self.path.resolve() in Path(f.filename).resolve().parents]
+            where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+            message = str(error).replace("\n", " ")[:120]
+            raise PbemError.at(self.path, f"the module's rules could not be built from its data: {type(error).__name__} {message}{where}") from None
+
+    @property
+    def bundled(self) -> bool:
+        """One of the modules that come with pbem."""
+        try:
+            return self.path.resolve().parent == data_dir("modules").resolve()
+        except PbemError:
+            return False
 
     def unit(self, unit_id: str) -> UnitDef:
         return self.units[unit_id]
@@ -160,6 +182,7 @@ def _load(path: Path) -> Module:
     scenarios = {}
     for scenario_id, relative in data.get("scenarios", {}).items():
         scenarios[scenario_id] = (path / relative).resolve()
+    status_checker = _status_checker(path, data["status"], manifest) if "status" in data else None
     rules_file = (path / data["rules"]).resolve() if "rules" in data else None
     if rules_file is not None and not (rules_file.is_file() or (rules_file / "__init__.py").is_file()):
         raise manifest.error("/rules", f"rules {data['rules']!r}: no such file or package")
@@ -180,6 +203,7 @@ def _load(path: Path) -> Module:
         options=data.get("options", {}),
         metadata={k: v for k, v in data.items() if k in ("title", "illustrative", "notes", "sources", "publisher")},
         rules_file=rules_file,
+        status_checker=status_checker,
     )
 
 
@@ -199,6 +223,22 @@ def _cards(document: JsonDocument, units: dict[str, UnitDef], types: dict[str, C
             if "card_played" in need and need["card_played"] not in cards:
                 raise document.error(f"{pointer}/prerequisites/{n}", f"unknown card {need['card_played']!r}")
     return dict(cards)
+
+
+def _status_checker(path: Path, relative: str, manifest: JsonDocument):
+    """The validator of the JSON Schema that describes a state's ``status`` (what the rules code reads there)."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    target = (path / relative).resolve()
+    if path.resolve() not in target.parents:
+        raise manifest.error("/status", f"{relative!r} lies outside the module folder")
+    document = load_json(target)
+    try:
+        Draft202012Validator.check_schema(document.data)
+    except SchemaError as error:
+        raise document.error("/" + "/".join(map(str, error.absolute_path)), f"not a JSON Schema: {error.message[:120]}") from None
+    return Draft202012Validator(document.data)
 
 
 _TYPE_KEYS = {"name", "side", "nationality", "arm", "size", "quality", "mechanized", "steps", "retreats"}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.model import actions as act
+from pbem.model import schemas
 from pbem.model.jsonsource import JsonDocument
 from pbem.model.module import Module
 from pbem.model.units import Step, UnitDef
@@ -196,6 +197,8 @@ class State:
         )
         state.first_side = data.get("first_side")
         state.control = dict(data.get("control", {}))
+        if module.status_checker is not None:  # what the rules code will read there has the shape it expects
+            schemas.check_value(document, module.status_checker, data.get("status", {}), "/status")
         state.status = copy.deepcopy(data.get("status", {}))
         seen: dict[str, int] = {}
         for n, entry in enumerate(data["units"]):

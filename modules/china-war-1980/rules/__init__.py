@@ -25,7 +25,10 @@ class ChinaWarRules(SequenceRules, MovementRules, OverrunRules, PoliticsRules, C
             for unit_id in action.units if action.kind == "move" else action.attackers:  # type: ignore[attr-defined]
                 starts.setdefault(unit_id, state.units[unit_id].at)
                 if action.kind == "move":
-                    together[unit_id] = together.get(unit_id, ()) + (action.index,)
+                    # The moves a unit made, as one interned id (equal ids: the same moves), not a growing
+                    # tuple: copying a tuple per move made a long turn quadratic.
+                    sequences = ctx.extra.setdefault("move_sequences", {})
+                    together[unit_id] = sequences.setdefault((together.get(unit_id, 0), action.index), len(sequences) + 1)
         return found + super().check(action, state, ctx)
 
 

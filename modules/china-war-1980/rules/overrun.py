@@ -47,7 +47,7 @@ class OverrunRules(CombatRules):
             if allowance - spent < need:
                 cost = "5 MP" if unit.unit.type.mechanized else "all its remaining MP (at least 1)"
                 found.append(illegal("7.0", f"{name} has {allowance - spent} MP left; an overrun costs {cost}", action))
-        if len({u.at for u in units}) > 1 or len({starts.get(u.id, u.at) for u in units}) > 1 or len({together.get(u.id, ()) for u in units}) > 1:
+        if len({u.at for u in units}) > 1 or len({starts.get(u.id, u.at) for u in units}) > 1 or len({together.get(u.id, 0) for u in units}) > 1:
             found.append(illegal("7.13", "units overrun together only if they began the movement phase stacked together and have not moved apart", action))
         defenders = state.units_at(target)
         if defenders and self.map.city[target]:

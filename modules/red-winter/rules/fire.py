@@ -43,7 +43,7 @@ class FireRules:
 
     def after_fire(self, action: Fire, state: State, ctx: TurnContext) -> list[Violation]:
         if "anti_tank" in action.declared:
-            ctx.extra["at_fired"].update(action.units)
+            ctx.extra.setdefault("at_fired", set()).update(action.units)
             return []
         unit = state.units[action.units[0]]
         attrs = self.attrs(unit)
@@ -55,7 +55,7 @@ class FireRules:
         if (action.result or "").lower().startswith("suppressed"):
             for u in state.units_at(action.target):
                 u.markers.add("suppressed")
-        ctx.extra["ranged_fired"].add(unit.id)
+        ctx.extra.setdefault("ranged_fired", set()).add(unit.id)  # a fire the check refused early still counts
         if self.is_armour(unit) and any(self.attrs(u).get("at_strength") and u.side != unit.side for u in state.units_at(action.target)):
             ctx.extra.setdefault("armour_fired_at", {})[unit.id] = action.target  # RA-6: the AT gun's fire is now too late
         ctx.attacked_with.add(unit.id)

@@ -121,6 +121,8 @@ class ReturnRules:
         return []
 
     def _after_rebuild(self, action: Special, state: State, ctx: TurnContext) -> None:
+        if not action.units:  # refused by the check; nothing to carry out
+            return
         unit = state.units[action.units[0]]
         face = (action.result or "").strip().lower()
         if unit.box != DEAD_POOL or face not in REBUILD_COST:

@@ -146,6 +146,8 @@ class SpecialRules:
         return []
 
     def _after_recovery(self, action: Special, state: State, ctx: TurnContext) -> None:
+        if not action.units:  # refused by the check; nothing to carry out
+            return
         unit = state.units[action.units[0]]
         total = action.rolls[0] + sum(self.recovery_modifiers(unit, state).values()) if action.rolls else 0
         if unit.on_map and total >= self.module.tables["recovery"]["success"]:
@@ -278,6 +280,8 @@ class SpecialRules:
         return []
 
     def _after_x28(self, action: Special, state: State, ctx: TurnContext) -> None:
+        if not action.units:  # refused by the check; nothing to carry out
+            return
         events = state.status.setdefault("events", {})
         events["X28"] = state.turn
         events["X28_until"] = state.turn + 4

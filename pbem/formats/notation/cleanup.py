@@ -23,6 +23,11 @@ _SIGNATURE = "--"
 MAX_LINE = 600  # characters (a 120-hex path); a longer line is not something a player typed
 MAX_FILE = 1024 * 1024  # a turn written in an email is a few kilobytes; this bounds the parser's work
 MAX_ERRORS = 50
+# How much of a turn is read: the grammar costs about a millisecond a line plus 0.1 ms a character, so each
+# line counts LINE_COST characters more, and the reading of any file stays within seconds. A turn written in
+# an email is a few thousand (the longest sample, 36 lines: 4,000).
+MAX_READ = 24 * 1024
+LINE_COST = 64
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from lark import Lark, Tree
@@ -112,6 +112,7 @@ _CLAUSE_START = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # a line repeated is parsed once: the trees are only read, never changed
 def _parse(text: str, start: str) -> Tree | _Failure:
     try:
         return parser().parse(text, start=start)

@@ -15,6 +15,8 @@ from lark import Token, Tree
 from pbem.formats.notation.cleanup import (
     MAX_ERRORS,
     MAX_FILE,
+    MAX_READ,
+    LINE_COST,
     MAX_LINE,
     Line,
     _email_body,
@@ -69,9 +71,6 @@ class NotationDocument(JsonDocument):
         while pointer not in self.positions and pointer:
             pointer = pointer.rsplit("/", 1)[0]
         return self.positions.get(pointer)
-
-    def offsets(self) -> dict[str, int]:  # the JSON scanner has nothing to scan here
-        return {}
 
 
 MAX_CLOSING = 3  # lines of a closing remark after the last action
@@ -145,7 +144,12 @@ class _Reader:
     def read(self, lines: list[Line]) -> None:
         if lines:
             self.first_line = (lines[0].number, lines[0].indent + 1)
+        read = 0
         for line in lines:
+            read += len(line.text) + LINE_COST
+            if read > MAX_READ:
+                self.problem(line.number, 1, f"the turn is longer than pbem reads ({MAX_READ:,} characters, each line counting {LINE_COST} more; a turn is a few thousand): not read further")
+                break
             if len(line.text) > MAX_LINE:
                 self.problem(line.number, MAX_LINE, f"line longer than {MAX_LINE} characters")
                 continue

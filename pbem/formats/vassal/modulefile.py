@@ -19,11 +19,13 @@ MAX_TEXT_BYTES = 64 * 1024 * 1024  # an XML file or a bare savedGame stream: no 
 
 def read_vassal_bytes(path: Path) -> bytes:
     """A VASSAL file's bytes: a zip up to :data:`MAX_FILE_BYTES`, anything else up to :data:`MAX_TEXT_BYTES`."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(4)
-    except OSError:
-        head = b""  # read_bytes names the problem
+    head = b""  # read_bytes names the problem (a FIFO or device is never opened here: it would block)
+    if path.is_file():
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(4)
+        except OSError:
+            pass
     return read_bytes(path, MAX_FILE_BYTES if is_zip(head) else MAX_TEXT_BYTES)
 
 

@@ -1,0 +1,796 @@
+"""Fuzz pbem's command line with mutated real files, each run capped in time and memory.
+
+Every input format pbem reads is seeded from the repository's samples (and ``../shared/data`` when present),
+mutated (structure-aware for JSON, notation and VASSAL command streams, bytes for everything), and handed to
+the real CLI entry point, ``pbem.cli.main``, in a forked child that has at most ``--memory`` MiB of address
+space and ``--limit`` seconds of CPU. The child's exit tells the class::
+
+    refusal  exit 2, one line on stderr           (a clean input error)
+    verdict  exit 0 or 1                          (the input was understood)
+    crash    exit 3, a traceback, a signal, or exit 2 that breaks the contract (several lines, output written)
+    hang     over the CPU limit, or over three times the limit in wall time
+    memory   the memory cap was hit
+
+Each crash and hang is kept under ``--keep`` (default ``fuzz-findings/``) with the command that shows it.
+
+    python tools/fuzz.py --seconds 40                 # the short pass CI runs
+    nice -n 10 python tools/fuzz.py --inputs 50000    # a long pass
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import os
+import random
+import re
+import resource
+import select
+import shutil
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+import traceback
+import zipfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+sys.path.insert(0, str(ROOT))
+
+CLASSES = ("refusal", "verdict", "crash", "hang", "memory")
+
+# Values that have broken parsers before: huge and non-finite numbers, lone surrogates, control characters.
+HOSTILE_JSON = [
+    "0", "-1", "1", "7", "-7", "65536", "2147483648", "9007199254740993", "18446744073709551616", "1e308", "1e999",
+    "-1e999", "1.5", "NaN", "Infinity", "-0", "1" * 5000, "true", "false", "null", '""', '"\\ud800"',
+    '"\\udc00x"', '"\\u0000"', '"\\u001b[31mred"', '"' + "x" * 70000 + '"', "[]", "{}", "[" * 70 + "]" * 70,
+    '"../../etc/passwd"', '"/etc/hostname"', '"2604"', '"X28"', '"A1"', '"movement"', '"combat"', '"recovery"',
+    '"night"', '"soviet"', '"finnish"', '"chinese"',
+]  # fmt: skip
+HOSTILE_TOKENS = [
+    "0", "-1", "99999999999999999999", "1" * 5000, "1e309", "NaN", "-2147483649", "", "\ud800", "\x1b[2J", "\x00",
+    "x" * 5000, ";", "\\", "\t", "\x1b", "/", ",", "1000000000000",
+]  # fmt: skip
+
+
+# --- mutations -----------------------------------------------------------------------------------------------
+def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
+    """A few byte-level edits: flips, insertions, deletions, duplicated or repeated chunks."""
+    out = bytearray(data)
+    for _ in range(rng.choice((1, 1, 2, 3, 8))):
+        if not out:
+            out += bytes([rng.randrange(256)])
+            continue
+        at = rng.randrange(len(out))
+        op = rng.randrange(7)
+        if op == 0:
+            out[at] ^= 1 << rng.randrange(8)
+        elif op == 1:
+            out[at] = rng.choice(b"\x00\xff\"\\{}[],:;\t\x1b/0123456789-e.")
+        elif op == 2:
+            del out[at : at + rng.choice((1, 1, 4, 64, 1024))]
+        elif op == 3:
+            out[at:at] = rng.choice(HOSTILE_TOKENS).encode("utf-8", "surrogatepass")
+        elif op == 4:
+            length = rng.choice((1, 8, 64, 512))
+            out[at:at] = out[at : at + length] * rng.choice((2, 10, 100))
+        elif op == 5:
+            other = rng.randrange(len(out))
+            length = rng.choice((1, 16, 256))
+            out[at : at + length] = out[other : other + length]
+        else:
+            del out[at:]
+    return bytes(out)
+
+
+def _nodes(value, path=()):
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _nodes(item, (*path, key))
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            yield from _nodes(item, (*path, n))
+
+
+def _get(value, path):
+    for part in path:
+        value = value[part]
+    return value
+
+
+def mutate_json(data: bytes, rng: random.Random, pool: list) -> bytes:
+    """Edit the parsed document: replace, drop, repeat or splice values, then sometimes its bytes too."""
+    try:
+        doc = json.loads(data)
+    except ValueError:
+        return mutate_bytes(data, rng)
+    raw: dict[str, str] = {}
+    for _ in range(rng.choice((1, 1, 2, 3, 5))):
+        nodes = list(_nodes(doc))
+        path, value = rng.choice(nodes)
+        op = rng.randrange(8)
+        if not path:
+            continue
+        parent = _get(doc, path[:-1])
+        key = path[-1]
+        if op <= 2:
+            marker = f"@@RAW{len(raw)}@@"
+            raw[marker] = rng.choice(HOSTILE_JSON)
+            parent[key] = marker
+        elif op == 3:
+            del parent[key]
+        elif op == 4 and isinstance(value, list) and value:
+            parent[key] = value + [rng.choice(value)] * rng.choice((1, 10, 1000))
+        elif op == 5 and pool:
+            other = rng.choice(pool)
+            parent[key] = json.loads(json.dumps(rng.choice(list(_nodes(other)))[1]))
+        elif op == 6:
+            _, donor = rng.choice(nodes)
+            parent[key] = json.loads(json.dumps(donor))  # a copy: never a cycle
+        elif isinstance(parent, dict):
+            parent[rng.choice(["note", "x", "$schema", "side", "phase", "units", "ammo", "steps", "turn"])] = value
+    text = json.dumps(doc, indent=rng.choice((None, 1)), ensure_ascii=False, check_circular=False)
+    for marker, value in raw.items():
+        text = text.replace(f'"{marker}"', value)
+    out = text.encode("utf-8", "surrogatepass")
+    return mutate_bytes(out, rng) if rng.random() < 0.15 else out
+
+
+def mutate_lines(data: bytes, rng: random.Random, pool: list) -> bytes:
+    """Notation: drop, repeat, swap or borrow lines and words; make lines long."""
+    lines = data.decode("utf-8", "replace").split("\n")
+    borrowed = [line for other in pool for line in other.decode("utf-8", "replace").split("\n")] or lines
+    for _ in range(rng.choice((1, 2, 3, 6))):
+        at = rng.randrange(len(lines) or 1)
+        op = rng.randrange(7)
+        if op == 0 and lines:
+            del lines[at]
+        elif op == 1 and lines:
+            lines[at:at] = [lines[at]] * rng.choice((1, 10, 60))
+        elif op == 2:
+            lines.insert(at, rng.choice(borrowed))
+        elif op == 3 and lines:
+            words = lines[at].split(" ")
+            words[rng.randrange(len(words))] = rng.choice(HOSTILE_TOKENS + rng.choice(borrowed).split(" "))
+            lines[at] = " ".join(words)
+        elif op == 4 and lines:
+            lines[at] = lines[at] + " " + " ".join(rng.choice(borrowed).split(" ")[-2:]) * rng.choice((10, 100))
+        elif op == 5 and len(lines) > 1:
+            other = rng.randrange(len(lines))
+            lines[at], lines[other] = lines[other], lines[at]
+        else:
+            lines.insert(at, rng.choice(HOSTILE_TOKENS))
+    out = "\n".join(lines).encode("utf-8", "surrogatepass")
+    return mutate_bytes(out, rng) if rng.random() < 0.2 else out
+
+
+_SEPARATORS = re.compile(rb"[\t;\x1b/,]")
+
+
+def mutate_stream(plain: bytes, rng: random.Random) -> bytes:
+    """A VASSAL command stream: replace tokens between separators, repeat segments, then bytes."""
+    out = plain
+    for _ in range(rng.choice((1, 2, 4))):
+        cuts = [m.start() for m in _SEPARATORS.finditer(out)]
+        if len(cuts) < 2:
+            break
+        n = rng.randrange(len(cuts) - 1)
+        start, end = cuts[n] + 1, cuts[n + 1]
+        op = rng.randrange(4)
+        if op <= 1:
+            out = out[:start] + rng.choice(HOSTILE_TOKENS).encode("utf-8", "surrogatepass") + out[end:]
+        elif op == 2:
+            out = out[:start] + out[start:end] * rng.choice((2, 100, 5000)) + out[end:]
+        else:
+            m = rng.randrange(len(cuts) - 1)
+            out = out[:start] + out[cuts[m] + 1 : cuts[m + 1]] + out[end:]
+    return mutate_bytes(out, rng) if rng.random() < 0.3 else out
+
+
+def zip_of(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def zip_members(data: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {info.filename: archive.read(info) for info in archive.infolist()}
+
+
+# --- formats ---------------------------------------------------------------------------------------------------
+@dataclass
+class Case:
+    """One input, written into the work folder, and the commands to run on it."""
+
+    files: dict[str, bytes]  # relative path -> bytes
+    commands: list[list[str]]  # arguments; {dir} is the work folder
+    outputs: list[str] = field(default_factory=list)  # paths that must not exist after a refusal
+    multiline_ok: bool = False  # convert prints one line per notation problem
+
+
+@dataclass
+class Format:
+    name: str
+    make: Callable[[random.Random], Case]
+
+
+def _json_files(pattern: str) -> list[Path]:
+    return sorted(p for p in ROOT.glob(pattern) if p.name != "expected.json")
+
+
+def build_formats() -> list[Format]:
+    formats: list[Format] = []
+    turns = [p for p in _json_files("samples/*/*.json") if "actions" in json.loads(p.read_text())]
+    states = {p: p.read_bytes() for p in _json_files("samples/*/state-*.json")}
+    by_game = defaultdict(list)
+    for path in turns:
+        by_game[path.parent.name].append(json.loads(path.read_text()))
+    siblings = {p.parent.name + "/" + p.name: data for p, data in states.items()}
+
+    def with_states(game: str) -> dict[str, bytes]:
+        return {name: data for name, data in siblings.items() if name.startswith(game + "/")}
+
+    def json_turn(rng: random.Random) -> Case:
+        seed = rng.choice(turns)
+        game = seed.parent.name
+        data = mutate_json(seed.read_bytes(), rng, by_game[game])
+        files = with_states(game) | {f"{game}/fuzz.json": data}
+        commands = [
+            ["check", "{dir}/%s/fuzz.json" % game, "--format", "json", "--write-state", "{dir}/out.json"],
+            ["convert", "{dir}/%s/fuzz.json" % game, "--to", "pbem", "--out", "{dir}/out.pbem"],
+        ]
+        return Case(files, [rng.choice(commands)], ["out.json", "out.pbem"])
+
+    formats.append(Format("json-turn", json_turn))
+
+    pairs = []
+    for path in turns:
+        start = json.loads(path.read_text()).get("start", {}).get("state")
+        if start and (path.parent / start).exists():
+            pairs.append((path, path.parent / start))
+
+    def json_state(rng: random.Random) -> Case:
+        turn, state = rng.choice(pairs)
+        game = turn.parent.name
+        data = mutate_json(state.read_bytes(), rng, [json.loads(b) for b in states.values()])
+        files = with_states(game) | {f"{game}/turn.json": turn.read_bytes(), f"{game}/fuzz-state.json": data}
+        command = ["check", "{dir}/%s/turn.json" % game, "--state", "{dir}/%s/fuzz-state.json" % game, "--write-state", "{dir}/out.json"]
+        return Case(files, [command], ["out.json"])
+
+    if pairs:
+        formats.append(Format("json-state", json_state))
+
+    def rules(rng: random.Random) -> Case:
+        """Schema-valid but odd: actions dropped, repeated, reordered, borrowed; names and numbers swapped."""
+        seed = rng.choice(turns)
+        game = seed.parent.name
+        turn = json.loads(seed.read_bytes())
+        files = with_states(game)
+        vocabulary = _vocabulary(game)
+        for _ in range(rng.choice((1, 2, 3, 5))):
+            _mutate_turn(turn, rng, by_game[game], vocabulary)
+        start = turn.get("start", {}).get("state")
+        if start and f"{game}/{start}" in files and rng.random() < 0.5:
+            state = json.loads(files[f"{game}/{start}"])
+            _mutate_state(state, rng, vocabulary)
+            files[f"{game}/{start}"] = json.dumps(state).encode()
+        files[f"{game}/fuzz.json"] = json.dumps(turn).encode()
+        command = ["check", "{dir}/%s/fuzz.json" % game, "--format", "json", "--write-state", "{dir}/out.json"]
+        return Case(files, [command], ["out.json"])
+
+    formats.append(Format("rules", rules))
+
+    module_files = {
+        game: {str(p.relative_to(ROOT / "modules")): p.read_bytes() for p in sorted((ROOT / "modules" / game).rglob("*"))
+               if p.is_file() and "__pycache__" not in p.parts and "tools" not in p.parts}
+        for game in ("china-war-1980", "red-winter") if (ROOT / "modules" / game).is_dir()
+    }  # fmt: skip
+
+    def module_data(rng: random.Random) -> Case:
+        """A module folder (the user's choice, so trusted code) whose data files are mutated."""
+        game = rng.choice(sorted(module_files))
+        files = {f"mods/{name}": data for name, data in module_files[game].items()}
+        target = rng.choice([name for name in files if name.endswith(".json")])
+        files[target] = mutate_json(files[target], rng, [])
+        sample = rng.choice([p for p in turns if p.parent.name == game])
+        files.update({name: data for name, data in with_states(game).items()})
+        files[f"{game}/turn.json"] = sample.read_bytes()
+        command = rng.choice([
+            ["module", "validate", "{dir}/mods/%s" % game],
+            ["check", "{dir}/%s/turn.json" % game, "--module", "{dir}/mods/%s" % game],
+        ])  # fmt: skip
+        return Case(files, [command])
+
+    if module_files:
+        formats.append(Format("module", module_data))
+
+    notations = sorted(ROOT.glob("samples/*/*.pbem"))
+    note_pool = [p.read_bytes() for p in notations]
+
+    def notation(rng: random.Random) -> Case:
+        seed = rng.choice(notations)
+        game = seed.parent.name
+        files = with_states(game) | {f"{game}/fuzz.pbem": mutate_lines(seed.read_bytes(), rng, rng.sample(note_pool, 3))}
+        commands = [
+            ["check", "{dir}/%s/fuzz.pbem" % game, "--write-state", "{dir}/out.json"],
+            ["convert", "{dir}/%s/fuzz.pbem" % game, "--to", "json", "--out", "{dir}/out.json"],
+        ]
+        command = rng.choice(commands)
+        return Case(files, [command], ["out.json"], multiline_ok=command[0] == "convert")
+
+    if notations:
+        formats.append(Format("notation", notation))
+
+    vassal_files = [p for p in sorted(SHARED.glob("vassal-samples/*")) if p.suffix in (".vsav", ".vlog", ".sav", ".log")]
+    vassal_files += [p for p in [SHARED / "paths-of-glory/vassal/Classic10-8.vsav"] if p.exists()]
+    vassal_seeds = {p: zip_members(p.read_bytes()) for p in vassal_files}
+
+    def vassal_stream(rng: random.Random) -> Case:
+        from pbem.formats.vassal.obfuscation import deobfuscate, obfuscate
+
+        path = rng.choice(vassal_files)
+        members = dict(vassal_seeds[path])
+        plain, how = deobfuscate(members["savedGame"])
+        if rng.random() < 0.85 or len(members) == 1:
+            members["savedGame"] = obfuscate(mutate_stream(plain, rng), how)
+        else:
+            name = rng.choice([n for n in members if n != "savedGame"])
+            members[name] = mutate_bytes(members[name], rng)
+        name = "fuzz" + path.suffix
+        verb = rng.choice(["info", "log"])
+        return Case({name: zip_of(members)}, [["vassal", verb, "{dir}/" + name, "--format", rng.choice(["text", "json"])]])
+
+    def vassal_bytes(rng: random.Random) -> Case:
+        path = rng.choice(vassal_files)
+        data = mutate_bytes(path.read_bytes(), rng)
+        name = "fuzz" + path.suffix
+        return Case({name: data}, [["vassal", rng.choice(["info", "log"]), "{dir}/" + name]])
+
+    if vassal_files:
+        formats.append(Format("vassal-stream", vassal_stream))
+        formats.append(Format("vassal-zip", vassal_bytes))
+
+    build_files = sorted(SHARED.glob("vassal-samples/*buildFile.xml"))
+    modules = sorted(SHARED.glob("vassal-samples/*.vmod"))
+
+    def vmod(rng: random.Random) -> Case:
+        if build_files and rng.random() < 0.7:
+            path = rng.choice(build_files)
+            data = path.read_bytes()
+            if rng.random() < 0.6:  # an attribute's value replaced
+                values = list(re.finditer(rb'="([^"]*)"', data))
+                for _ in range(rng.choice((1, 3, 10))):
+                    m = rng.choice(values)
+                    token = rng.choice(HOSTILE_TOKENS + ["0", "0.0", "NaN", "Infinity", "-Infinity", "1e308", "-5"])
+                    data = data[: m.start(1)] + token.encode("utf-8", "surrogatepass").replace(b'"', b"") + data[m.end(1) :]
+                    values = list(re.finditer(rb'="([^"]*)"', data))
+            else:
+                data = mutate_bytes(data, rng)
+            payload = zip_of({"buildFile.xml": data})
+        else:
+            payload = mutate_bytes(rng.choice(modules).read_bytes(), rng)
+        return Case({"fuzz.vmod": payload}, [["vassal", "info", "{dir}/fuzz.vmod", "--format", rng.choice(["text", "json"])]])
+
+    if build_files or modules:
+        formats.append(Format("vmod", vmod))
+
+    game_turns = _sample_game()
+
+    def game(rng: random.Random) -> Case:
+        files = {f"game/{name}": data for name, data in game_turns.items()}
+        target = rng.choice(sorted(files))
+        files[target] = mutate_json(files[target], rng, [json.loads(d) for d in game_turns.values()])
+        as_zip = rng.random() < 0.4
+        if as_zip:
+            payload = zip_of({k.split("/", 1)[1]: v for k, v in files.items()})
+            if rng.random() < 0.3:
+                payload = mutate_bytes(payload, rng)
+            files = {"game.zip": payload}
+        where = "{dir}/game.zip" if as_zip else "{dir}/game"
+        command = rng.choice([
+            ["archive", "--db", "{dir}/games.db", "add", where],
+            ["replay", where, "--out", "{dir}/out.html"],
+        ])  # fmt: skip
+        return Case(files, [command], ["games.db", "out.html"])
+
+    if game_turns:
+        formats.append(Format("game", game))
+
+    archive = _sample_archive(game_turns)
+
+    def archive_file(rng: random.Random) -> Case:
+        data = _mutate_archive(archive, rng)
+        command = rng.choice([
+            ["archive", "--db", "{dir}/fuzz.db", "list", "--format", "json"],
+            ["archive", "--db", "{dir}/fuzz.db", "verify"],
+            ["archive", "--db", "{dir}/fuzz.db", "show", "1"],
+            ["archive", "--db", "{dir}/fuzz.db", "search", "--player", "alice"],
+            ["archive", "--db", "{dir}/fuzz.db", "export", "1", "{dir}/export"],
+            ["replay", "1", "--db", "{dir}/fuzz.db", "--out", "{dir}/out.html"],
+        ])  # fmt: skip
+        return Case({"fuzz.db": data}, [command], ["out.html", "export"])
+
+    if archive:
+        formats.append(Format("archive", archive_file))
+    return formats
+
+
+_VOCABULARY: dict[str, dict[str, list]] = {}
+
+
+def _vocabulary(game: str) -> dict[str, list]:
+    """The module's unit ids, location labels and phase names: what a schema-valid turn may name."""
+    if game not in _VOCABULARY:
+        from pbem.model.module import load_module
+
+        module = load_module(game)
+        labels = list(getattr(module.map, "labels", []))
+        phases = sorted({a["phase"] for t in (ROOT / "samples" / game).glob("*.json") for a in json.loads(t.read_text()).get("actions", []) if "phase" in a})
+        _VOCABULARY[game] = {"units": sorted(module.units), "locations": labels or ["2604", "O21"], "phases": phases or ["movement"]}
+    return _VOCABULARY[game]
+
+
+def _mutate_turn(turn: dict, rng: random.Random, pool: list, words: dict[str, list]) -> None:
+    actions = turn["actions"]
+    op = rng.randrange(9)
+    if op == 0 and actions:
+        del actions[rng.randrange(len(actions))]
+    elif op == 1 and actions:
+        at = rng.randrange(len(actions))
+        actions[at:at] = [json.loads(json.dumps(actions[at]))] * rng.choice((1, 2, 20))
+    elif op == 2 and len(actions) > 1:
+        a, b = rng.randrange(len(actions)), rng.randrange(len(actions))
+        actions[a], actions[b] = actions[b], actions[a]
+    elif op == 3:
+        donor = rng.choice(pool)["actions"]
+        if donor:
+            actions.insert(rng.randrange(len(actions) + 1), json.loads(json.dumps(rng.choice(donor))))
+    elif op == 4:
+        actions.insert(rng.randrange(len(actions) + 1), {"phase": rng.choice(words["phases"])})
+    elif op == 5 and rng.random() < 0.5:
+        turn["side"] = rng.choice(["soviet", "chinese", "finnish"])
+    else:  # a name or number inside one action
+        if not actions:
+            return
+        action = rng.choice(actions)
+        leaves = [(path, value) for path, value in _nodes(action) if path and not isinstance(value, (dict, list))]
+        if not leaves:
+            return
+        path, value = rng.choice(leaves)
+        parent = _get(action, path[:-1])
+        if isinstance(value, bool):
+            parent[path[-1]] = not value
+        elif isinstance(value, int):
+            parent[path[-1]] = rng.choice([0, 1, 6, 7, 12, -1, 10**15, value + 1])
+        elif isinstance(value, str) and value in words["units"] or rng.random() < 0.3:
+            parent[path[-1]] = rng.choice(words["units"])
+        elif isinstance(value, str):
+            parent[path[-1]] = rng.choice(words["locations"])
+
+
+def _mutate_state(state: dict, rng: random.Random, words: dict[str, list]) -> None:
+    units = state.get("units", [])
+    op = rng.randrange(5)
+    if op == 0 and units:
+        del units[rng.randrange(len(units))]
+    elif op == 1 and units:
+        unit = rng.choice(units)
+        key = rng.choice(["at", "step", "face", "markers", "supplied"])
+        unit[key] = rng.choice([0, -1, 10**15, "off_map", "dead", rng.choice(words["locations"]), [], {}, None, True])
+    elif op == 2:
+        status = state.setdefault("status", {})
+        target = status.setdefault("ammo", {}) if rng.random() < 0.5 else status
+        key = rng.choice(list(target) or ["ammo"])
+        target[key] = rng.choice([0, -5, 10**15, 2**53 - 1, 1.5, "lots", [], {}, None])
+    elif op == 3:
+        state[rng.choice(["turn", "phase", "side", "first_side"])] = rng.choice([0, 10**15, "combat", "movement", "night", "finnish", "soviet", "nobody"])
+    elif units:
+        units.append(json.loads(json.dumps(rng.choice(units))))
+
+
+def _sample_game() -> dict[str, bytes]:
+    """The archive tests' sample game (three turns and the manifest) as file name -> bytes."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pbem_archive_bench", ROOT / "benchmarks" / "archive.py")
+    if spec is None or spec.loader is None:
+        return {}
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "game"
+        bench.sample_game(folder)
+        manifest = {"title": "Fuzz game", "players": {"soviet": "Alice", "chinese": "Bob"}, "result": "soviet"}
+        (folder / "game.json").write_text(json.dumps(manifest))
+        return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def _sample_archive(game_turns: dict[str, bytes]) -> bytes:
+    if not game_turns:
+        return b""
+    from pbem.cli import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "game"
+        folder.mkdir()
+        for name, data in game_turns.items():
+            (folder / name).write_bytes(data)
+        db = Path(tmp) / "games.db"
+        code = _run_quiet(main, ["archive", "--db", str(db), "add", str(folder)])
+        return db.read_bytes() if code in (0, 1) and db.exists() else b""
+
+
+def _mutate_archive(archive: bytes, rng: random.Random) -> bytes:
+    """Either the file's bytes, or one cell of one table set to a hostile value through SQL."""
+    if rng.random() < 0.4:
+        return mutate_bytes(archive, rng)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "a.db"
+        path.write_bytes(archive)
+        db = sqlite3.connect(path)
+        try:
+            tables = [r[0] for r in db.execute("select name from sqlite_master where type='table'")]
+            table = rng.choice(tables)
+            columns = [r[1] for r in db.execute(f"pragma table_info({table})")]
+            column = rng.choice(columns)
+            value = rng.choice([None, 0, -1, 2**62, "", "x" * 100000, "\x1b[31m", "{}", "[]", "null", b"\x00\xff",
+                                '{"actions": 5}', "../../x", 1.5e308])  # fmt: skip
+            db.execute(f'update "{table}" set "{column}" = ?', (value,))
+            db.commit()
+        except sqlite3.Error:
+            pass
+        finally:
+            db.close()
+        return path.read_bytes()
+
+
+def _run_quiet(main, argv: list[str]) -> int:
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = io.StringIO()
+    try:
+        main(argv)
+    except SystemExit as done:
+        return done.code if isinstance(done.code, int) else 0
+    finally:
+        sys.stdout, sys.stderr = saved
+    return 0
+
+
+# --- running -----------------------------------------------------------------------------------------------------
+@dataclass
+class Outcome:
+    kind: str
+    detail: str = ""
+    seconds: float = 0.0
+
+
+def run_case(case: Case, work: Path, limit: float, memory_mib: int) -> list[Outcome]:
+    """Write the case's files, run each command in a capped child, classify what happened."""
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    for name, data in case.files.items():
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_bytes(data)
+    digests = {name: hashlib.sha256(data).hexdigest() for name, data in case.files.items()}
+    outcomes = []
+    for command in case.commands:
+        argv = [part.replace("{dir}", str(work)) for part in command]
+        outcome = _run_child(argv, work, limit, memory_mib)
+        if outcome.kind == "refusal":
+            written = [o for o in case.outputs if (work / o).exists() and (o != "games.db" or "add" in argv)]
+            lines = (work / ".err").read_text(errors="replace").strip().splitlines()
+            if len(lines) != 1 and not case.multiline_ok:
+                outcome = Outcome("crash", f"exit 2 with {len(lines)} lines on stderr: {lines[:2]}", outcome.seconds)
+            elif written and not (written == ["games.db"] and not (work / "games.db").stat().st_size):
+                outcome = Outcome("crash", f"exit 2 but wrote {written}", outcome.seconds)
+        for name, digest in digests.items():
+            path = work / name
+            if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() != digest and not name.endswith(".db"):
+                outcome = Outcome("crash", f"input {name} modified", outcome.seconds)
+        outcomes.append(outcome)
+    return outcomes
+
+
+def _run_child(argv: list[str], work: Path, limit: float, memory_mib: int) -> Outcome:
+    from pbem.cli import main
+
+    start = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    pid = os.fork()
+    if pid == 0:  # the child: caps, captured output, the real entry point
+        code = 70
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.chdir(work)
+            out = os.open(work / ".out", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            err = os.open(work / ".err", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            os.dup2(out, 1)
+            os.dup2(err, 2)
+            os.environ["PBEM_DEBUG"] = "1"
+            cpu = max(1, int(limit + 0.999))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            memory = memory_mib * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+            sys.stdin = open(os.devnull)
+            try:
+                main(argv)
+                code = 0
+            except SystemExit as done:
+                code = done.code if isinstance(done.code, int) else (0 if done.code is None else 2)
+            except MemoryError:
+                code = 71
+            except BaseException:  # noqa: BLE001
+                traceback.print_exc()
+                code = 70
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+    pidfd = os.pidfd_open(pid)
+    try:
+        ready, _, _ = select.select([pidfd], [], [], limit * 3)
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(pidfd)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    err = (work / ".err").read_text(errors="replace") if (work / ".err").exists() else ""
+    if not ready:
+        return Outcome("hang", f"killed after {wall:.1f} s wall ({cpu_used:.1f} s CPU)", wall)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        if sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_used >= limit * 0.9:
+            return Outcome("hang", f"over {limit:.0f} s of CPU", cpu_used)
+        return Outcome("crash", f"killed by signal {sig}", wall)
+    code = os.WEXITSTATUS(status)
+    if code == 71 or "MemoryError" in err or "out of memory" in err:
+        return Outcome("memory", _signature(err), wall)
+    if code in (0, 1):
+        return Outcome("verdict", "", wall)
+    if code == 2 and "Traceback" not in err:
+        return Outcome("refusal", "", wall)
+    return Outcome("crash", f"exit {code}: {_signature(err)}", wall)
+
+
+def _signature(err: str) -> str:
+    """The exception and the innermost pbem or module frame: one crash's name, for grouping."""
+    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', err)
+    ours = [f for f in frames if "/pbem/" in f[0] or "/modules/" in f[0]]
+    where = ""
+    if ours:
+        path, line, function = ours[-1]
+        short = path[path.rfind("/pbem/") + 1 :] if "/pbem/" in path else path[path.rfind("/modules/") + 1 :]
+        where = f" at {short}:{line} ({function})"
+    last = [line for line in err.strip().splitlines() if line and not line.startswith(" ")]
+    exception = last[-1][:160] if last else "no message"
+    for line in reversed(last):
+        if re.match(r"^[A-Za-z_.]+(Error|Exception|Exit|Interrupt)\b", line):
+            exception = line[:160]
+            break
+    return exception + where
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--inputs", type=int, default=0, help="Stop after this many inputs (0: no limit).")
+    parser.add_argument("--seconds", type=float, default=0, help="Stop after this many seconds (0: no limit).")
+    parser.add_argument("--limit", type=float, default=10, help="CPU seconds per command (default 10).")
+    parser.add_argument("--memory", type=int, default=1024, help="MiB of address space per command (default 1024).")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", help="Comma-separated formats to fuzz.")
+    parser.add_argument("--keep", type=Path, default=Path("fuzz-findings"), help="Where crashes and hangs are kept.")
+    parser.add_argument("--report-every", type=float, default=300, help="Print the table every N seconds.")
+    args = parser.parse_args(argv)
+    if not args.inputs and not args.seconds:
+        parser.error("give --inputs or --seconds")
+
+    import pbem.cli  # noqa: F401 - imported once here, inherited by every child
+    for verb in ("check", "convert", "vassal", "archive", "replay"):
+        __import__(f"pbem.cli.{verb}")
+    from pbem.model.module import load_module
+
+    for module in ("china-war-1980", "red-winter"):
+        load_module(module).ruleset  # noqa: B018 - warm the caches the children inherit
+
+    formats = build_formats()
+    if args.only:
+        wanted = set(args.only.split(","))
+        formats = [f for f in formats if f.name in wanted]
+    rng = random.Random(args.seed)
+    counts: dict[str, Counter] = {f.name: Counter() for f in formats}
+    findings: dict[tuple[str, str], int] = {}
+    slowest: dict[str, float] = defaultdict(float)
+    spent: dict[str, float] = defaultdict(float)
+    started = last_report = time.monotonic()
+    done = 0
+
+    def stop(signum, frame):  # SIGTERM: stop after this input and print the figures
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    with tempfile.TemporaryDirectory(prefix="pbem-fuzz-") as tmp:
+        work = Path(tmp) / "case"
+        while True:
+            if args.inputs and done >= args.inputs or args.seconds and time.monotonic() - started >= args.seconds:
+                break
+            fmt = formats[done % len(formats)]
+            case_seed = rng.randrange(2**32)
+            try:
+                done += _one(fmt, case_seed, args, work, counts, slowest, spent, findings)
+            except KeyboardInterrupt:
+                print("stopped", file=sys.stderr)
+                break
+            if time.monotonic() - last_report >= args.report_every:
+                last_report = time.monotonic()
+                _print_table(counts, slowest, spent, findings, done, time.monotonic() - started)
+    _print_table(counts, slowest, spent, findings, done, time.monotonic() - started)
+    bad = sum(c["crash"] + c["hang"] + c["memory"] for c in counts.values())
+    return 1 if bad else 0
+
+
+def _one(fmt: Format, case_seed: int, args, work: Path, counts, slowest, spent, findings) -> int:
+    """Build and run one input; 1 when it counts."""
+    try:
+        case = fmt.make(random.Random(case_seed))
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:  # noqa: BLE001 - a mutation the harness could not build is skipped
+        counts[fmt.name]["skipped"] += 1
+        print(f"harness: {fmt.name} seed {case_seed}: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+    for command, outcome in zip(case.commands, run_case(case, work, args.limit, args.memory)):
+        counts[fmt.name][outcome.kind] += 1
+        slowest[fmt.name] = max(slowest[fmt.name], outcome.seconds)
+        spent[fmt.name] += outcome.seconds
+        if outcome.kind in ("crash", "hang", "memory"):
+            key = (fmt.name, re.sub(r"'[^']*'", "'…'", re.sub(r"\d+\.\d+ s", "N s", outcome.detail)))
+            findings[key] = findings.get(key, 0) + 1
+            if findings[key] <= 3:
+                _keep(args.keep, fmt.name, case_seed, case, command, outcome, work)
+    return 1
+
+
+def _keep(folder: Path, name: str, seed: int, case: Case, command: list[str], outcome: Outcome, work: Path) -> None:
+    target = folder / f"{name}-{seed}"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for relative, data in case.files.items():
+        (target / relative).parent.mkdir(parents=True, exist_ok=True)
+        (target / relative).write_bytes(data)
+    err = (work / ".err").read_text(errors="replace") if (work / ".err").exists() else ""
+    argv = " ".join(part.replace("{dir}", ".") for part in command)
+    (target / "FINDING.txt").write_text(f"{outcome.kind}: {outcome.detail}\n\ncd {target} && pbem {argv}\n\n{err[-4000:]}")
+
+
+def _print_table(counts, slowest, spent, findings, done: int, elapsed: float) -> None:
+    print(f"\n{done} inputs in {elapsed:.0f} s")
+    print(f"{'format':<15}" + "".join(f"{c:>9}" for c in CLASSES) + f"{'slowest':>10}{'mean':>8}")
+    for name, counter in counts.items():
+        runs = sum(counter[c] for c in CLASSES) or 1
+        print(f"{name:<15}" + "".join(f"{counter[c]:>9}" for c in CLASSES) + f"{slowest[name]:>9.1f}s{spent[name] / runs:>7.2f}s")
+    total = Counter()
+    for counter in counts.values():
+        total.update(counter)
+    print(f"{'all':<15}" + "".join(f"{total[c]:>9}" for c in CLASSES))
+    for (name, detail), n in sorted(findings.items(), key=lambda item: -item[1]):
+        print(f"  {n:>5} x {name}: {detail}")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
