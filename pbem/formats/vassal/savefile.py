@@ -38,7 +38,7 @@ class SavedGame:
     archive: ZipArchive | None = None
     savedata: Metadata | None = None
     moduledata: Metadata | None = None
-    _restore: tuple[int, list] | None = field(default=None, repr=False)  # (id of the tree, its commands)
+    _restore: tuple[tuple, list] | None = field(default=None, repr=False)  # (ids of the tokens, their commands)
 
     @property
     def tokens(self) -> list:
@@ -57,8 +57,10 @@ class SavedGame:
 
     def restore_commands(self) -> list:
         """The restore part's leaf commands, parsed (once for a tree: pieces, players and boards all ask)."""
-        if self._restore is None or self._restore[0] != id(self.tree):
-            self._restore = (id(self.tree), [parse_command(leaf) for token in self.restore for leaf in leaves(token)])
+        restore = self.restore
+        key = tuple(map(id, restore))  # the very tokens: a tree changed in place is parsed again
+        if self._restore is None or self._restore[0] != key:
+            self._restore = (key, [parse_command(leaf) for token in restore for leaf in leaves(token)])
         return self._restore[1]
 
     def players(self) -> list[Player]:
