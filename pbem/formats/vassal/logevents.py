@@ -42,7 +42,10 @@ class _Tracked:
     def types(self) -> tuple[str, ...]:
         """The type chain's links, split once however often the piece changes."""
         if self._types is None:
-            self._types = type_links(self.type)
+            try:
+                self._types = type_links(self.type)
+            except ValueError as error:  # a chain too long to read
+                raise PieceError(str(error)) from None
         return self._types
 
     @property
