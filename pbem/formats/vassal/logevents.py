@@ -21,9 +21,9 @@ from pbem.formats.vassal.dice import DiceReader, Roll
 from pbem.formats.vassal.layout import OFFBOARD, MapLayout, layouts_for, map_layout
 from pbem.formats.vassal.savefile import SavedGame, collect_pieces, step_commands
 from pbem.formats.vassal.sequence import TAB, join, split, split_chain
-from pbem.model.errors import PbemError
 from pbem.formats.vassal.traits import (NAME_TRAITS, Piece, PieceError, Stack, Trait, apply_basic_state, piece_name,
-                                        public_state, trait_kind)
+                                        public_state, trait_kind, type_links)
+from pbem.model.errors import PbemError
 
 _TYPED_CHAT = re.compile(r"^(?:&lt;|<)(?P<player>.*?)(?:&gt;|>) - (?P<text>.*)$", re.S)
 UNDO_CHAT = "* UNDO: "
@@ -35,14 +35,17 @@ class _Tracked:
     type: str
     state: str
     piece: Piece
-    _types: list[str] | None = None
+    _types: tuple[str, ...] | None = None
     _name_links: frozenset[int] | None = None
 
     @property
-    def types(self) -> list[str]:
+    def types(self) -> tuple[str, ...]:
         """The type chain's links, split once however often the piece changes."""
         if self._types is None:
-            self._types = split_chain(self.type)
+            try:
+                self._types = type_links(self.type)
+            except ValueError as error:  # a chain too long to read
+                raise PieceError(str(error)) from None
         return self._types
 
     @property

@@ -8,6 +8,7 @@ included, as long as nothing was changed; change ``tree`` and the rest is encode
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,7 +39,7 @@ class SavedGame:
     archive: ZipArchive | None = None
     savedata: Metadata | None = None
     moduledata: Metadata | None = None
-    _restore: tuple[int, list] | None = field(default=None, repr=False)  # (id of the tree, its commands)
+    _restore: tuple[list, list] | None = field(default=None, repr=False)  # (restore tokens, their commands)
 
     @property
     def tokens(self) -> list:
@@ -57,9 +58,12 @@ class SavedGame:
 
     def restore_commands(self) -> list:
         """The restore part's leaf commands, parsed (once for a tree: pieces, players and boards all ask)."""
-        if self._restore is None or self._restore[0] != id(self.tree):
-            self._restore = (id(self.tree), [parse_command(leaf) for token in self.restore for leaf in leaves(token)])
-        return self._restore[1]
+        restore = self.restore
+        cached = self._restore
+        # Kept for the very tokens (held, so none is freed and its id reused): a tree changed is parsed again.
+        if cached is None or len(cached[0]) != len(restore) or not all(map(operator.is_, cached[0], restore)):
+            self._restore = cached = (restore, [parse_command(leaf) for token in restore for leaf in leaves(token)])
+        return cached[1]
 
     def players(self) -> list[Player]:
         return [command for command in self.restore_commands() if isinstance(command, Player)]

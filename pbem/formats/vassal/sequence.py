@@ -15,7 +15,6 @@ is dropped.  Every token longer than one character that starts and ends with ``'
 from __future__ import annotations
 
 import operator
-import re
 from bisect import bisect_left
 from collections.abc import Iterable
 from itertools import repeat
@@ -41,32 +40,12 @@ def split(text: str, delim: str) -> list[str]:
     if BACKSLASH + delim not in text:
         # No escapes at all: the common case, and the fast one.
         return [unquote(piece) for piece in pieces]
-    # A delimiter after a backslash is literal and loses that backslash: split at the others (in C).
-    escaped = BACKSLASH + delim
-    return [unquote(token.replace(escaped, delim) if escaped in token else token)
-            for token in _unescaped(delim).split(text)]
-
-
-_UNESCAPED: dict[str, re.Pattern] = {}
-
-
-def _unescaped(delim: str) -> re.Pattern:
-    pattern = _UNESCAPED.get(delim)
-    if pattern is None:
-        # The delimiter first, then a look back at the character before it: a pattern that starts with a
-        # literal is searched for as fast as str.split does; one that starts with a look-behind is not.
-        pattern = _UNESCAPED[delim] = re.compile(re.escape(delim) + r"(?<!\\" + re.escape(delim) + ")")
-    return pattern
-
-
-def _split_literal(text: str, delim: str) -> list[str]:
-    """The same, token by token, as VASSAL's decoder walks it (the reference the tests compare with)."""
-    pieces = text.split(delim)
     tokens: list[str] = []
     current: list[str] = [pieces[0]]
     for piece in pieces[1:]:
         last = current[-1]
         if last and last[-1] == BACKSLASH:
+            # An escaped delimiter: drop its one backslash and keep the delimiter in the token.
             current[-1] = last[:-1]
             current.append(delim)
             current.append(piece)
