@@ -10,7 +10,7 @@ from .base import COMMITMENT, PathsOfGloryBase, Play, pog
 USES = ("ops", "sr", "rp", "event")
 NO_CARD_USES = ("automatic", "peace_terms")
 # Events whose effect is on a rule this module checks (the README lists them); other events are reported as unchecked.
-CHECKED_EVENTS = {"race_to_the_sea", "oberost"}
+CHECKED_EVENTS = {"race_to_the_sea", "oberost", "italy_entry", "romania_entry", "bulgaria_entry", "greece_entry"}
 NEUTRAL_ENTRIES = {"italy_entry": "IT", "romania_entry": "RO", "bulgaria_entry": "BU", "greece_entry": "GR"}
 
 
@@ -136,10 +136,18 @@ class OperationsRules(PathsOfGloryBase):
             if card.get("event") in NEUTRAL_ENTRIES:
                 entries["neutral"] = state.turn
                 nation = NEUTRAL_ENTRIES[card["event"]]
-                status["neutral_nations"] = [n for n in status.get("neutral_nations", []) if n != nation]
+                self.enter_war(state, nation, side)
             if card.get("reinforcements"):
                 entries.setdefault("reinforced", {})[card["reinforcements"]["nation"]] = state.turn
         return []
+
+    def enter_war(self, state: State, nation: str, side: str) -> None:
+        """A neutral nation joins ``side``: no longer neutral, its set-up trenches placed (4.2.2, 5.7.1.3)."""
+        status = state.status
+        status["neutral_nations"] = [n for n in status.get("neutral_nations", []) if n != nation]
+        for space, trench in status.get("neutral_setup", {}).get("trenches", {}).items():
+            if trench.get("nation") == nation:
+                status.setdefault("trenches", {})[space] = {"level": trench["level"], "owner": side}
 
     # --- activation ---------------------------------------------------------------------------------
     def check_activate(self, action, state: State, ctx: TurnContext) -> list:

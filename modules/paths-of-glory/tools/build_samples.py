@@ -325,6 +325,7 @@ def build() -> None:
          "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}, "advance": ["GE-2-ARMY"]},
         ap(1), {"card": "AP-04", "use": "rp"},
         {"phase": "war_status"},
+        {"reinforce": "TU-CORPS-01", "at": "Adrianople"}, {"reinforce": "TU-CORPS-03", "at": "Constantinople"},
     ], start=after_round6_ws, turn_number=2, note="7.1: the GE offensive is carried out at Sedan, the French one is not (VP +1 in the War Status phase); 16.1: CP war status 4 brings Limited War and Turkey into the war.")
     legal("legal-21-attrition.json", [
         {"phase": "attrition"},
@@ -351,6 +352,20 @@ def build() -> None:
     illegal("illegal-16.3.4-us-reinforcements-before-over-there.json", "16.3.4", [
         *CP_PASS, ap(1), {"card": "AP-43", "use": "event"},
     ], start=total_both, turn_number=12, note="No US reinforcement card before Over There.")
+    legal("legal-23-italy-enters.json", [
+        cp(1), {"card": "CP-05", "use": "rp"},
+        ap(1), {"card": "AP-17", "use": "event"},
+        {"reinforce": "IT-CORPS-05", "at": "Turin"}, {"reinforce": "IT-1-ARMY", "at": "Verona"},
+        {"reinforce": "IT-4-ARMY", "at": "Asiago"}, {"reinforce": "IT-3-ARMY", "at": "Maggiore"},
+        {"reinforce": "IT-2-ARMY", "at": "Udine"}, {"reinforce": "IT-CORPS-06", "at": "Rome"},
+        {"reinforce": "IT-CORPS-07", "at": "Taranto"},
+        {"remove": ["IT-CORPS-01", "IT-CORPS-02", "IT-CORPS-03", "IT-CORPS-04"], "to": "reserve"},
+    ], start=limited, turn_number=5, note="9.5.2, 4.2.2: Italy enters the war in Spring 1915 and sets up as the Setup Chart says (the four armies reduced).")
+    illegal("illegal-4.2.2-italian-army-set-up-elsewhere.json", "4.2.2", [
+        cp(1), {"card": "CP-05", "use": "rp"},
+        ap(1), {"card": "AP-17", "use": "event"},
+        {"reinforce": "IT-1-ARMY", "at": "Venice"},
+    ], start=limited, turn_number=5, note="The Italian 1st Army sets up in Verona.")
     legal("legal-19-liege-besieged.json", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
         {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
