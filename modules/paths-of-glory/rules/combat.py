@@ -159,8 +159,25 @@ class CombatRules(PathsOfGloryBase):
         if cancel:
             found += self._cancel_retreat(action, state, defenders, attackers, suffered_by_attacker, suffered_by_defender)
         found += self._losses(action, state, attackers, suffered_by_attacker, "attacker", action.losses_attacker)
+        found += self._loss_priority(action, attackers, suffered_by_attacker)
         found += self._retreat_and_advance(action, state, attackers, defenders, suffered_by_attacker, suffered_by_defender)
         return found
+
+    def _loss_priority(self, action, attackers: list[UnitState], number: int) -> list:
+        """12.4.5: attacking with British units (or the RU CAU Army), the first loss falls on the first unit of
+        BEF Army, BEF Corps, MEF Army (or the CAU Army), AUS or CND Corps that can take it within the loss number."""
+        ranks = {"BR-BEF-ARMY": 0, "BR-BEF-CORPS": 1, "BR-MEF-ARMY": 2, "RU-CAU-ARMY": 2, "BR-AUS-CORPS": 3, "BR-CND-CORPS": 3}
+        if not action.losses_attacker:
+            return []
+        able = [(ranks[u.id], u.id) for u in attackers if u.id in ranks and 0 < (u.face.loss or 0) <= number]
+        if not able:
+            return []
+        first = min(rank for rank, _ in able)
+        allowed = {unit_id for rank, unit_id in able if rank == first}
+        if action.losses_attacker[0] not in allowed:
+            names = " or ".join(self.name(u) for u in sorted(allowed))
+            return [illegal("12.4.5", f"the attacker's first loss falls on {names} (loss priority), not {self.name(action.losses_attacker[0])}", action)]
+        return []
 
     def _cancel_retreat(self, action, state: State, defenders, attackers, suffered_by_attacker: int, suffered_by_defender: int) -> list:
         """12.5.3: in a trench, forest, desert, mountain or swamp the defender may take one more step instead of

@@ -108,6 +108,7 @@ def build() -> None:
     cut_off = state("ge-3rd-army-cut-off-in-cambrai", moves={"GE-3-ARMY": "Cambrai", "FR-3-ARMY": "Sedan", "FR-5-ARMY": "eliminated"}, control={"Cambrai": "cp", "Sedan": "ap"})
     over_there = state("over-there", turn=14, commitment={"cp": "total_war", "ap": "total_war"}, war_status={"cp": 16, "ap": 15}, combined_war_status=31,
                        neutral_nations=["BU", "GR", "RO"], events_played=["AP-54", "AP-55"], removed_cards=["AP-54", "AP-55"], event_turns={"AP-54": 12, "AP-55": 13})
+    amiens_attack = state("bef-and-french-before-cambrai", turn=2, moves={"BR-BEF-ARMY": "Amiens", "FR-5-ARMY": "Amiens", "GE-3-ARMY": "Cambrai"}, control={"Cambrai": "cp"})
     corps_aachen = state("ge-corps-in-aachen", moves={"GE-CORPS-01": "Aachen"})
     london = state("ge-corps-in-calais", turn=2, moves={"GE-CORPS-01": "Calais", "BR-1-ARMY": "London"}, control={"Calais": "cp"})
     caucasus = state("russian-corps-in-the-caucasus", turn=5, moves={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, neutral_nations=["BU", "GR", "IT", "RO", "US"], commitment={"cp": "limited_war", "ap": "mobilization"})
@@ -366,6 +367,16 @@ def build() -> None:
         ap(1), {"card": "AP-17", "use": "event"},
         {"reinforce": "IT-1-ARMY", "at": "Venice"},
     ], start=limited, turn_number=5, note="The Italian 1st Army sets up in Verona.")
+    legal("legal-24-bef-takes-the-first-loss.json", [
+        *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"Amiens": "attack"}, "cost": 2},
+        {"attack": ["BR-BEF-ARMY", "FR-5-ARMY"], "target": "Cambrai", "roll": 1, "defender_roll": 3, "result": "3/3",
+         "losses": {"attacker": ["BR-BEF-ARMY"], "defender": ["GE-3-ARMY"]}},
+    ], start=amiens_attack, turn_number=2, note="12.4.5: attacking with the BEF, its army takes the first loss; 8 CF, roll 1: 3; the GE 3rd Army, 5 CF, roll 3: 3; a tie.")
+    illegal("illegal-12.4.5-french-army-takes-the-first-loss.json", "12.4.5", [
+        *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"Amiens": "attack"}, "cost": 2},
+        {"attack": ["BR-BEF-ARMY", "FR-5-ARMY"], "target": "Cambrai", "roll": 1, "defender_roll": 3, "result": "3/3",
+         "losses": {"attacker": ["FR-5-ARMY"], "defender": ["GE-3-ARMY"]}},
+    ], start=amiens_attack, turn_number=2, note="With the BEF Army attacking, the first loss is the BEF's (12.4.5 before 12.4.3).")
     legal("legal-19-liege-besieged.json", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
         {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
