@@ -76,9 +76,16 @@ class CombatRules(PathsOfGloryBase):
                 found.append(illegal("12.1.8", f"{name} may not attack across the dashed connection {self.where(unit.at)}-{label}", action))
             if not unit.supplied:
                 found.append(illegal("14.3.1", f"{name} is out of supply and may not attack", action))
-            nations.add("BR" if unit.unit.type.nationality == "BR" else unit.unit.type.nationality)
+            nations.add(_combat_nation(unit))
         if len(nations) > 3:
             found.append(illegal("12.1.9", f"{len(nations)} nationalities attack together; at most 3", action))
+        elif len(nations) > 1:
+            # 12.1.9.1: from several spaces, one space holds attacking units of every nationality in the attack.
+            by_space: dict[int, set[str]] = {}
+            for unit in attackers:
+                by_space.setdefault(unit.at, set()).add(_combat_nation(unit))
+            if not any(present == nations for present in by_space.values()):
+                found.append(illegal("12.1.9", f"a multinational attack ({', '.join(sorted(nations))}) needs one attacking space with units of every nationality in it", action))
         russian_fort = self.module.map.country[target] == "RU" and self.module.map.extra[target].get("fort") and self.fort(state, target)
         if russian_fort and any(u.unit.type.nationality == "GE" for u in attackers):
             if not self.played(state, "oberost") and state.status.get("war_status", {}).get("cp", 0) < 4:
@@ -333,6 +340,12 @@ class CombatRules(PathsOfGloryBase):
         for unit_id in action.advance:
             self.enter(state, action.target, play.side)  # type: ignore[attr-defined]
         return []
+
+
+def _combat_nation(unit: UnitState) -> str:
+    """The nationality a unit counts as in a multinational attack (LR2022 12.1.11.2: SN Turkish, MN Serbian)."""
+    nation = unit.unit.type.nationality
+    return {"SN": "TU", "MN": "SB"}.get(nation, nation)
 
 
 def _fort_lost(action) -> bool:

@@ -109,6 +109,7 @@ def build() -> None:
     over_there = state("over-there", turn=14, commitment={"cp": "total_war", "ap": "total_war"}, war_status={"cp": 16, "ap": 15}, combined_war_status=31,
                        neutral_nations=["BU", "GR", "RO"], events_played=["AP-54", "AP-55"], removed_cards=["AP-54", "AP-55"], event_turns={"AP-54": 12, "AP-55": 13})
     amiens_attack = state("bef-and-french-before-cambrai", turn=2, moves={"BR-BEF-ARMY": "Amiens", "FR-5-ARMY": "Amiens", "GE-3-ARMY": "Cambrai"}, control={"Cambrai": "cp"})
+    sedan_retaken = state("ge-2nd-army-in-sedan", moves={"GE-2-ARMY": "Sedan", "FR-5-ARMY": "eliminated", "FR-9-ARMY": "Chateau Thierry"}, steps={"GE-2-ARMY": 1}, control={"Sedan": "cp"})
     corps_aachen = state("ge-corps-in-aachen", moves={"GE-CORPS-01": "Aachen"})
     london = state("ge-corps-in-calais", turn=2, moves={"GE-CORPS-01": "Calais", "BR-1-ARMY": "London"}, control={"Calais": "cp"})
     caucasus = state("russian-corps-in-the-caucasus", turn=5, moves={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, neutral_nations=["BU", "GR", "IT", "RO", "US"], commitment={"cp": "limited_war", "ap": "mobilization"})
@@ -377,6 +378,18 @@ def build() -> None:
         {"attack": ["BR-BEF-ARMY", "FR-5-ARMY"], "target": "Cambrai", "roll": 1, "defender_roll": 3, "result": "3/3",
          "losses": {"attacker": ["FR-5-ARMY"], "defender": ["GE-3-ARMY"]}},
     ], start=amiens_attack, turn_number=2, note="With the BEF Army attacking, the first loss is the BEF's (12.4.5 before 12.4.3).")
+    legal("legal-25-french-retake-sedan.json", [
+        *CP_PASS, ap(1), {"card": "AP-09", "use": "ops"}, {"activate": {"Chateau Thierry": "attack", "Verdun": "attack"}, "cost": 2},
+        {"attack": ["FR-9-ARMY", "FR-3-ARMY", "FR-4-ARMY"], "target": "Sedan", "roll": 5, "defender_roll": 3, "result": "2/5",
+         "losses": {"defender": ["GE-2-ARMY", "GE-CORPS-01", "GE-CORPS-01"]}, "replacements": {"GE-2-ARMY": "GE-CORPS-01"},
+         "advance": ["FR-3-ARMY"]},
+    ], start=sedan_retaken, note="LR2022 Extended Example, Allied action 2: 8 CF, roll 5 on 6-8: 5; the reduced GE 2nd Army goes, its replacing corps loses both steps; the GE fire 3 CF, roll 3: 2, below every French LF; the FR 3rd Army advances.")
+    illegal("illegal-12.1.9-british-join-without-a-common-space.json", "12.1.9", [
+        *CP_PASS, ap(1), {"card": "AP-09", "use": "ops"}, {"activate": {"Chateau Thierry": "attack", "Verdun": "attack", "Brussels": "attack"}, "cost": 3},
+        {"attack": ["FR-9-ARMY", "FR-3-ARMY", "FR-4-ARMY", "BR-BEF-ARMY"], "target": "Sedan", "roll": 5, "defender_roll": 3, "result": "2/7",
+         "losses": {"defender": ["GE-2-ARMY", "GE-CORPS-01", "GE-CORPS-01"]}, "replacements": {"GE-2-ARMY": "GE-CORPS-01"},
+         "advance": ["FR-3-ARMY"]},
+    ], start=sedan_retaken, note="The Extended Example: the BEF in Brussels cannot join, since no attacking space holds both French and British units.")
     legal("legal-19-liege-besieged.json", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
         {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
