@@ -204,3 +204,11 @@ def test_supply_by_sea_and_the_exceptions(pog, state):
     for name in [m.label(n) for n in m.neighbours[odessa.at]]:
         state.status["control"][name] = "cp"
     assert not rules.in_supply(state, odessa)
+
+
+def test_an_attacker_off_the_map_is_named_as_such(pbem, tmp_path):
+    actions = [{"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-04", "use": "ops"},
+               {"activate": {"Koblenz": "attack"}}, {"attack": ["GE-CORPS-01"], "target": "Sedan", "roll": 1, "defender_roll": 1, "result": "1/0"}]
+    result = pbem("check", _turn(tmp_path, actions), "--format", "json")
+    messages = [v["message"] for v in json.loads(result.out)["violations"]]
+    assert result.code == 1 and any("GE Corps #1 is not on the map (it is in the reserve box)" in m for m in messages)

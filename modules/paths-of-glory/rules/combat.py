@@ -65,6 +65,8 @@ class CombatRules(PathsOfGloryBase):
             name = self.name(unit.id)
             if unit.side != side:
                 return found + [illegal("8.1.1", f"{name} is not a {side.upper()} unit", action)]
+            if not unit.on_map:
+                return found + [illegal("12.1.1", f"{name} is not on the map (it is in the {unit.box} box)", action)]
             if play.activated.get(unit.at) != "attack":
                 found.append(illegal("9.2.5", f"{name} is in {self.where(unit.at)}, which is not activated for attack this round", action))
             if unit.id in play.attacked_with:
