@@ -95,6 +95,12 @@ class CombatRules(PathsOfGloryBase):
         german_fort = self.module.map.country[target] == "GE" and self.fort(state, target)
         if german_fort and state.turn == 1 and any(u.unit.type.nationality == "RU" for u in attackers):
             found.append(illegal("15.1.11", f"Russian units may not attack the German fort in {label} in August 1914", action))
+        # 12.5.6: units that retreated into the space this round add nothing to its defence, and any loss
+        # eliminates them without using up the loss number.
+        strays = [u for u in defenders if u.id in retreated]
+        if strays and len(strays) < len(defenders):
+            found += self._strays(action, strays)
+            defenders = [u for u in defenders if u.id not in retreated]
         found += self._flank_and_fire(action, state, attackers, defenders, fort, spaces)
         return found
 
@@ -170,6 +176,18 @@ class CombatRules(PathsOfGloryBase):
         found += self._losses(action, state, attackers, suffered_by_attacker, "attacker", action.losses_attacker)
         found += self._loss_priority(action, attackers, suffered_by_attacker)
         found += self._retreat_and_advance(action, state, attackers, defenders, suffered_by_attacker, suffered_by_defender)
+        return found
+
+    def _strays(self, action, strays: list[UnitState]) -> list:
+        claimed = action.result.split("/")
+        suffered = int(claimed[1]) if len(claimed) == 2 and claimed[1].isdigit() else 0
+        kept = [u for u in strays if u.id not in action.eliminated]
+        listed = [u for u in strays if u.id in action.losses_defender]
+        found = []
+        if listed:
+            found.append(illegal("12.5.6", f"{', '.join(self.name(u.id) for u in listed)} retreated here this round: eliminate them (eliminated), they absorb no loss", action))
+        elif suffered >= 1 and kept:
+            found.append(illegal("12.5.6", f"{', '.join(self.name(u.id) for u in kept)} retreated here this round and are eliminated by any loss", action))
         return found
 
     def _loss_priority(self, action, attackers: list[UnitState], number: int) -> list:

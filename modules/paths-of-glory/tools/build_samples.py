@@ -390,6 +390,22 @@ def build() -> None:
          "losses": {"defender": ["GE-2-ARMY", "GE-CORPS-01", "GE-CORPS-01"]}, "replacements": {"GE-2-ARMY": "GE-CORPS-01"},
          "advance": ["FR-3-ARMY"]},
     ], start=sedan_retaken, note="The Extended Example: the BEF in Brussels cannot join, since no attacking space holds both French and British units.")
+    two_attacks = [
+        cp(1), {"card": "CP-13", "use": "ops"}, {"activate": {"Koblenz": "attack", "Metz": "attack"}, "cost": 2},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 3, "result": "2/3",
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Verdun"]}},
+    ]
+    legal("legal-26-retreated-into-the-next-target.json", [
+        *two_attacks,
+        {"attack": ["GE-4-ARMY", "GE-5-ARMY"], "target": "Verdun", "roll": 4, "defender_roll": 1, "result": "4/4",
+         "losses": {"attacker": ["GE-4-ARMY"], "defender": ["FR-3-ARMY"]}, "eliminated": ["FR-5-ARMY"],
+         "note": "the FR 5th Army, which retreated here, adds nothing (6 CF + fort 3, shifted to 12-14) and is eliminated by the loss"},
+    ], note="12.5.6: a unit that retreated into a space attacked later in the round adds no CF and is eliminated by any loss.")
+    illegal("illegal-12.5.6-retreated-unit-survives-the-next-attack.json", "12.5.6", [
+        *two_attacks,
+        {"attack": ["GE-4-ARMY", "GE-5-ARMY"], "target": "Verdun", "roll": 4, "defender_roll": 1, "result": "4/4",
+         "losses": {"attacker": ["GE-4-ARMY"], "defender": ["FR-3-ARMY"]}},
+    ], note="The FR 5th Army retreated into Verdun this round; the second attack's loss eliminates it.")
     legal("legal-19-liege-besieged.json", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
         {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
