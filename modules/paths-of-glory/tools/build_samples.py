@@ -406,6 +406,13 @@ def build() -> None:
         {"attack": ["GE-4-ARMY", "GE-5-ARMY"], "target": "Verdun", "roll": 4, "defender_roll": 1, "result": "4/4",
          "losses": {"attacker": ["GE-4-ARMY"], "defender": ["FR-3-ARMY"]}},
     ], note="The FR 5th Army retreated into Verdun this round; the second attack's loss eliminates it.")
+    legal("legal-27-overstacked-while-moving.json", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Metz": "move"}, "cost": 1},
+        {"move": "GE-4-ARMY", "path": ["Metz", "Koblenz"]},
+        {"move": "GE-5-ARMY", "path": ["Metz", "Koblenz"], "note": "four units in Koblenz for a moment"},
+        {"move": "GE-5-ARMY", "path": ["Koblenz", "Aachen"]},
+        ap(1), {"card": "AP-04", "use": "rp"},
+    ], note="LR2022 10.1.2: a space may be overstacked during movement as long as the limit is met when movement ends.")
     legal("legal-19-liege-besieged.json", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
         {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
