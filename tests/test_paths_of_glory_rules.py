@@ -212,3 +212,30 @@ def test_an_attacker_off_the_map_is_named_as_such(pbem, tmp_path):
     result = pbem("check", _turn(tmp_path, actions), "--format", "json")
     messages = [v["message"] for v in json.loads(result.out)["violations"]]
     assert result.code == 1 and any("GE Corps #1 is not on the map (it is in the reserve box)" in m for m in messages)
+
+
+def test_the_mef_lands_with_its_beachhead(pbem, tmp_path):
+    """9.5.3.5: the MEF Army lands in an MEF space with the beach-head marker, which opens the MEF line and is an
+    Allied port (the MEF is in supply by sea); then it may move on to Gallipoli."""
+    samples = REPO / "samples" / "paths-of-glory"
+    start = json.loads((samples / "state-spring-1915-limited-war.json").read_text())
+    start["status"]["neutral_nations"] = ["BU", "GR", "IT", "RO", "US"]
+    for unit in start["units"]:
+        if unit["id"] == "TU-CORPS-02":
+            unit["at"] = "reinforcements"  # Gallipoli left empty
+    (tmp_path / "start.json").write_text(json.dumps(start))
+    actions = [
+        {"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-05", "use": "rp"},
+        {"phase": "action", "round": 1, "side": "ap"}, {"card": "AP-31", "use": "event"},
+        {"reinforce": "BR-MEF-ARMY", "at": "MEF1"},
+        {"phase": "action", "round": 2, "side": "cp"}, {"card": "CP-04", "use": "sr"},
+        {"phase": "action", "round": 2, "side": "ap"}, {"card": "AP-04", "use": "ops"},
+        {"activate": {"MEF1": "move"}, "cost": 1}, {"move": "BR-MEF-ARMY", "path": ["MEF1", "Gallipoli"]},
+    ]
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps({"module": "paths-of-glory", "turn": 5, "side": "cp", "start": {"state": "start.json"}, "actions": actions}))
+    after = tmp_path / "after.json"
+    result = pbem("check", path, "--format", "json", "--write-state", after)
+    report = json.loads(result.out)
+    assert [v for v in report["violations"] if v["severity"] != "warning"] == [], report["violations"]
+    assert json.loads(after.read_text())["status"]["mef_beachhead"] == "MEF1"

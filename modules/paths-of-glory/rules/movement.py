@@ -171,6 +171,8 @@ class MovementRules(PathsOfGloryBase):
     def enter(self, state: State, location: int, side: str) -> None:
         """A unit of ``side`` enters a space: trenches fall (11.2.5-11.2.6), control and VP change (11.1.13)."""
         label = self.where(location)
+        if side == "cp" and state.status.get("mef_beachhead") == label:
+            del state.status["mef_beachhead"]  # 9.5.3.5: a CP unit entering the beach-head removes it
         trenches = state.status.setdefault("trenches", {})
         trench = trenches.get(label)
         if trench and trench["owner"] != side:
