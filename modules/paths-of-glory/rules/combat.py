@@ -157,7 +157,7 @@ class CombatRules(PathsOfGloryBase):
         suffered_by_attacker, suffered_by_defender = int(claimed[0]), int(claimed[1])
         defender_loss, column = self.fire(attackers, 0, attacker_shift, action.roll + drm)
         if defender_loss != suffered_by_defender:
-            found.append(mismatch("12.2.8", f"the attacker's fire ({sum(u.face.attack for u in attackers)} CF on the {column} column, roll {action.roll}{drm:+d}) inflicts {defender_loss}, not {suffered_by_defender}", action))
+            found.append(mismatch("12.2.8", f"the attacker's fire ({sum(u.face.attack for u in attackers)} CF on the {column} column, roll {action.roll}{f"{drm:+d}" if drm else ""}) inflicts {defender_loss}, not {suffered_by_defender}", action))
         if action.defender_roll is None:
             found.append(illegal("12.2.8", "both sides roll: the defender's die roll (defender_roll) is missing", action))
         else:

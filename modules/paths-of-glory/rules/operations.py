@@ -182,7 +182,8 @@ class OperationsRules(PathsOfGloryBase):
             found.append(illegal("9.2.1", f"activations cost {play.spent_ops} OPS this round; {what} gives {play.ops}", action))
         if action.cost is not None and action.cost != cost and not found:
             kind = illegal if action.cost < cost else mismatch
-            found.append(kind("9.2.3", f"activating {', '.join(self.where(s) for s in action.spaces)} costs {cost} OPS (one a nationality in each space; 9.2.7.1 for units supplied through the MEF beach-head), not {action.cost}", action))
+            how = "one a nationality in each space" + ("; 9.2.7.1 for units supplied through the MEF beach-head" if state.status.get("mef_beachhead") else "")
+            found.append(kind("9.2.3", f"activating {', '.join(self.where(s) for s in action.spaces)} costs {cost} OPS ({how}), not {action.cost}", action))
         return found
 
     def _space_cost(self, state: State, own: list, location: int) -> int:
