@@ -156,8 +156,9 @@ class CombatRules(PathsOfGloryBase):
             return found + [illegal("12.2.8", f"an attack's result is two loss numbers, attacker's/defender's (e.g. 2/5), not {action.result!r}", action)]
         suffered_by_attacker, suffered_by_defender = int(claimed[0]), int(claimed[1])
         defender_loss, column = self.fire(attackers, 0, attacker_shift, action.roll + drm)
+        drm_text = f"{drm:+d}" if drm else ""
         if defender_loss != suffered_by_defender:
-            found.append(mismatch("12.2.8", f"the attacker's fire ({sum(u.face.attack for u in attackers)} CF on the {column} column, roll {action.roll}{f"{drm:+d}" if drm else ""}) inflicts {defender_loss}, not {suffered_by_defender}", action))
+            found.append(mismatch("12.2.8", f"the attacker's fire ({sum(u.face.attack for u in attackers)} CF on the {column} column, roll {action.roll}{drm_text}) inflicts {defender_loss}, not {suffered_by_defender}", action))
         if action.defender_roll is None:
             found.append(illegal("12.2.8", "both sides roll: the defender's die roll (defender_roll) is missing", action))
         else:
