@@ -176,6 +176,7 @@ class CombatRules(PathsOfGloryBase):
             found += self._cancel_retreat(action, state, defenders, attackers, suffered_by_attacker, suffered_by_defender)
         found += self._losses(action, state, attackers, suffered_by_attacker, "attacker", action.losses_attacker)
         found += self._loss_priority(action, attackers, suffered_by_attacker)
+        found += self._fort_losses(action, state, defenders, fort, suffered_by_defender)
         found += self._retreat_and_advance(action, state, attackers, defenders, suffered_by_attacker, suffered_by_defender)
         return found
 
@@ -190,6 +191,22 @@ class CombatRules(PathsOfGloryBase):
         elif suffered >= 1 and kept:
             found.append(illegal("12.5.6", f"{', '.join(self.name(u.id) for u in kept)} retreated here this round and are eliminated by any loss", action))
         return found
+
+    def _fort_losses(self, action, state: State, defenders: list[UnitState], fort: int, number: int) -> list:
+        """12.4.6: a defending fort is destroyed when no defending unit is left standing (none retreated either)
+        and what remains of the loss number is at least its LF; otherwise it ignores the losses."""
+        declared = _fort_lost(action)
+        if not fort:
+            return [illegal("12.4.6", f"{self.where(action.target)} has no intact defending fort to destroy", action)] if declared else []
+        standing, taken, _ = self._after(state, defenders, action.losses_defender, action.replacements)
+        survivors = [u for u in standing if u.id not in action.eliminated] or list(action.retreats)
+        destroyed = not survivors and number - taken >= fort
+        if destroyed and not declared:
+            return [illegal("12.4.6", f"the fort of {self.where(action.target)} (LF {fort}) is destroyed by the {number - taken} left of the loss number: declare fort_destroyed", action)]
+        if declared and not destroyed:
+            why = "defending units remain" if survivors else f"only {number - taken} of the loss number is left for its LF {fort}"
+            return [illegal("12.4.6", f"the fort of {self.where(action.target)} is not destroyed: {why}", action)]
+        return []
 
     def _loss_priority(self, action, attackers: list[UnitState], number: int) -> list:
         """12.4.5: attacking with British units (or the RU CAU Army), the first loss falls on the first unit of
@@ -354,6 +371,8 @@ class CombatRules(PathsOfGloryBase):
         play = self.current_play(ctx)
         if play is None:
             return []
+        if _fort_lost(action):
+            state.status.setdefault("forts", {})[self.where(action.target)] = "destroyed"
         play.attacked_with.update(action.attackers)
         for unit_id, path in action.retreats.items():
             if path:
@@ -370,7 +389,7 @@ def _combat_nation(unit: UnitState) -> str:
 
 
 def _fort_lost(action) -> bool:
-    return "fort" in action.declared
+    return "fort_destroyed" in action.declared
 
 
 def _edge(a: int, b: int) -> tuple[int, int]:

@@ -413,6 +413,16 @@ def build() -> None:
         {"move": "GE-5-ARMY", "path": ["Koblenz", "Aachen"]},
         ap(1), {"card": "AP-04", "use": "rp"},
     ], note="LR2022 10.1.2: a space may be overstacked during movement as long as the limit is met when movement ends.")
+    legal("legal-28-liege-stormed.json", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Liege", "roll": 4, "defender_roll": 1, "result": "1/5",
+         "declare": ["fort_destroyed"], "advance": ["GE-2-ARMY"],
+         "note": "10 CF, roll 4: 5 against the lone fort (LF 3): destroyed; the fort fired 3 CF on the Corps table, roll 1: 1"},
+    ], note="12.4.6: a fort alone is destroyed when the loss number reaches its LF; the attackers advance into Liege.")
+    illegal("illegal-12.4.6-fort-survives-a-loss-above-its-lf.json", "12.4.6", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Liege", "roll": 4, "defender_roll": 1, "result": "1/5"},
+    ], note="A loss number of 5 against Liege's lone fort (LF 3) destroys it.")
     legal("legal-19-liege-besieged.json", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
         {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
@@ -561,7 +571,7 @@ def build() -> None:
     ], note="August 1914, no OberOst, CP war status 0: the GE 8th Army attacks Kovno (Russian fort).")
     illegal("illegal-15.1.11-russians-attack-a-german-fort.json", "15.1.11", [
         *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"Tannenberg": "attack"}, "cost": 1},
-        {"attack": ["RU-1-ARMY"], "target": "Konigsberg", "roll": 6, "defender_roll": 1, "result": "1/4"},
+        {"attack": ["RU-1-ARMY"], "target": "Konigsberg", "roll": 6, "defender_roll": 1, "result": "1/4", "declare": ["fort_destroyed"]},
     ], start=east, note="August 1914: Russian units may not attack a German fort.")
 
 
