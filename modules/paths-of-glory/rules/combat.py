@@ -55,6 +55,8 @@ class CombatRules(PathsOfGloryBase):
         label = self.where(target)
         if not defenders and not fort:
             return found + [illegal("12.1.1", f"{label} holds no enemy unit or fort to attack", action)]
+        if self._desert_summer(state, target):  # type: ignore[attr-defined]
+            found.append(illegal("15.2.5", f"{label} is a desert space: it is not attacked in summer (LR2022 15.2.5)", action))
         retreated = play.retreated_into.get(target, set())
         if defenders and all(u.id in retreated for u in defenders):
             found.append(illegal("12.1.1", f"{label} holds only units that retreated there this round: it may not be attacked", action))

@@ -168,6 +168,8 @@ class OperationsRules(PathsOfGloryBase):
             if not own:
                 found.append(illegal("9.2.6", f"{label} holds no {play.side.upper()} unit to activate (a fort alone is not a unit)", action))
                 continue
+            if purpose == "attack" and self._desert_summer(state, location):
+                found.append(illegal("15.2.5", f"{label} is a desert space: it is not activated for combat in summer (LR2022 15.2.5)", action))
             if any(not u.supplied for u in own):
                 found.append(illegal("14.3.1", f"units out of supply in {label} may not be activated", action))
             cost += self._space_cost(state, own, location)
@@ -185,6 +187,10 @@ class OperationsRules(PathsOfGloryBase):
             how = "one a nationality in each space" + ("; 9.2.7.1 for units supplied through the MEF beach-head" if state.status.get("mef_beachhead") else "")
             found.append(kind("9.2.3", f"activating {', '.join(self.where(s) for s in action.spaces)} costs {cost} OPS ({how}), not {action.cost}", action))
         return found
+
+    def _desert_summer(self, state: State, location: int) -> bool:
+        name = self.module.tables["turns"]["names"].get(str(state.turn), "")
+        return name.startswith("Summer") and self.module.map.terrain[location] == "desert"
 
     def _space_cost(self, state: State, own: list, location: int) -> int:
         """9.2.3, and 9.2.7.1: units that trace supply through the MEF beach-head cost 3 OPS (the MEF Army) or 1

@@ -110,6 +110,7 @@ def build() -> None:
                        neutral_nations=["BU", "GR", "RO"], events_played=["AP-54", "AP-55"], removed_cards=["AP-54", "AP-55"], event_turns={"AP-54": 12, "AP-55": 13})
     amiens_attack = state("bef-and-french-before-cambrai", turn=2, moves={"BR-BEF-ARMY": "Amiens", "FR-5-ARMY": "Amiens", "GE-3-ARMY": "Cambrai"}, control={"Cambrai": "cp"})
     sedan_retaken = state("ge-2nd-army-in-sedan", moves={"GE-2-ARMY": "Sedan", "FR-5-ARMY": "eliminated", "FR-9-ARMY": "Chateau Thierry"}, steps={"GE-2-ARMY": 1}, control={"Sedan": "cp"})
+    sinai = state("summer-1915-sinai", turn=6, moves={"BR-CORPS-02": "Sinai", "TU-CORPS-13": "Gaza"}, neutral_nations=["BU", "GR", "IT", "RO", "US"])
     corps_aachen = state("ge-corps-in-aachen", moves={"GE-CORPS-01": "Aachen"})
     london = state("ge-corps-in-calais", turn=2, moves={"GE-CORPS-01": "Calais", "BR-1-ARMY": "London"}, control={"Calais": "cp"})
     caucasus = state("russian-corps-in-the-caucasus", turn=5, moves={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, neutral_nations=["BU", "GR", "IT", "RO", "US"], commitment={"cp": "limited_war", "ap": "mobilization"})
@@ -423,6 +424,11 @@ def build() -> None:
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Liege", "roll": 4, "defender_roll": 1, "result": "1/5"},
     ], note="A loss number of 5 against Liege's lone fort (LF 3) destroys it.")
+    illegal("illegal-15.2.5-attack-into-the-desert-in-summer.json", "15.2.5", [
+        *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"Sinai": "attack"}, "cost": 1},
+        {"attack": ["BR-CORPS-02"], "target": "Gaza", "roll": 6, "defender_roll": 1, "result": "1/0",
+         "losses": {"attacker": ["BR-CORPS-02"]}, "note": "1 CF, roll 6 - 3 (Sinai): 0; the TU corps and fort, 3 CF, roll 1: 1"},
+    ], start=sinai, turn_number=6, note="Summer 1915: a desert space is neither activated for combat nor attacked (LR2022 15.2.5).")
     legal("legal-19-liege-besieged.json", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
         {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
