@@ -47,7 +47,44 @@ class ReserveRules(PathsOfGloryBase):
             return True
         return False
 
+    def entering(self, state: State, ctx: TurnContext) -> str | None:
+        """The neutral nation whose units are being set up now: its entry event was played this round, or
+        Turkey entered in this War Status phase (16.1.3)."""
+        play = self.current_play(ctx)
+        if play is not None and play.use == "event" and play.card is not None:
+            from .operations import NEUTRAL_ENTRIES
+
+            return NEUTRAL_ENTRIES.get(self.module.cards[play.card].get("event", ""))
+        if pog(ctx).get("phase") == "war_status" and state.status.get("entries", {}).get("turkey") == state.turn:
+            return "TU"
+        return None
+
+    def _set_up_entry(self, action, state: State, nation: str, to: str) -> list:
+        """4.2.2: a nation entering the war sets up as the Setup Chart says (status.neutral_setup)."""
+        chart = state.status.get("neutral_setup", {}).get(nation, {})
+        listed = {written.split()[0]: space for space, ids in chart.items() for written in ids}
+        found = []
+        for unit_id in action.units:
+            unit = state.units[unit_id]
+            name = self.name(unit_id)
+            if unit.unit.type.nationality != nation or unit.box != "reinforcements":
+                found.append(illegal("4.2.2", f"{name} is not one of the {nation} units waiting to enter", action))
+                continue
+            if unit_id in listed:
+                if listed[unit_id] != to:
+                    found.append(illegal("4.2.2", f"{name} sets up in {listed[unit_id]} when {nation} enters, not {to}", action))
+                continue
+            location = self.module.map.find(to)
+            open_choices = state.status.get("neutral_open_choices", {}).get(nation, 0)
+            used = [loc for loc in chart if loc != "reserve"]
+            if location is None or not open_choices or self.module.map.country[location] != nation or to in used or state.units_at(location):
+                found.append(illegal("4.2.2", f"{name} sets up in an empty space of {nation} not named by the Setup Chart, one corps a space; not {to}", action))
+        return found
+
     def check_reinforce(self, action, state: State, ctx: TurnContext) -> list:
+        nation = self.entering(state, ctx)
+        if nation is not None:
+            return self._set_up_entry(action, state, nation, self.where(action.at)) + self._stacking(action, state)
         pending = self._reinforcing(ctx)
         play = self.current_play(ctx)
         if pending is not None:
@@ -98,10 +135,18 @@ class ReserveRules(PathsOfGloryBase):
                 found.append(illegal("9.5.3.3", f"{name} enters at {where}, friendly-controlled; not {label}", action))
             elif self.besieged(state, location):
                 found.append(illegal("9.5.3.3", f"{name} may not enter {label}, whose fort is besieged", action))
+            elif unit_id == "BR-MEF-ARMY" and "mef_landing" in game_map.features[location]:
+                pass  # 9.5.3.5: its beach-head lands with it, an Allied port: in supply by sea
             elif not self.in_supply(state, dataclasses.replace(unit, at=location, box=None)):  # type: ignore[attr-defined]
                 found.append(illegal("9.5.3.3", f"{name} must be in supply where it enters; {label} is not", action))
         found += self._stacking(action, state)
         return found
+
+    def after_reinforce(self, action, state: State, ctx: TurnContext) -> list:
+        # 9.5.3.5: the MEF Army lands with the MEF beach-head marker, which opens its space (an Allied port).
+        if "BR-MEF-ARMY" in action.units and "mef_landing" in self.module.map.features[action.at]:
+            state.status["mef_beachhead"] = self.where(action.at)
+        return []
 
     def _stacking(self, action, state: State) -> list:
         staying = [u for u in state.units_at(action.at) if u.id not in set(action.units)]
@@ -135,6 +180,9 @@ class ReserveRules(PathsOfGloryBase):
     def check_remove(self, action, state: State, ctx: TurnContext) -> list:
         if action.to != "reserve":
             return [illegal("-", f"units go to the {action.to} box only as a result of combat, attrition or an event; use eliminate or the attack's losses", action)]
+        nation = self.entering(state, ctx)
+        if nation is not None:
+            return self._set_up_entry(action, state, nation, "reserve")
         pending = self._reinforcing(ctx)
         play = self.current_play(ctx)
         found = []

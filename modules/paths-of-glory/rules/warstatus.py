@@ -73,8 +73,9 @@ class WarStatusRules(PathsOfGloryBase):
                 current = status.setdefault("commitment", {}).get(side, "mobilization")
                 if COMMITMENT.index(level) > COMMITMENT.index(current):
                     status["commitment"][side] = level
-                    if side == "cp" and current == "mobilization":  # 16.1.3: Turkey enters the war
-                        status["neutral_nations"] = [n for n in status.get("neutral_nations", []) if n != "TU"]
+                    if side == "cp" and current == "mobilization" and self.neutral(state, "TU"):  # 16.1.3: Turkey enters
+                        self.enter_war(state, "TU", "cp")  # type: ignore[attr-defined]
+                        status.setdefault("entries", {})["turkey"] = state.turn
         # 16.2: an armistice ends the game at combined war status 40.
         if status.get("combined_war_status", 0) >= self.module.tables["war_status"]["armistice_combined_at"]:
             status["result"] = "armistice (16.2): victory by VP"

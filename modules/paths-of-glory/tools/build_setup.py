@@ -98,7 +98,7 @@ def build() -> dict:
         placed = neutral.setdefault(nation, {})
         for w in written:
             uid, step = unit_id(nation, w)
-            units.append({"id": uid, "at": "reinforcements"})
+            units.append({"id": uid, "at": "reinforcements"} | ({"step": step} if step else {}))  # enters on that face
             placed.setdefault(where, []).append(uid + (" (reduced)" if step else ""))
         if trench:
             placed.setdefault(where, [])
