@@ -13,9 +13,12 @@ OUT = REPO / "samples" / "no-retreat" / "audit"
 BASE = json.loads((REPO / "samples" / "no-retreat" / "state-1941.json").read_text())
 
 
-def state(turn: int) -> str:
-    name = f"state-turn{turn}.json"
-    s = dict(BASE, turn=turn)
+def state(turn: int, cities: dict | None = None, tag: str = "") -> str:
+    name = f"state-turn{turn}{tag}.json"
+    s = json.loads(json.dumps(BASE))
+    s["turn"] = turn
+    if cities:
+        s["status"]["cities"].update(cities)
     s["$schema"] = "../../../schemas/state.schema.json"
     (OUT / name).write_text(json.dumps(s, indent=1) + "\n")
     return name
@@ -108,6 +111,57 @@ def main() -> None:
         "illegal-5.5-card-45-in-1941": (turn("axis", 2, [{"phase": "card"}, {"card": "45", "use": "event"}], s2),
             False, ["5.5"]),
     }
+    # --- cards: 5.2 draw, 5.3.1 conditions, 5.3.3 Initiative icons, 5.5 no-45 cards in 1945 ---
+    s2oil, s14, s26 = state(2, {"2022": "axis"}, "-axis-caucasus-oil"), state(14), state(26)
+    card = {"phase": "card"}
+    files.update({
+        "illegal-5.2-soviet-draws-4-axis-holds-oil": (turn("soviet", 2, [card, {"special": "draw", "result": "4"}],
+            s2oil), False, ["5.2"]),
+        "legal-5.2-soviet-draws-3-axis-holds-oil": (turn("soviet", 2, [card, {"special": "draw", "result": "3"}],
+            s2oil), True, []),
+        "illegal-5.3.3-okh-after-initiative-change": (turn("axis", 14, [card, {"card": "5", "use": "event"}], s14),
+            False, ["5.3.3"]),
+        "legal-5.3.3-okh-axis-initiative": (turn("axis", 2, [card, {"card": "5", "use": "event"}], s2), True, []),
+        "illegal-5.3.3-steam-roller-1941": (turn("soviet", 2, [card, {"card": "39", "use": "event"}], s2),
+            False, ["5.3.3"]),
+        "legal-5.3.3-steam-roller-1943": (turn("soviet", 14, [card, {"card": "39", "use": "event"}], s14), True, []),
+        "illegal-5.3.1-summer-campaign-in-mud": (turn("axis", 3, [card, {"card": "13", "use": "event"}], s3),
+            False, ["5.3.1"]),
+        "legal-5.3.1-summer-campaign-clear": (turn("axis", 2, [card, {"card": "13", "use": "event"}], s2), True, []),
+        "illegal-5.5-no45-card-april-1945": (turn("axis", 26, [card, {"card": "13", "use": "event"}], s26),
+            False, ["5.5"]),
+    })
+    # --- 7.2 / 7.2.1 / 7.3.1 free Soviet upgrades (educate) ---
+    org = {"phase": "organization"}
+    one, two = ["SU-3BYELORUSSIAN"], ["SU-3BYELORUSSIAN", "SU-1BALTIC"]
+    s5, s8, s13, s18 = state(5), state(8), state(13), state(18)
+    files.update({
+        "illegal-7.2-upgrade-turn-5": (turn("soviet", 5, [org, {"special": "educate", "units": one}], s5),
+            False, ["7.2"]),
+        "legal-7.2-one-upgrade-turn-8": (turn("soviet", 8, [org, {"special": "educate", "units": one}], s8), True, []),
+        "illegal-7.2-two-upgrades-turn-8": (turn("soviet", 8, [org, {"special": "educate", "units": two}], s8),
+            False, ["7.2"]),
+        "legal-7.2.1-two-upgrades-turn-13": (turn("soviet", 13, [org, {"special": "educate", "units": two}], s13),
+            True, []),
+        "illegal-7.3.1-upgrade-turn-18": (turn("soviet", 18, [org, {"special": "educate", "units": one}], s18),
+            False, ["7.3.1"]),
+    })
+    # --- long winter row, enemy ZOC row, 5.3 halves, 4.0 phase order ---
+    files.update({
+        "legal-tec-long-winter-4mp": (turn("axis", 5, [MOVE, {"move": "GE-1PANZER", "path": [
+            "1206", "1205", "1304", "1404", "1405"], "note": "4 MP in long winter (max 4)"}], s5), True, []),
+        "illegal-tec-long-winter-5mp": (turn("axis", 5, [MOVE, {"move": "GE-1PANZER", "path": [
+            "1206", "1205", "1304", "1404", "1405", "1505"], "note": "5 MP in long winter (max 4)"}], s5),
+            False, ["TEC"]),
+        "legal-tec-ezoc-exit-4mp": (turn("axis", 2, [MOVE, {"move": "GE-4ARMY", "path": [
+            "1306", "1305", "1304", "1404"], "note": "leaves Minsk's ZOC: 1+1, then 1, 1 = 4 of 4"}], s2), True, []),
+        "illegal-tec-ezoc-exit-5mp": (turn("axis", 2, [MOVE, {"move": "GE-4ARMY", "path": [
+            "1306", "1305", "1304", "1404", "1405"], "note": "1+1 exit + 3 = 5 of 4"}], s2), False, ["TEC"]),
+        "illegal-5.3-soviet-plays-upper-half": (turn("soviet", 14, [card, {"card": "42", "use": "event/axis"}],
+            s14), False, ["5.3"]),
+        "illegal-4.0-soviet-moves-after-combat": (turn("soviet", 2, [COMBAT, MOVE, {"move": "SU-1BALTIC", "path": [
+            "1407", "1507"]}], s2), False, ["4.0"]),
+    })
     expected = {}
     for name, (doc, ok, rules) in files.items():
         (OUT / f"{name}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
