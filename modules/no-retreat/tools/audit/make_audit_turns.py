@@ -162,6 +162,26 @@ def main() -> None:
         "illegal-4.0-soviet-moves-after-combat": (turn("soviet", 2, [COMBAT, MOVE, {"move": "SU-1BALTIC", "path": [
             "1407", "1507"]}], s2), False, ["4.0"]),
     })
+    # --- fort and DD; ZOC of NoZOC (fortified) and unsupplied units (TEC: unsupplied loses ZOC) ---
+    su_unsup = json.loads(json.dumps(BASE))
+    for u in su_unsup["units"]:
+        if u["id"] == "SU-3BYELORUSSIAN":
+            u["markers"] = ["unsupplied"]
+    su_unsup["$schema"] = "../../../schemas/state.schema.json"
+    (OUT / "state-turn2-minsk-unsupplied.json").write_text(json.dumps(su_unsup, indent=1) + "\n")
+    files.update({
+        "legal-crt-fort-DD-step-no-retreat": (turn("axis", 2, fort_attack(column="6/1", roll=4, result="DD",
+            losses={"defender": ["SU-LENINGRAD"]}), s2), True, []),
+        "illegal-crt-fort-DD-no-step-lost": (turn("axis", 2, fort_attack(column="6/1", roll=4, result="DD"), s2),
+            False, ["CRT"]),
+        "legal-tec-leave-fort-nozoc-4mp": (turn("axis", 2, [MOVE, {"move": "GE-16ARMY", "path": [
+            "1802", "1703", "1704", "1605", "1604"],
+            "note": "next to the Leningrad fort (NoZOC): no +1 to exit; 1+1+1+1 = 4 of 4"}], s2), True, []),
+        "legal-tec-leave-unsupplied-enemy-4mp": (turn("axis", 2, [MOVE, {"move": "GE-4ARMY", "path": [
+            "1306", "1305", "1304", "1404", "1405"],
+            "note": "Minsk's unit is unsupplied (loses ZOC): no +1 to exit; 4 of 4"}],
+            "state-turn2-minsk-unsupplied.json"), True, []),
+    })
     expected = {}
     for name, (doc, ok, rules) in files.items():
         (OUT / f"{name}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
