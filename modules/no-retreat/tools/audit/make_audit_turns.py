@@ -182,6 +182,13 @@ def main() -> None:
             "note": "Minsk's unit is unsupplied (loses ZOC): no +1 to exit; 4 of 4"}],
             "state-turn2-minsk-unsupplied.json"), True, []),
     })
+    # --- advances the explanation of results forbids ---
+    files.update({
+        "illegal-crt-fort-DR-advance-into-held-hex": (turn("axis", 2, fort_attack(advance=["GE-16ARMY"]), s2),
+            False, ["CRT"]),
+        "illegal-crt-axis-EX-advance": (turn("axis", 2, axis_attack("2/1", 3, "EX", losses={
+            "attacker": ["GE-9ARMY"], "defender": ["SU-3BYELORUSSIAN"]}, advance=["GE-9ARMY"]), s2), False, ["CRT"]),
+    })
     expected = {}
     for name, (doc, ok, rules) in files.items():
         (OUT / f"{name}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
