@@ -204,3 +204,49 @@ def test_supply_by_sea_and_the_exceptions(pog, state):
     for name in [m.label(n) for n in m.neighbours[odessa.at]]:
         state.status["control"][name] = "cp"
     assert not rules.in_supply(state, odessa)
+
+
+def test_an_attacker_off_the_map_is_named_as_such(pbem, tmp_path):
+    actions = [{"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-04", "use": "ops"},
+               {"activate": {"Koblenz": "attack"}}, {"attack": ["GE-CORPS-01"], "target": "Sedan", "roll": 1, "defender_roll": 1, "result": "1/0"}]
+    result = pbem("check", _turn(tmp_path, actions), "--format", "json")
+    messages = [v["message"] for v in json.loads(result.out)["violations"]]
+    assert result.code == 1 and any("GE Corps #1 is not on the map (it is in the reserve box)" in m for m in messages)
+
+
+def test_the_mef_lands_with_its_beachhead(pbem, tmp_path):
+    """9.5.3.5: the MEF Army lands in an MEF space with the beach-head marker, which opens the MEF line and is an
+    Allied port (the MEF is in supply by sea); then it may move on to Gallipoli, activated for 3 OPS (9.2.7.1)."""
+    samples = REPO / "samples" / "paths-of-glory"
+    start = json.loads((samples / "state-spring-1915-limited-war.json").read_text())
+    start["status"]["neutral_nations"] = ["BU", "GR", "IT", "RO", "US"]
+    for unit in start["units"]:
+        if unit["id"] == "TU-CORPS-02":
+            unit["at"] = "reinforcements"  # Gallipoli left empty
+    (tmp_path / "start.json").write_text(json.dumps(start))
+    actions = [
+        {"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-05", "use": "rp"},
+        {"phase": "action", "round": 1, "side": "ap"}, {"card": "AP-31", "use": "event"},
+        {"reinforce": "BR-MEF-ARMY", "at": "MEF1"},
+        {"phase": "action", "round": 2, "side": "cp"}, {"card": "CP-04", "use": "sr"},
+        {"phase": "action", "round": 2, "side": "ap"}, {"card": "AP-28", "use": "ops"},
+        {"activate": {"MEF1": "move"}, "cost": 3}, {"move": "BR-MEF-ARMY", "path": ["MEF1", "Gallipoli"]},
+    ]
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps({"module": "paths-of-glory", "turn": 5, "side": "cp", "start": {"state": "start.json"}, "actions": actions}))
+    after = tmp_path / "after.json"
+    result = pbem("check", path, "--format", "json", "--write-state", after)
+    report = json.loads(result.out)
+    assert [v for v in report["violations"] if v["severity"] != "warning"] == [], report["violations"]
+    assert json.loads(after.read_text())["status"]["mef_beachhead"] == "MEF1"
+
+
+def test_the_mef_army_supplied_through_its_beachhead_costs_three(pog, state):
+    m = pog.map
+    state.status["mef_beachhead"] = "MEF1"
+    state.status["neutral_nations"].remove("TU")
+    state.place("BR-MEF-ARMY", m.index("MEF1"))
+    state.place("BR-CORPS-05", m.index("MEF1"))
+    rules = pog.ruleset
+    own = state.units_at(m.index("MEF1"))
+    assert rules._space_cost(state, own, m.index("MEF1")) == 3 + 1  # 9.2.7.1: the MEF 3, each other unit 1

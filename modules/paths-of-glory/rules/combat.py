@@ -55,6 +55,8 @@ class CombatRules(PathsOfGloryBase):
         label = self.where(target)
         if not defenders and not fort:
             return found + [illegal("12.1.1", f"{label} holds no enemy unit or fort to attack", action)]
+        if self._desert_summer(state, target):  # type: ignore[attr-defined]
+            found.append(illegal("15.2.5", f"{label} is a desert space: it is not attacked in summer (LR2022 15.2.5)", action))
         retreated = play.retreated_into.get(target, set())
         if defenders and all(u.id in retreated for u in defenders):
             found.append(illegal("12.1.1", f"{label} holds only units that retreated there this round: it may not be attacked", action))
@@ -65,6 +67,8 @@ class CombatRules(PathsOfGloryBase):
             name = self.name(unit.id)
             if unit.side != side:
                 return found + [illegal("8.1.1", f"{name} is not a {side.upper()} unit", action)]
+            if not unit.on_map:
+                return found + [illegal("12.1.1", f"{name} is not on the map (it is in the {unit.box} box)", action)]
             if play.activated.get(unit.at) != "attack":
                 found.append(illegal("9.2.5", f"{name} is in {self.where(unit.at)}, which is not activated for attack this round", action))
             if unit.id in play.attacked_with:
@@ -76,9 +80,16 @@ class CombatRules(PathsOfGloryBase):
                 found.append(illegal("12.1.8", f"{name} may not attack across the dashed connection {self.where(unit.at)}-{label}", action))
             if not unit.supplied:
                 found.append(illegal("14.3.1", f"{name} is out of supply and may not attack", action))
-            nations.add("BR" if unit.unit.type.nationality == "BR" else unit.unit.type.nationality)
+            nations.add(_combat_nation(unit))
         if len(nations) > 3:
             found.append(illegal("12.1.9", f"{len(nations)} nationalities attack together; at most 3", action))
+        elif len(nations) > 1:
+            # 12.1.9.1: from several spaces, one space holds attacking units of every nationality in the attack.
+            by_space: dict[int, set[str]] = {}
+            for unit in attackers:
+                by_space.setdefault(unit.at, set()).add(_combat_nation(unit))
+            if not any(present == nations for present in by_space.values()):
+                found.append(illegal("12.1.9", f"a multinational attack ({', '.join(sorted(nations))}) needs one attacking space with units of every nationality in it", action))
         russian_fort = self.module.map.country[target] == "RU" and self.module.map.extra[target].get("fort") and self.fort(state, target)
         if russian_fort and any(u.unit.type.nationality == "GE" for u in attackers):
             if not self.played(state, "oberost") and state.status.get("war_status", {}).get("cp", 0) < 4:
@@ -86,6 +97,12 @@ class CombatRules(PathsOfGloryBase):
         german_fort = self.module.map.country[target] == "GE" and self.fort(state, target)
         if german_fort and state.turn == 1 and any(u.unit.type.nationality == "RU" for u in attackers):
             found.append(illegal("15.1.11", f"Russian units may not attack the German fort in {label} in August 1914", action))
+        # 12.5.6: units that retreated into the space this round add nothing to its defence, and any loss
+        # eliminates them without using up the loss number.
+        strays = [u for u in defenders if u.id in retreated]
+        if strays and len(strays) < len(defenders):
+            found += self._strays(action, strays)
+            defenders = [u for u in defenders if u.id not in retreated]
         found += self._flank_and_fire(action, state, attackers, defenders, fort, spaces)
         return found
 
@@ -141,8 +158,9 @@ class CombatRules(PathsOfGloryBase):
             return found + [illegal("12.2.8", f"an attack's result is two loss numbers, attacker's/defender's (e.g. 2/5), not {action.result!r}", action)]
         suffered_by_attacker, suffered_by_defender = int(claimed[0]), int(claimed[1])
         defender_loss, column = self.fire(attackers, 0, attacker_shift, action.roll + drm)
+        drm_text = f"{drm:+d}" if drm else ""
         if defender_loss != suffered_by_defender:
-            found.append(mismatch("12.2.8", f"the attacker's fire ({sum(u.face.attack for u in attackers)} CF on the {column} column, roll {action.roll}{drm:+d}) inflicts {defender_loss}, not {suffered_by_defender}", action))
+            found.append(mismatch("12.2.8", f"the attacker's fire ({sum(u.face.attack for u in attackers)} CF on the {column} column, roll {action.roll}{drm_text}) inflicts {defender_loss}, not {suffered_by_defender}", action))
         if action.defender_roll is None:
             found.append(illegal("12.2.8", "both sides roll: the defender's die roll (defender_roll) is missing", action))
         else:
@@ -159,8 +177,54 @@ class CombatRules(PathsOfGloryBase):
         if cancel:
             found += self._cancel_retreat(action, state, defenders, attackers, suffered_by_attacker, suffered_by_defender)
         found += self._losses(action, state, attackers, suffered_by_attacker, "attacker", action.losses_attacker)
+        found += self._loss_priority(action, attackers, suffered_by_attacker)
+        found += self._fort_losses(action, state, defenders, fort, suffered_by_defender)
         found += self._retreat_and_advance(action, state, attackers, defenders, suffered_by_attacker, suffered_by_defender)
         return found
+
+    def _strays(self, action, strays: list[UnitState]) -> list:
+        claimed = action.result.split("/")
+        suffered = int(claimed[1]) if len(claimed) == 2 and claimed[1].isdigit() else 0
+        kept = [u for u in strays if u.id not in action.eliminated]
+        listed = [u for u in strays if u.id in action.losses_defender]
+        found = []
+        if listed:
+            found.append(illegal("12.5.6", f"{', '.join(self.name(u.id) for u in listed)} retreated here this round: eliminate them (eliminated), they absorb no loss", action))
+        elif suffered >= 1 and kept:
+            found.append(illegal("12.5.6", f"{', '.join(self.name(u.id) for u in kept)} retreated here this round and are eliminated by any loss", action))
+        return found
+
+    def _fort_losses(self, action, state: State, defenders: list[UnitState], fort: int, number: int) -> list:
+        """12.4.6: a defending fort is destroyed when no defending unit is left standing (none retreated either)
+        and what remains of the loss number is at least its LF; otherwise it ignores the losses."""
+        declared = _fort_lost(action)
+        if not fort:
+            return [illegal("12.4.6", f"{self.where(action.target)} has no intact defending fort to destroy", action)] if declared else []
+        standing, taken, _ = self._after(state, defenders, action.losses_defender, action.replacements)
+        survivors = [u for u in standing if u.id not in action.eliminated] or list(action.retreats)
+        destroyed = not survivors and number - taken >= fort
+        if destroyed and not declared:
+            return [illegal("12.4.6", f"the fort of {self.where(action.target)} (LF {fort}) is destroyed by the {number - taken} left of the loss number: declare fort_destroyed", action)]
+        if declared and not destroyed:
+            why = "defending units remain" if survivors else f"only {number - taken} of the loss number is left for its LF {fort}"
+            return [illegal("12.4.6", f"the fort of {self.where(action.target)} is not destroyed: {why}", action)]
+        return []
+
+    def _loss_priority(self, action, attackers: list[UnitState], number: int) -> list:
+        """12.4.5: attacking with British units (or the RU CAU Army), the first loss falls on the first unit of
+        BEF Army, BEF Corps, MEF Army (or the CAU Army), AUS or CND Corps that can take it within the loss number."""
+        ranks = {"BR-BEF-ARMY": 0, "BR-BEF-CORPS": 1, "BR-MEF-ARMY": 2, "RU-CAU-ARMY": 2, "BR-AUS-CORPS": 3, "BR-CND-CORPS": 3}
+        if not action.losses_attacker:
+            return []
+        able = [(ranks[u.id], u.id) for u in attackers if u.id in ranks and 0 < (u.face.loss or 0) <= number]
+        if not able:
+            return []
+        first = min(rank for rank, _ in able)
+        allowed = {unit_id for rank, unit_id in able if rank == first}
+        if action.losses_attacker[0] not in allowed:
+            names = " or ".join(self.name(u) for u in sorted(allowed))
+            return [illegal("12.4.5", f"the attacker's first loss falls on {names} (loss priority), not {self.name(action.losses_attacker[0])}", action)]
+        return []
 
     def _cancel_retreat(self, action, state: State, defenders, attackers, suffered_by_attacker: int, suffered_by_defender: int) -> list:
         """12.5.3: in a trench, forest, desert, mountain or swamp the defender may take one more step instead of
@@ -309,6 +373,8 @@ class CombatRules(PathsOfGloryBase):
         play = self.current_play(ctx)
         if play is None:
             return []
+        if _fort_lost(action):
+            state.status.setdefault("forts", {})[self.where(action.target)] = "destroyed"
         play.attacked_with.update(action.attackers)
         for unit_id, path in action.retreats.items():
             if path:
@@ -318,8 +384,14 @@ class CombatRules(PathsOfGloryBase):
         return []
 
 
+def _combat_nation(unit: UnitState) -> str:
+    """The nationality a unit counts as in a multinational attack (LR2022 12.1.11.2: SN Turkish, MN Serbian)."""
+    nation = unit.unit.type.nationality
+    return {"SN": "TU", "MN": "SB"}.get(nation, nation)
+
+
 def _fort_lost(action) -> bool:
-    return "fort" in action.declared
+    return "fort_destroyed" in action.declared
 
 
 def _edge(a: int, b: int) -> tuple[int, int]:

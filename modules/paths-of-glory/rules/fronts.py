@@ -53,14 +53,15 @@ class FrontRules(PathsOfGloryBase):
         return found
 
     def check_phase(self, action, state: State, ctx: TurnContext) -> list:
-        return self._judge_sieges(state, ctx) + super().check_phase(action, state, ctx)
+        return self.judge_stacking(state, ctx) + self._judge_sieges(state, ctx) + super().check_phase(action, state, ctx)  # type: ignore[attr-defined]
 
     def finish(self, state: State, ctx: TurnContext) -> list:
-        return self._judge_sieges(state, ctx) + super().finish(state, ctx)
+        return self.judge_stacking(state, ctx) + self._judge_sieges(state, ctx) + super().finish(state, ctx)  # type: ignore[attr-defined]
 
     # --- London, the Caucasus link --------------------------------------------------------------------
     def check_attack(self, action, state: State, ctx: TurnContext) -> list:
-        found = super().check_attack(action, state, ctx)  # type: ignore[misc]
+        # Movement is over once combat begins (9.2.8-9.2.9): judge the stacks it left.
+        found = self.judge_stacking(state, ctx) + super().check_attack(action, state, ctx)  # type: ignore[misc,attr-defined]
         attackers = [state.units[u] for u in action.attackers if state.units[u].on_map]
         game_map = self.module.map
         if any(game_map.label(u.at) == "London" for u in attackers):

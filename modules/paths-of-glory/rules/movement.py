@@ -80,9 +80,16 @@ class MovementRules(PathsOfGloryBase):
             found.append(illegal("11.1.6", f"a unit may pass through but not end in {self.where(last)}, which holds an Attack marker", action))
         if side == "cp" and self.where(last) in CHANNEL_PORTS and not self._channel_open(state):
             found.append(illegal("11.1.9", f"before Race to the Sea (or CP war status 4) CP units may pass through {self.where(last)} but not end there", action))
-        staying = [u for u in state.units_at(last) if u.id not in {x.id for x in units}]
-        if len(staying) + len(units) > self.module.tables["movement"]["stacking_limit"]:
-            found.append(illegal("10.1.1", f"{self.where(last)} would hold {len(staying) + len(units)} units; the limit is 3", action))
+        return found
+
+    def judge_stacking(self, state: State, ctx: TurnContext) -> list:
+        """10.1.1-10.1.2: at the end of movement (or SR) every space entered holds at most three units."""
+        found = []
+        limit = self.module.tables["movement"]["stacking_limit"]
+        for location, action in pog(ctx).pop("stacking", {}).items():
+            count = len(state.units_at(location))
+            if count > limit:
+                found.append(illegal("10.1.1", f"{self.where(location)} holds {count} units when movement ends; the limit is {limit}", action))
         return found
 
     def _channel_open(self, state: State) -> bool:
@@ -128,9 +135,6 @@ class MovementRules(PathsOfGloryBase):
             for unit in units:
                 if unit.unit.type.nationality == "RU" and any(game_map.country[loc] != "RU" for loc in path):
                     found.append(illegal("13.1.6", f"Russian units redeploy only inside Russia ({self.name(unit.id)})", action))
-        staying = [u for u in state.units_at(path[-1]) if u.id not in set(action.units)]
-        if len(staying) + len(units) > self.module.tables["movement"]["stacking_limit"]:
-            found.append(illegal("10.1.1", f"{self.where(path[-1])} would hold {len(staying) + len(units)} units; the limit is 3", action))
         return found
 
     def _sea(self, action, state: State, units: list[UnitState], side: str) -> list:
@@ -152,6 +156,8 @@ class MovementRules(PathsOfGloryBase):
         play = self.current_play(ctx)
         if play is None:
             return []
+        # 10.1.2: a space may be overstacked while units move or redeploy; the limit holds when they are done.
+        pog(ctx).setdefault("stacking", {})[action.path[-1]] = action
         for unit_id in action.units:
             if action.by in ("strategic", "sea"):
                 play.redeployed.add(unit_id)
@@ -165,6 +171,8 @@ class MovementRules(PathsOfGloryBase):
     def enter(self, state: State, location: int, side: str) -> None:
         """A unit of ``side`` enters a space: trenches fall (11.2.5-11.2.6), control and VP change (11.1.13)."""
         label = self.where(location)
+        if side == "cp" and state.status.get("mef_beachhead") == label:
+            del state.status["mef_beachhead"]  # 9.5.3.5: a CP unit entering the beach-head removes it
         trenches = state.status.setdefault("trenches", {})
         trench = trenches.get(label)
         if trench and trench["owner"] != side:

@@ -168,9 +168,11 @@ class OperationsRules(PathsOfGloryBase):
             if not own:
                 found.append(illegal("9.2.6", f"{label} holds no {play.side.upper()} unit to activate (a fort alone is not a unit)", action))
                 continue
+            if purpose == "attack" and self._desert_summer(state, location):
+                found.append(illegal("15.2.5", f"{label} is a desert space: it is not activated for combat in summer (LR2022 15.2.5)", action))
             if any(not u.supplied for u in own):
                 found.append(illegal("14.3.1", f"units out of supply in {label} may not be activated", action))
-            cost += len(self.activation_groups(own, location))
+            cost += self._space_cost(state, own, location)
             play.activated[location] = purpose
             if purpose == "attack" and play.side == "ap" and self._near_east_limited(state, location):
                 near_east_attacks += 1
@@ -182,8 +184,33 @@ class OperationsRules(PathsOfGloryBase):
             found.append(illegal("9.2.1", f"activations cost {play.spent_ops} OPS this round; {what} gives {play.ops}", action))
         if action.cost is not None and action.cost != cost and not found:
             kind = illegal if action.cost < cost else mismatch
-            found.append(kind("9.2.3", f"activating {', '.join(self.where(s) for s in action.spaces)} costs {cost} OPS (one a nationality in each space), not {action.cost}", action))
+            how = "one a nationality in each space" + ("; 9.2.7.1 for units supplied through the MEF beach-head" if state.status.get("mef_beachhead") else "")
+            found.append(kind("9.2.3", f"activating {', '.join(self.where(s) for s in action.spaces)} costs {cost} OPS ({how}), not {action.cost}", action))
         return found
+
+    def _desert_summer(self, state: State, location: int) -> bool:
+        name = self.module.tables["turns"]["names"].get(str(state.turn), "")
+        return name.startswith("Summer") and self.module.map.terrain[location] == "desert"
+
+    def _space_cost(self, state: State, own: list, location: int) -> int:
+        """9.2.3, and 9.2.7.1: units that trace supply through the MEF beach-head cost 3 OPS (the MEF Army) or 1
+        OPS each (any other unit) on top of what the rest of the stack costs."""
+        through = [u for u in own if self._through_beachhead(state, u)]
+        rest = [u for u in own if u not in through]
+        beach = sum(3 if u.id == "BR-MEF-ARMY" else 1 for u in through)
+        return beach + (len(self.activation_groups(rest, location)) if rest else 0)
+
+    def _through_beachhead(self, state: State, unit) -> bool:
+        beachhead = state.status.get("mef_beachhead")
+        if not beachhead or not unit.on_map:
+            return False
+        if not self.in_supply(state, unit):  # type: ignore[attr-defined]
+            return False
+        del state.status["mef_beachhead"]
+        try:
+            return not self.in_supply(state, unit)  # type: ignore[attr-defined]
+        finally:
+            state.status["mef_beachhead"] = beachhead
 
     def _near_east_limited(self, state: State, location: int) -> bool:
         """9.2.7: a Near East space (Constantinople and Bursa included) that counts against the AP's limit."""

@@ -135,10 +135,18 @@ class ReserveRules(PathsOfGloryBase):
                 found.append(illegal("9.5.3.3", f"{name} enters at {where}, friendly-controlled; not {label}", action))
             elif self.besieged(state, location):
                 found.append(illegal("9.5.3.3", f"{name} may not enter {label}, whose fort is besieged", action))
+            elif unit_id == "BR-MEF-ARMY" and "mef_landing" in game_map.features[location]:
+                pass  # 9.5.3.5: its beach-head lands with it, an Allied port: in supply by sea
             elif not self.in_supply(state, dataclasses.replace(unit, at=location, box=None)):  # type: ignore[attr-defined]
                 found.append(illegal("9.5.3.3", f"{name} must be in supply where it enters; {label} is not", action))
         found += self._stacking(action, state)
         return found
+
+    def after_reinforce(self, action, state: State, ctx: TurnContext) -> list:
+        # 9.5.3.5: the MEF Army lands with the MEF beach-head marker, which opens its space (an Allied port).
+        if "BR-MEF-ARMY" in action.units and "mef_landing" in self.module.map.features[action.at]:
+            state.status["mef_beachhead"] = self.where(action.at)
+        return []
 
     def _stacking(self, action, state: State) -> list:
         staying = [u for u in state.units_at(action.at) if u.id not in set(action.units)]

@@ -87,6 +87,8 @@ class SupplyRules(PathsOfGloryBase):
 
     def _port(self, state: State, location: int, side: str) -> bool:
         extra = self.module.map.extra[location]
+        if side == "ap" and self.module.map.label(location) == state.status.get("mef_beachhead"):
+            return True  # 9.5.3.5: the beach-head space is an Allied port
         if extra.get("port") != side or self.controller(state, location) != side:
             return False
         if side == "ap" and self.module.map.label(location) == "Constantinople":

@@ -108,6 +108,9 @@ def build() -> None:
     cut_off = state("ge-3rd-army-cut-off-in-cambrai", moves={"GE-3-ARMY": "Cambrai", "FR-3-ARMY": "Sedan", "FR-5-ARMY": "eliminated"}, control={"Cambrai": "cp", "Sedan": "ap"})
     over_there = state("over-there", turn=14, commitment={"cp": "total_war", "ap": "total_war"}, war_status={"cp": 16, "ap": 15}, combined_war_status=31,
                        neutral_nations=["BU", "GR", "RO"], events_played=["AP-54", "AP-55"], removed_cards=["AP-54", "AP-55"], event_turns={"AP-54": 12, "AP-55": 13})
+    amiens_attack = state("bef-and-french-before-cambrai", turn=2, moves={"BR-BEF-ARMY": "Amiens", "FR-5-ARMY": "Amiens", "GE-3-ARMY": "Cambrai"}, control={"Cambrai": "cp"})
+    sedan_retaken = state("ge-2nd-army-in-sedan", moves={"GE-2-ARMY": "Sedan", "FR-5-ARMY": "eliminated", "FR-9-ARMY": "Chateau Thierry"}, steps={"GE-2-ARMY": 1}, control={"Sedan": "cp"})
+    sinai = state("summer-1915-sinai", turn=6, moves={"BR-CORPS-02": "Sinai", "TU-CORPS-13": "Gaza"}, neutral_nations=["BU", "GR", "IT", "RO", "US"])
     corps_aachen = state("ge-corps-in-aachen", moves={"GE-CORPS-01": "Aachen"})
     london = state("ge-corps-in-calais", turn=2, moves={"GE-CORPS-01": "Calais", "BR-1-ARMY": "London"}, control={"Calais": "cp"})
     caucasus = state("russian-corps-in-the-caucasus", turn=5, moves={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, neutral_nations=["BU", "GR", "IT", "RO", "US"], commitment={"cp": "limited_war", "ap": "mobilization"})
@@ -366,6 +369,66 @@ def build() -> None:
         ap(1), {"card": "AP-17", "use": "event"},
         {"reinforce": "IT-1-ARMY", "at": "Venice"},
     ], start=limited, turn_number=5, note="The Italian 1st Army sets up in Verona.")
+    legal("legal-24-bef-takes-the-first-loss.json", [
+        *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"Amiens": "attack"}, "cost": 2},
+        {"attack": ["BR-BEF-ARMY", "FR-5-ARMY"], "target": "Cambrai", "roll": 1, "defender_roll": 3, "result": "3/3",
+         "losses": {"attacker": ["BR-BEF-ARMY"], "defender": ["GE-3-ARMY"]}},
+    ], start=amiens_attack, turn_number=2, note="12.4.5: attacking with the BEF, its army takes the first loss; 8 CF, roll 1: 3; the GE 3rd Army, 5 CF, roll 3: 3; a tie.")
+    illegal("illegal-12.4.5-french-army-takes-the-first-loss.json", "12.4.5", [
+        *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"Amiens": "attack"}, "cost": 2},
+        {"attack": ["BR-BEF-ARMY", "FR-5-ARMY"], "target": "Cambrai", "roll": 1, "defender_roll": 3, "result": "3/3",
+         "losses": {"attacker": ["FR-5-ARMY"], "defender": ["GE-3-ARMY"]}},
+    ], start=amiens_attack, turn_number=2, note="With the BEF Army attacking, the first loss is the BEF's (12.4.5 before 12.4.3).")
+    legal("legal-25-french-retake-sedan.json", [
+        *CP_PASS, ap(1), {"card": "AP-09", "use": "ops"}, {"activate": {"Chateau Thierry": "attack", "Verdun": "attack"}, "cost": 2},
+        {"attack": ["FR-9-ARMY", "FR-3-ARMY", "FR-4-ARMY"], "target": "Sedan", "roll": 5, "defender_roll": 3, "result": "2/5",
+         "losses": {"defender": ["GE-2-ARMY", "GE-CORPS-01", "GE-CORPS-01"]}, "replacements": {"GE-2-ARMY": "GE-CORPS-01"},
+         "advance": ["FR-3-ARMY"]},
+    ], start=sedan_retaken, note="LR2022 Extended Example, Allied action 2: 8 CF, roll 5 on 6-8: 5; the reduced GE 2nd Army goes, its replacing corps loses both steps; the GE fire 3 CF, roll 3: 2, below every French LF; the FR 3rd Army advances.")
+    illegal("illegal-12.1.9-british-join-without-a-common-space.json", "12.1.9", [
+        *CP_PASS, ap(1), {"card": "AP-09", "use": "ops"}, {"activate": {"Chateau Thierry": "attack", "Verdun": "attack", "Brussels": "attack"}, "cost": 3},
+        {"attack": ["FR-9-ARMY", "FR-3-ARMY", "FR-4-ARMY", "BR-BEF-ARMY"], "target": "Sedan", "roll": 5, "defender_roll": 3, "result": "2/7",
+         "losses": {"defender": ["GE-2-ARMY", "GE-CORPS-01", "GE-CORPS-01"]}, "replacements": {"GE-2-ARMY": "GE-CORPS-01"},
+         "advance": ["FR-3-ARMY"]},
+    ], start=sedan_retaken, note="The Extended Example: the BEF in Brussels cannot join, since no attacking space holds both French and British units.")
+    two_attacks = [
+        cp(1), {"card": "CP-13", "use": "ops"}, {"activate": {"Koblenz": "attack", "Metz": "attack"}, "cost": 2},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 3, "result": "2/3",
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Verdun"]}},
+    ]
+    legal("legal-26-retreated-into-the-next-target.json", [
+        *two_attacks,
+        {"attack": ["GE-4-ARMY", "GE-5-ARMY"], "target": "Verdun", "roll": 4, "defender_roll": 1, "result": "4/4",
+         "losses": {"attacker": ["GE-4-ARMY"], "defender": ["FR-3-ARMY"]}, "eliminated": ["FR-5-ARMY"],
+         "note": "the FR 5th Army, which retreated here, adds nothing (6 CF + fort 3, shifted to 12-14) and is eliminated by the loss"},
+    ], note="12.5.6: a unit that retreated into a space attacked later in the round adds no CF and is eliminated by any loss.")
+    illegal("illegal-12.5.6-retreated-unit-survives-the-next-attack.json", "12.5.6", [
+        *two_attacks,
+        {"attack": ["GE-4-ARMY", "GE-5-ARMY"], "target": "Verdun", "roll": 4, "defender_roll": 1, "result": "4/4",
+         "losses": {"attacker": ["GE-4-ARMY"], "defender": ["FR-3-ARMY"]}},
+    ], note="The FR 5th Army retreated into Verdun this round; the second attack's loss eliminates it.")
+    legal("legal-27-overstacked-while-moving.json", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Metz": "move"}, "cost": 1},
+        {"move": "GE-4-ARMY", "path": ["Metz", "Koblenz"]},
+        {"move": "GE-5-ARMY", "path": ["Metz", "Koblenz"], "note": "four units in Koblenz for a moment"},
+        {"move": "GE-5-ARMY", "path": ["Koblenz", "Aachen"]},
+        ap(1), {"card": "AP-04", "use": "rp"},
+    ], note="LR2022 10.1.2: a space may be overstacked during movement as long as the limit is met when movement ends.")
+    legal("legal-28-liege-stormed.json", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Liege", "roll": 4, "defender_roll": 1, "result": "1/5",
+         "declare": ["fort_destroyed"], "advance": ["GE-2-ARMY"],
+         "note": "10 CF, roll 4: 5 against the lone fort (LF 3): destroyed; the fort fired 3 CF on the Corps table, roll 1: 1"},
+    ], note="12.4.6: a fort alone is destroyed when the loss number reaches its LF; the attackers advance into Liege.")
+    illegal("illegal-12.4.6-fort-survives-a-loss-above-its-lf.json", "12.4.6", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Liege", "roll": 4, "defender_roll": 1, "result": "1/5"},
+    ], note="A loss number of 5 against Liege's lone fort (LF 3) destroys it.")
+    illegal("illegal-15.2.5-attack-into-the-desert-in-summer.json", "15.2.5", [
+        *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"Sinai": "attack"}, "cost": 1},
+        {"attack": ["BR-CORPS-02"], "target": "Gaza", "roll": 6, "defender_roll": 1, "result": "1/0",
+         "losses": {"attacker": ["BR-CORPS-02"]}, "note": "1 CF, roll 6 - 3 (Sinai): 0; the TU corps and fort, 3 CF, roll 1: 1"},
+    ], start=sinai, turn_number=6, note="Summer 1915: a desert space is neither activated for combat nor attacked (LR2022 15.2.5).")
     legal("legal-19-liege-besieged.json", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move"}, "cost": 1},
         {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]},
@@ -514,7 +577,7 @@ def build() -> None:
     ], note="August 1914, no OberOst, CP war status 0: the GE 8th Army attacks Kovno (Russian fort).")
     illegal("illegal-15.1.11-russians-attack-a-german-fort.json", "15.1.11", [
         *CP_PASS, ap(1), {"card": "AP-04", "use": "ops"}, {"activate": {"Tannenberg": "attack"}, "cost": 1},
-        {"attack": ["RU-1-ARMY"], "target": "Konigsberg", "roll": 6, "defender_roll": 1, "result": "1/4"},
+        {"attack": ["RU-1-ARMY"], "target": "Konigsberg", "roll": 6, "defender_roll": 1, "result": "1/4", "declare": ["fort_destroyed"]},
     ], start=east, note="August 1914: Russian units may not attack a German fort.")
 
 
