@@ -109,6 +109,10 @@ class PathsOfGloryBase(Ruleset):
     def trench(self, state: State, location: int) -> dict[str, Any] | None:
         return state.status.get("trenches", {}).get(self.module.map.label(location))
 
+    def out_of_supply(self, state: State, unit: UnitState) -> bool:
+        """Whether 14.3 bars the unit; SupplyRules traces it, this fallback reads the state's flag."""
+        return not unit.supplied
+
     def enemy_units(self, state: State, location: int, side: str) -> list[UnitState]:
         return [u for u in state.units_at(location) if u.side != side]
 

@@ -44,7 +44,7 @@ class MovementRules(PathsOfGloryBase):
                 found.append(illegal("11.1.1", f"{self.name(unit.id)} has no movement factor", action))
             elif spent > mf:
                 found.append(illegal("11.1.5", f"{self.name(unit.id)} spends {spent} MP this round; its MF is {mf}", action))
-            if not unit.supplied:
+            if self.out_of_supply(state, unit):
                 found.append(illegal("14.3.1", f"{self.name(unit.id)} is out of supply and may not move", action))
         found += self._entries(action, state, units, play.side, play.activated)
         return found
@@ -110,7 +110,7 @@ class MovementRules(PathsOfGloryBase):
                 return [illegal("13.1.6", f"{self.name(unit.id)} is not in {self.where(path[0])}, where the route starts", action)]
             if unit.id in play.redeployed:
                 found.append(illegal("13.1.3", f"{self.name(unit.id)} was already redeployed this round", action))
-            if not unit.supplied:
+            if self.out_of_supply(state, unit):
                 found.append(illegal("13.1.5", f"{self.name(unit.id)} is out of supply and may not redeploy", action))
             play.spent_sr += costs["army" if self.is_army(unit) else "corps"]
         if play.spent_sr > play.sr:

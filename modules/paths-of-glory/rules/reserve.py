@@ -198,7 +198,7 @@ class ReserveRules(PathsOfGloryBase):
             elif play is not None and play.use == "sr" and unit.on_map:
                 if unit.side != play.side:
                     found.append(illegal("8.1.1", f"{name} is not a {play.side.upper()} unit", action))
-                if not unit.supplied:
+                if self.out_of_supply(state, unit):
                     found.append(illegal("13.1.5", f"{name} is out of supply and may not redeploy", action))
                 play.spent_sr += self.module.tables["strategic_redeployment"]["cost"]["corps"]
                 play.redeployed.add(unit_id)

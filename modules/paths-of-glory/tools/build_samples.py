@@ -325,7 +325,7 @@ def build() -> None:
         {"roll": {"purpose": "mandated_offensive", "side": "ap", "value": 1, "result": "FR"}},
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/5",
-         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}, "advance": ["GE-2-ARMY"]},
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Cambrai", "Chateau Thierry"]}, "advance": ["GE-2-ARMY"]},
         ap(1), {"card": "AP-04", "use": "rp"},
         {"phase": "war_status"},
         {"reinforce": "TU-CORPS-01", "at": "Adrianople"}, {"reinforce": "TU-CORPS-03", "at": "Constantinople"},
