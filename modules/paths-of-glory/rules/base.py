@@ -43,6 +43,7 @@ class Play:
     moved: dict[str, int] = field(default_factory=dict)  # unit -> MP spent this round
     redeployed: set[str] = field(default_factory=set)
     attacked_with: set[str] = field(default_factory=set)
+    attacked_out: set[str] = field(default_factory=set)  # units that left a siege to attack next door (15.2.3)
     retreated_into: dict[int, set[str]] = field(default_factory=dict)
 
 

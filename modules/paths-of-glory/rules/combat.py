@@ -90,6 +90,7 @@ class CombatRules(PathsOfGloryBase):
                 by_space.setdefault(unit.at, set()).add(_combat_nation(unit))
             if not any(present == nations for present in by_space.values()):
                 found.append(illegal("12.1.9", f"a multinational attack ({', '.join(sorted(nations))}) needs one attacking space with units of every nationality in it", action))
+        found += self._siege_kept(action, state, play, attackers)
         russian_fort = self.module.map.country[target] == "RU" and self.module.map.extra[target].get("fort") and self.fort(state, target)
         if russian_fort and any(u.unit.type.nationality == "GE" for u in attackers):
             if not self.played(state, "oberost") and state.status.get("war_status", {}).get("cp", 0) < 4:
@@ -374,6 +375,20 @@ class CombatRules(PathsOfGloryBase):
                 found.append(illegal("12.6.1", f"attackers advance only when every defender retreated or was eliminated ({', '.join(self.name(u.id) for u in survivors[:3])} stay)", action))
         return found
 
+    def _siege_kept(self, action, state: State, play, attackers: list[UnitState]) -> list:
+        """15.2.3: from a besieged enemy fort's space only the units beyond those the siege needs (15.2.1: an army,
+        or as many corps as the fort's LF) attack an adjacent space; all of them may attack the fort."""
+        found = []
+        for space in sorted({u.at for u in attackers if u.at != action.target}):
+            lf = self.fort(state, space)
+            if not lf or self.controller(state, space) == play.side or not self.besieged(state, space):
+                continue
+            leaving = play.attacked_out | {u.id for u in attackers if u.at == space}
+            staying = [u for u in state.units_at(space) if u.side == play.side and u.id not in leaving]
+            if not any(self.is_army(u) for u in staying) and len(staying) < lf:
+                found.append(illegal("15.2.3", f"the siege of {self.where(space)} needs an army or {lf} corps left behind; only units beyond them attack {self.where(action.target)}", action))
+        return found
+
     def _friendly_retreat(self, state: State, action, unit_id: str, here: int, last: bool) -> bool:
         """12.5.5: whether the retreat could go on from ``here`` into a friendly-controlled space instead: one the
         unit may enter, not the space it left, that leaves a next space open (or, at the end, room to stack)."""
@@ -404,6 +419,7 @@ class CombatRules(PathsOfGloryBase):
         if _fort_lost(action):
             state.status.setdefault("forts", {})[self.where(action.target)] = "destroyed"
         play.attacked_with.update(action.attackers)
+        play.attacked_out.update(u for u in action.attackers if state.units[u].at != action.target)
         for unit_id, path in action.retreats.items():
             if path:
                 play.retreated_into.setdefault(path[-1], set()).add(unit_id)

@@ -64,6 +64,10 @@ class MovementRules(PathsOfGloryBase):
             if self.controller(state, location) != side and self.fort(state, location) and not self.besieged(state, location) and location != last:
                 found.append(illegal("11.1.8", f"entering the enemy fort in {label} ends the move there (15.1.1)", action))
             country = game_map.country[location]
+            german_fort = country == "GE" and self.fort(state, location) and self.controller(state, location) != side
+            if german_fort and state.turn == 1 and any(u.unit.type.nationality == "RU" for u in units):
+                # Entering an enemy fort's space is besieging it (11.1.8, 15.2.1); LR2022 15.1.12 also says "enter".
+                found.append(illegal("15.1.11", f"Russian units may not besiege (LR2022: enter) the German fort space {label} in August 1914", action))
             if self.neutral(state, country) and country != "AL":
                 found.append(illegal("11.1.11", f"{label} lies in neutral {country}; it may not be entered before {country} enters the war", action))
             if country == "PE" and self.neutral(state, "TU"):
