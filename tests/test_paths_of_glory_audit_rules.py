@@ -118,3 +118,14 @@ def test_supply_is_traced_for_activation_and_sr_not_read_from_the_flag(module, t
     path = tmp_path / "state.json"
     path.write_text(json.dumps(state))
     assert rules_broken(module, tmp_path, KOBLENZ_MOVES, path) == []
+
+
+@pytest.mark.parametrize("name", ["illegal-9.2.3-french-and-us-in-brussels-for-1.json", "illegal-9.2.4-withholds-austrians-to-save-cost.json"])
+def test_an_underpaid_automatic_operation_cites_the_cost_rule_too(pbem, name):
+    report = json.loads(pbem("check", AUDIT / name, "--format", "json").out)
+    assert {"9.2.1", "9.2.3"} <= {v["rule"] for v in report["violations"]}
+
+
+def test_the_9_2_7_message_counts_in_english(pbem):
+    report = json.loads(pbem("check", AUDIT / "illegal-9.2.7-two-near-east-combat-activations.json", "--format", "json").out)
+    assert any(v["rule"] == "9.2.7" and "is the 2nd" in v["message"] for v in report["violations"])

@@ -182,9 +182,10 @@ class OperationsRules(PathsOfGloryBase):
         if play.spent_ops > play.ops:
             what = "an automatic operation" if play.card is None else f"{play.card} ({play.ops} OPS)"
             found.append(illegal("9.2.1", f"activations cost {play.spent_ops} OPS this round; {what} gives {play.ops}", action))
-        if action.cost is not None and action.cost != cost and not found:
+        # Under-paying is its own violation even when the budget is exceeded too (an automatic operation's 1 OPS).
+        if action.cost is not None and action.cost != cost and all(f.rule == "9.2.1" for f in found):
             kind = illegal if action.cost < cost else mismatch
-            how = "one a nationality in each space" + ("; 9.2.7.1 for units supplied through the MEF beach-head" if state.status.get("mef_beachhead") else "")
+            how = "one a nationality in each space, 9.2.4: whether or not they act" + ("; 9.2.7.1 for units supplied through the MEF beach-head" if state.status.get("mef_beachhead") else "")
             found.append(kind("9.2.3", f"activating {', '.join(self.where(s) for s in action.spaces)} costs {cost} OPS ({how}), not {action.cost}", action))
         return found
 
