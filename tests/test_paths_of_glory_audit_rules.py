@@ -129,3 +129,14 @@ def test_an_underpaid_automatic_operation_cites_the_cost_rule_too(pbem, name):
 def test_the_9_2_7_message_counts_in_english(pbem):
     report = json.loads(pbem("check", AUDIT / "illegal-9.2.7-two-near-east-combat-activations.json", "--format", "json").out)
     assert any(v["rule"] == "9.2.7" and "is the 2nd" in v["message"] for v in report["violations"])
+
+
+def test_15_1_3_a_besieged_fort_is_attacked_only_from_its_own_space(module, tmp_path, pbem):
+    inside = [*CP_ROUND, {"card": "CP-04", "use": "ops"}, {"activate": {"Liege": "attack"}, "cost": 1},
+              {"attack": ["GE-1-ARMY"], "target": "Liege", "roll": 4, "defender_roll": 1, "result": "1/4", "declare": ["fort_destroyed"]}]
+    assert rules_broken(module, tmp_path, inside, "state-liege-besieged.json") == []
+    outside = [*CP_ROUND, {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
+               {"attack": ["GE-2-ARMY"], "target": "Liege", "roll": 4, "defender_roll": 1, "result": "0/4", "declare": ["fort_destroyed"]}]
+    assert rules_broken(module, tmp_path, outside, "state-liege-besieged.json") == ["15.1.3"]
+    # Not besieged, the fort is attacked from next door (15.1.2): the sample that storms Liege.
+    assert pbem("check", REPO / "samples" / "paths-of-glory" / "legal-28-liege-stormed.json").code == 0

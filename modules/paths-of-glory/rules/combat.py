@@ -74,7 +74,9 @@ class CombatRules(PathsOfGloryBase):
             if unit.id in play.attacked_with:
                 found.append(illegal("12.1.5", f"{name} already attacked this round", action))
             besieging = unit.at == target
-            if not besieging and not game_map.is_adjacent(unit.at, target):
+            if not besieging and fort and self.besieged(state, target):
+                found.append(illegal("15.1.3", f"{label} is besieged: only units in its space may attack its fort ({name} is in {self.where(unit.at)})", action))
+            elif not besieging and not game_map.is_adjacent(unit.at, target):
                 found.append(illegal("12.1.3", f"{name} in {self.where(unit.at)} is not adjacent to {label}", action))
             elif not besieging and not self.may_use(state, unit.at, target, unit):
                 found.append(illegal("12.1.8", f"{name} may not attack across the dashed connection {self.where(unit.at)}-{label}", action))
@@ -89,7 +91,7 @@ class CombatRules(PathsOfGloryBase):
             for unit in attackers:
                 by_space.setdefault(unit.at, set()).add(_combat_nation(unit))
             if not any(present == nations for present in by_space.values()):
-                found.append(illegal("12.1.9", f"a multinational attack ({', '.join(sorted(nations))}) needs one attacking space with units of every nationality in it", action))
+                found.append(illegal("12.1.9.1", f"a multinational attack ({', '.join(sorted(nations))}) needs one attacking space with units of every nationality in it", action))
         found += self._siege_kept(action, state, play, attackers)
         russian_fort = self.module.map.country[target] == "RU" and self.module.map.extra[target].get("fort") and self.fort(state, target)
         if russian_fort and any(u.unit.type.nationality == "GE" for u in attackers):
