@@ -137,6 +137,6 @@ def test_15_1_3_a_besieged_fort_is_attacked_only_from_its_own_space(module, tmp_
     assert rules_broken(module, tmp_path, inside, "state-liege-besieged.json") == []
     outside = [*CP_ROUND, {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
                {"attack": ["GE-2-ARMY"], "target": "Liege", "roll": 4, "defender_roll": 1, "result": "0/4", "declare": ["fort_destroyed"]}]
-    assert rules_broken(module, tmp_path, outside, "state-liege-besieged.json") == ["15.1.3"]
+    assert "15.1.3" in rules_broken(module, tmp_path, outside, "state-liege-besieged.json")
     # Not besieged, the fort is attacked from next door (15.1.2): the sample that storms Liege.
     assert pbem("check", REPO / "samples" / "paths-of-glory" / "legal-28-liege-stormed.json").code == 0
