@@ -43,6 +43,7 @@ class Play:
     moved: dict[str, int] = field(default_factory=dict)  # unit -> MP spent this round
     redeployed: set[str] = field(default_factory=set)
     attacked_with: set[str] = field(default_factory=set)
+    attacked_out: set[str] = field(default_factory=set)  # units that left a siege to attack next door (15.2.3)
     retreated_into: dict[int, set[str]] = field(default_factory=dict)
 
 
@@ -108,6 +109,10 @@ class PathsOfGloryBase(Ruleset):
 
     def trench(self, state: State, location: int) -> dict[str, Any] | None:
         return state.status.get("trenches", {}).get(self.module.map.label(location))
+
+    def out_of_supply(self, state: State, unit: UnitState) -> bool:
+        """Whether 14.3 bars the unit; SupplyRules traces it, this fallback reads the state's flag."""
+        return not unit.supplied
 
     def enemy_units(self, state: State, location: int, side: str) -> list[UnitState]:
         return [u for u in state.units_at(location) if u.side != side]

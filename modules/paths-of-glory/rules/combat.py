@@ -74,11 +74,13 @@ class CombatRules(PathsOfGloryBase):
             if unit.id in play.attacked_with:
                 found.append(illegal("12.1.5", f"{name} already attacked this round", action))
             besieging = unit.at == target
-            if not besieging and not game_map.is_adjacent(unit.at, target):
+            if not besieging and fort and self.besieged(state, target):
+                found.append(illegal("15.1.3", f"{label} is besieged: only units in its space may attack its fort ({name} is in {self.where(unit.at)})", action))
+            elif not besieging and not game_map.is_adjacent(unit.at, target):
                 found.append(illegal("12.1.3", f"{name} in {self.where(unit.at)} is not adjacent to {label}", action))
             elif not besieging and not self.may_use(state, unit.at, target, unit):
                 found.append(illegal("12.1.8", f"{name} may not attack across the dashed connection {self.where(unit.at)}-{label}", action))
-            if not unit.supplied:
+            if self.out_of_supply(state, unit):
                 found.append(illegal("14.3.1", f"{name} is out of supply and may not attack", action))
             nations.add(_combat_nation(unit))
         if len(nations) > 3:
@@ -89,7 +91,8 @@ class CombatRules(PathsOfGloryBase):
             for unit in attackers:
                 by_space.setdefault(unit.at, set()).add(_combat_nation(unit))
             if not any(present == nations for present in by_space.values()):
-                found.append(illegal("12.1.9", f"a multinational attack ({', '.join(sorted(nations))}) needs one attacking space with units of every nationality in it", action))
+                found.append(illegal("12.1.9.1", f"a multinational attack ({', '.join(sorted(nations))}) needs one attacking space with units of every nationality in it", action))
+        found += self._siege_kept(action, state, play, attackers)
         russian_fort = self.module.map.country[target] == "RU" and self.module.map.extra[target].get("fort") and self.fort(state, target)
         if russian_fort and any(u.unit.type.nationality == "GE" for u in attackers):
             if not self.played(state, "oberost") and state.status.get("war_status", {}).get("cp", 0) < 4:
@@ -330,8 +333,9 @@ class CombatRules(PathsOfGloryBase):
                 continue
             if not path:
                 continue
-            if len(path) > length:
-                found.append(illegal("12.5.2", f"{self.name(unit_id)} retreats {len(path)} spaces; loss numbers {suffered_by_attacker}/{suffered_by_defender} call for {length}", action))
+            # 12.5.2: exactly the length; a shorter retreat only for a unit eliminated where it stops (12.5.4).
+            if attacker_won and full_attacker and (len(path) > length or (len(path) < length and unit_id not in action.eliminated)):
+                found.append(illegal("12.5.2", f"{self.name(unit_id)} retreats {len(path)} space(s); loss numbers {suffered_by_attacker}/{suffered_by_defender} call for {length}", action))
             here = action.target
             for step in path:
                 if not self.module.map.is_adjacent(here, step):
@@ -343,6 +347,10 @@ class CombatRules(PathsOfGloryBase):
                     break
                 if self.fort(state, step) and self.controller(state, step) != own_side and not self.besieged(state, step):
                     found.append(illegal("12.5.5", f"{self.name(unit_id)} may not retreat into the enemy fort of {self.where(step)}", action))
+                    break
+                last = step == path[-1] and len(path) == length
+                if self.controller(state, step) != own_side and self._friendly_retreat(state, action, unit_id, here, last):
+                    found.append(illegal("12.5.5", f"{self.name(unit_id)} retreats into {self.where(step)}, not friendly-controlled, while a friendly-controlled space is open from {self.where(here)}", action))
                     break
                 here = step
             if path[-1] == action.target:
@@ -369,6 +377,43 @@ class CombatRules(PathsOfGloryBase):
                 found.append(illegal("12.6.1", f"attackers advance only when every defender retreated or was eliminated ({', '.join(self.name(u.id) for u in survivors[:3])} stay)", action))
         return found
 
+    def _siege_kept(self, action, state: State, play, attackers: list[UnitState]) -> list:
+        """15.2.3: from a besieged enemy fort's space only the units beyond those the siege needs (15.2.1: an army,
+        or as many corps as the fort's LF) attack an adjacent space; all of them may attack the fort."""
+        found = []
+        for space in sorted({u.at for u in attackers if u.at != action.target}):
+            lf = self.fort(state, space)
+            if not lf or self.controller(state, space) == play.side or not self.besieged(state, space):
+                continue
+            leaving = play.attacked_out | {u.id for u in attackers if u.at == space}
+            staying = [u for u in state.units_at(space) if u.side == play.side and u.id not in leaving]
+            if not any(self.is_army(u) for u in staying) and len(staying) < lf:
+                found.append(illegal("15.2.3", f"the siege of {self.where(space)} needs an army or {lf} corps left behind; only units beyond them attack {self.where(action.target)}", action))
+        return found
+
+    def _friendly_retreat(self, state: State, action, unit_id: str, here: int, last: bool) -> bool:
+        """12.5.5: whether the retreat could go on from ``here`` into a friendly-controlled space instead: one the
+        unit may enter, not the space it left, that leaves a next space open (or, at the end, room to stack)."""
+        game_map = self.module.map
+        unit = state.units[unit_id]
+        side = unit.side
+        limit = self.module.tables["movement"]["stacking_limit"]
+
+        def open_to(a: int, b: int) -> bool:
+            enemy_fort = self.fort(state, b) and self.controller(state, b) != side and not self.besieged(state, b)
+            return (b != action.target and self.may_use(state, a, b, unit) and not self.enemy_units(state, b, side)
+                    and not enemy_fort and ("near_east" in game_map.features[b]) == ("near_east" in game_map.features[a]))
+
+        for alt in game_map.neighbours[here]:
+            if self.controller(state, alt) != side or not open_to(here, alt):
+                continue
+            if last:
+                if len([u for u in state.units_at(alt) if u.id not in action.retreats]) < limit:
+                    return True
+            elif any(open_to(alt, onward) for onward in game_map.neighbours[alt]):
+                return True
+        return False
+
     def after_attack(self, action, state: State, ctx: TurnContext) -> list:
         play = self.current_play(ctx)
         if play is None:
@@ -376,6 +421,7 @@ class CombatRules(PathsOfGloryBase):
         if _fort_lost(action):
             state.status.setdefault("forts", {})[self.where(action.target)] = "destroyed"
         play.attacked_with.update(action.attackers)
+        play.attacked_out.update(u for u in action.attackers if state.units[u].at != action.target)
         for unit_id, path in action.retreats.items():
             if path:
                 play.retreated_into.setdefault(path[-1], set()).add(unit_id)

@@ -44,7 +44,7 @@ class MovementRules(PathsOfGloryBase):
                 found.append(illegal("11.1.1", f"{self.name(unit.id)} has no movement factor", action))
             elif spent > mf:
                 found.append(illegal("11.1.5", f"{self.name(unit.id)} spends {spent} MP this round; its MF is {mf}", action))
-            if not unit.supplied:
+            if self.out_of_supply(state, unit):
                 found.append(illegal("14.3.1", f"{self.name(unit.id)} is out of supply and may not move", action))
         found += self._entries(action, state, units, play.side, play.activated)
         return found
@@ -64,6 +64,10 @@ class MovementRules(PathsOfGloryBase):
             if self.controller(state, location) != side and self.fort(state, location) and not self.besieged(state, location) and location != last:
                 found.append(illegal("11.1.8", f"entering the enemy fort in {label} ends the move there (15.1.1)", action))
             country = game_map.country[location]
+            german_fort = country == "GE" and self.fort(state, location) and self.controller(state, location) != side
+            if german_fort and state.turn == 1 and any(u.unit.type.nationality == "RU" for u in units):
+                # Entering an enemy fort's space is besieging it (11.1.8, 15.2.1); LR2022 15.1.12 also says "enter".
+                found.append(illegal("15.1.11", f"Russian units may not besiege (LR2022: enter) the German fort space {label} in August 1914", action))
             if self.neutral(state, country) and country != "AL":
                 found.append(illegal("11.1.11", f"{label} lies in neutral {country}; it may not be entered before {country} enters the war", action))
             if country == "PE" and self.neutral(state, "TU"):
@@ -110,7 +114,7 @@ class MovementRules(PathsOfGloryBase):
                 return [illegal("13.1.6", f"{self.name(unit.id)} is not in {self.where(path[0])}, where the route starts", action)]
             if unit.id in play.redeployed:
                 found.append(illegal("13.1.3", f"{self.name(unit.id)} was already redeployed this round", action))
-            if not unit.supplied:
+            if self.out_of_supply(state, unit):
                 found.append(illegal("13.1.5", f"{self.name(unit.id)} is out of supply and may not redeploy", action))
             play.spent_sr += costs["army" if self.is_army(unit) else "corps"]
         if play.spent_sr > play.sr:

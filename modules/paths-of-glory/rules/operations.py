@@ -170,21 +170,22 @@ class OperationsRules(PathsOfGloryBase):
                 continue
             if purpose == "attack" and self._desert_summer(state, location):
                 found.append(illegal("15.2.5", f"{label} is a desert space: it is not activated for combat in summer (LR2022 15.2.5)", action))
-            if any(not u.supplied for u in own):
+            if any(self.out_of_supply(state, u) for u in own):
                 found.append(illegal("14.3.1", f"units out of supply in {label} may not be activated", action))
             cost += self._space_cost(state, own, location)
             play.activated[location] = purpose
             if purpose == "attack" and play.side == "ap" and self._near_east_limited(state, location):
                 near_east_attacks += 1
                 if near_east_attacks > 1:
-                    found.append(illegal("9.2.7", f"the Allies may activate only one Near East space a round for combat; {label} is the {near_east_attacks}th", action))
+                    found.append(illegal("9.2.7", f"the Allies may activate only one Near East space a round for combat; {label} is the {_ordinal(near_east_attacks)}", action))
         play.spent_ops += cost
         if play.spent_ops > play.ops:
             what = "an automatic operation" if play.card is None else f"{play.card} ({play.ops} OPS)"
             found.append(illegal("9.2.1", f"activations cost {play.spent_ops} OPS this round; {what} gives {play.ops}", action))
-        if action.cost is not None and action.cost != cost and not found:
+        # Under-paying is its own violation even when the budget is exceeded too (an automatic operation's 1 OPS).
+        if action.cost is not None and action.cost != cost and all(f.rule == "9.2.1" for f in found):
             kind = illegal if action.cost < cost else mismatch
-            how = "one a nationality in each space" + ("; 9.2.7.1 for units supplied through the MEF beach-head" if state.status.get("mef_beachhead") else "")
+            how = "one a nationality in each space, 9.2.4: whether or not they act" + ("; 9.2.7.1 for units supplied through the MEF beach-head" if state.status.get("mef_beachhead") else "")
             found.append(kind("9.2.3", f"activating {', '.join(self.where(s) for s in action.spaces)} costs {cost} OPS ({how}), not {action.cost}", action))
         return found
 
@@ -219,3 +220,8 @@ class OperationsRules(PathsOfGloryBase):
         exempt = {"BR-NE-ARMY"} & {u.id for u in state.units_at(location)}
         beachhead = self.module.map.label(location) == state.status.get("mef_beachhead")
         return not exempt and not beachhead
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -170,6 +170,7 @@ class ReserveRules(PathsOfGloryBase):
             own = extra.get("capital_of") == nation or (bool(self.module.map.supply[location]) and self.module.map.country[location] == nation)
             if not (same or own) or self.controller(state, location) != play.side:
                 found.append(illegal("13.1.8", f"{name} leaves the Reserve Box for a space with a {nation} unit, or its own capital or supply source; not {label}", action))
+            found += self._capital_and_box(action, state, unit)
             play.spent_sr += self.module.tables["strategic_redeployment"]["cost"]["corps"]
             play.redeployed.add(unit_id)
         if play.spent_sr > play.sr:
@@ -190,7 +191,7 @@ class ReserveRules(PathsOfGloryBase):
             unit = state.units[unit_id]
             name = self.name(unit_id)
             if self.is_army(unit):
-                found.append(illegal("13.1.10", f"only corps go into the Reserve Box ({name} is an army)", action))
+                found.append(illegal("13.1.9", f"only corps go into the Reserve Box ({name} is an army)", action))
                 continue
             if pending is not None and unit.box == "reinforcements":
                 if not self._take(pending, unit):
@@ -198,15 +199,33 @@ class ReserveRules(PathsOfGloryBase):
             elif play is not None and play.use == "sr" and unit.on_map:
                 if unit.side != play.side:
                     found.append(illegal("8.1.1", f"{name} is not a {play.side.upper()} unit", action))
-                if not unit.supplied:
+                if self.out_of_supply(state, unit):
                     found.append(illegal("13.1.5", f"{name} is out of supply and may not redeploy", action))
+                found += self._capital_and_box(action, state, unit)
                 play.spent_sr += self.module.tables["strategic_redeployment"]["cost"]["corps"]
                 play.redeployed.add(unit_id)
                 if play.spent_sr > play.sr:
                     found.append(illegal("13.1.2", f"redeployments cost {play.spent_sr} SR points this round; {play.card} gives {play.sr}", action))
             else:
-                found.append(illegal("13.1.10", f"{name} enters the Reserve Box by SR or as a reinforcing corps; this round allows neither", action))
+                found.append(illegal("13.1.9", f"{name} enters the Reserve Box by SR or as a reinforcing corps; this round allows neither", action))
         return found
+
+    def _capital_and_box(self, action, state: State, unit: UnitState) -> list:
+        """Seed 13.1.10: no corps of a nation SRs to or from the Reserve Box while the enemy controls its capital
+        (for AH Vienna or Budapest); LR2022 13.1.11 adds a besieged capital. Belgians and Serbs are exempt."""
+        nation = unit.unit.type.nationality
+        if nation in ("BE", "SB"):
+            return []
+        lr2022 = self.edition() == "lr2022"
+        game_map = self.module.map
+        for location in range(len(game_map)):
+            if game_map.extra[location].get("capital_of") != nation:
+                continue
+            held = self.controller(state, location) not in (unit.side, None)
+            if held or (lr2022 and self.besieged(state, location)):
+                rule, how = ("13.1.10", "controls") if held else ("13.1.11", "besieges (LR2022)")
+                return [illegal(rule, f"the enemy {how} {game_map.label(location)}: no {nation} corps SRs to or from the Reserve Box ({self.name(unit.id)})", action)]
+        return []
 
     # --- replacements -------------------------------------------------------------------------------
     def check_replace(self, action, state: State, ctx: TurnContext) -> list:

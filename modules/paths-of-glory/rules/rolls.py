@@ -93,7 +93,7 @@ class RollRules(PathsOfGloryBase):
         play = self.current_play(ctx)
         if play is None or play.activated.get(unit.at) != "move" or unit.id in play.moved:
             found.append(illegal("11.2.2", f"{name} digs only in a move-activated space, instead of moving", action))
-        if not unit.supplied:
+        if self.out_of_supply(state, unit):
             found.append(illegal("14.3.3", f"{name} is out of supply and may not entrench", action))
         trench = self.trench(state, action.at)
         if trench and trench["level"] >= self.module.tables["entrenchment"]["max_level"]:

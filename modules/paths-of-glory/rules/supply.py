@@ -66,6 +66,12 @@ class SupplyRules(PathsOfGloryBase):
         beyond = reach(game_map, landings, passable, step=step)
         return bool(sources & set(beyond))
 
+    def out_of_supply(self, state: State, unit: UnitState) -> bool:
+        """14.3.1-14.3.2 by the traced supply line; off the map no line can be traced, so the state's flag decides."""
+        if not unit.on_map:
+            return not unit.supplied
+        return not self.in_supply(state, unit)
+
     def _sources(self, state: State, side: str, nation: str) -> set[int]:
         game_map = self.module.map
         found = set()

@@ -325,7 +325,7 @@ def build() -> None:
         {"roll": {"purpose": "mandated_offensive", "side": "ap", "value": 1, "result": "FR"}},
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/5",
-         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry"]}, "advance": ["GE-2-ARMY"]},
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Cambrai", "Chateau Thierry"]}, "advance": ["GE-2-ARMY"]},
         ap(1), {"card": "AP-04", "use": "rp"},
         {"phase": "war_status"},
         {"reinforce": "TU-CORPS-01", "at": "Adrianople"}, {"reinforce": "TU-CORPS-03", "at": "Constantinople"},
@@ -385,7 +385,7 @@ def build() -> None:
          "losses": {"defender": ["GE-2-ARMY", "GE-CORPS-01", "GE-CORPS-01"]}, "replacements": {"GE-2-ARMY": "GE-CORPS-01"},
          "advance": ["FR-3-ARMY"]},
     ], start=sedan_retaken, note="LR2022 Extended Example, Allied action 2: 8 CF, roll 5 on 6-8: 5; the reduced GE 2nd Army goes, its replacing corps loses both steps; the GE fire 3 CF, roll 3: 2, below every French LF; the FR 3rd Army advances.")
-    illegal("illegal-12.1.9-british-join-without-a-common-space.json", "12.1.9", [
+    illegal("illegal-12.1.9.1-british-join-without-a-common-space.json", "12.1.9.1", [
         *CP_PASS, ap(1), {"card": "AP-09", "use": "ops"}, {"activate": {"Chateau Thierry": "attack", "Verdun": "attack", "Brussels": "attack"}, "cost": 3},
         {"attack": ["FR-9-ARMY", "FR-3-ARMY", "FR-4-ARMY", "BR-BEF-ARMY"], "target": "Sedan", "roll": 5, "defender_roll": 3, "result": "2/7",
          "losses": {"defender": ["GE-2-ARMY", "GE-CORPS-01", "GE-CORPS-01"]}, "replacements": {"GE-2-ARMY": "GE-CORPS-01"},
