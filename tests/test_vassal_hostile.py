@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import struct
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -11,6 +14,7 @@ import pytest
 
 from pbem.cli import main
 from pbem.formats.vassal.obfuscation import obfuscate, Obfuscation
+from pbem.model.errors import PbemError
 
 SAVE_TEXT = "begin_save\x1b\x1bPLAYER\tsecret\tAlice\tRed\x1bend_save"
 
@@ -179,3 +183,105 @@ def test_log_of_a_hostile_module(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert exit_info.value.code == 2 and out == "" and err.count("\n") == 1 and "DOCTYPE" in err
     assert sorted(tmp_path.rglob("*")) == before
+
+
+# --- no DTD or external entity is ever loaded, wherever the DOCTYPE stands -------------------------------
+
+# 70 KB of processing instructions before the DOCTYPE: past any pre-scan of the prolog.
+LONG_PROLOG = b"<?xml version='1.0'?>" + b"<?pad x?>" * 8_000
+
+
+def external_xml(target: Path, root: bytes) -> dict[str, bytes]:
+    """The ways a DOCTYPE can name ``target``: external subset, parameter entity, external general entity."""
+    return {
+        "subset": LONG_PROLOG + b"<!DOCTYPE x SYSTEM '" + bytes(target) + b"'>" + root,
+        "parameter": LONG_PROLOG + b"<!DOCTYPE x [<!ENTITY % p SYSTEM '" + bytes(target) + b"'> %p;]>" + root,
+        "general": LONG_PROLOG + b"<!DOCTYPE x [<!ENTITY e SYSTEM '" + bytes(target) + b"'>]>" + root,
+    }
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    # A separate process: a parser that opened the FIFO would block forever, and the timeout catches it.
+    return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True, timeout=20,
+                          stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("how", ["subset", "parameter", "general"])
+@pytest.mark.parametrize("where", ["buildFile.xml", "savedata"])
+def test_doctype_naming_a_fifo_is_never_opened(tmp_path, how, where):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    xml = external_xml(fifo, b"<VASSAL.build.GameModule>&e;</VASSAL.build.GameModule>" if how == "general"
+                       else b"<VASSAL.build.GameModule/>")[how]
+    if where == "savedata":
+        target = tmp_path / "evil.vsav"
+        target.write_bytes(zip_bytes({"savedGame": obfuscated(SAVE_TEXT), "savedata": xml}))
+    else:
+        target = tmp_path / where
+        target.write_bytes(xml)
+    result = run_cli("vassal", "info", str(target))
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == "" and result.stderr.count("\n") == 1 and "DOCTYPE" in result.stderr
+
+
+@pytest.mark.parametrize("how", ["subset", "parameter", "general"])
+def test_doctype_naming_a_local_file_reads_nothing(tmp_path, capsys, how):
+    secret = tmp_path / "secret.dtd"
+    secret.write_bytes(b'<!ENTITY secret "TOPSECRET-42"><!ENTITY e "TOPSECRET-42">')
+    xml = external_xml(secret, b"<data version='1'><version>&secret;&e;</version></data>")[how]
+    data = zip_bytes({"savedGame": obfuscated(SAVE_TEXT), "savedata": xml})
+    err = check_refused(tmp_path, capsys, "evil.vsav", data, expect="DOCTYPE")
+    assert "TOPSECRET" not in err
+
+
+def test_a_parser_that_would_load_the_dtd_is_still_stopped(tmp_path, monkeypatch):
+    # Second lock: even a parser told to load DTDs and resolve entities reaches no file.
+    from lxml import etree
+
+    from pbem.formats.vassal import xmlsafe
+
+    secret = tmp_path / "secret.dtd"
+    secret.write_bytes(b'<!ENTITY secret "TOPSECRET-42">')
+
+    def careless() -> etree.XMLParser:
+        parser = etree.XMLParser(load_dtd=True, resolve_entities=True, no_network=False)
+        parser.resolvers.add(xmlsafe._RefuseEveryLoad())
+        return parser
+
+    monkeypatch.setattr(xmlsafe, "_parser", careless)
+    xml = external_xml(secret, b"<x>&secret;</x>")["parameter"]
+    with pytest.raises(PbemError, match="DOCTYPE"):
+        xmlsafe.parse_xml(xml, "evil.xml")
+
+
+# --- zip features nobody should send: encryption, a version needed beyond what is read ----------------
+
+def with_header_field(data: bytes, where: str, offset: int, value: int, mask: bool = False) -> bytes:
+    """``data`` with a 16-bit field of the first member's local header or central entry changed."""
+    out = bytearray(data)
+    base = 0 if where == "local" else out.rfind(b"PK\x01\x02")
+    old = struct.unpack_from("<H", out, base + offset)[0]
+    struct.pack_into("<H", out, base + offset, old | value if mask else value)
+    return bytes(out)
+
+
+# Offsets in a local header / central entry: version needed 4 / 6, flags 6 / 8.
+ZIP_FEATURES = {
+    "encrypted-local": ("local", 6, 0x1, "encrypted"),
+    "encrypted-central": ("central", 8, 0x1, "encrypted"),
+    "strong-encryption-local": ("local", 6, 0x40, "encrypted"),
+    "strong-encryption-central": ("central", 8, 0x40, "encrypted"),
+    "version-9.9-local": ("local", 4, 99, "version 9.9"),
+    "version-9.9-central": ("central", 6, 99, "version 9.9"),
+}
+
+
+@pytest.mark.parametrize("feature", list(ZIP_FEATURES))
+@pytest.mark.parametrize("kind", ["vsav", "vmod"])
+def test_zip_member_with_a_feature_not_read(tmp_path, capsys, feature, kind):
+    where, offset, value, expect = ZIP_FEATURES[feature]
+    member = {"vsav": {"savedGame": obfuscated(SAVE_TEXT)},
+              "vmod": {"buildFile.xml": b"<VASSAL.build.GameModule name='m'/>"}}[kind]
+    data = with_header_field(zip_bytes(member), where, offset, value, mask="version" not in feature)
+    check_refused(tmp_path, capsys, f"feature.{kind}", data, expect=expect)

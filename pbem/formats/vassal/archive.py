@@ -112,6 +112,8 @@ def read_zip(data: bytes, source: str | Path, limits: ZipLimits = DEFAULT_LIMITS
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
+    except NotImplementedError as error:  # e.g. "zip file version 9.9": a version needed zipfile cannot read
+        raise PbemError.at(source, f"zip needs a feature pbem cannot read ({error})") from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError) as error:
         raise PbemError.at(source, f"not a readable zip file: {error}") from None
     if len(infos) > limits.max_members:
@@ -125,10 +127,7 @@ def read_zip(data: bytes, source: str | Path, limits: ZipLimits = DEFAULT_LIMITS
         if name in seen:
             raise PbemError.at(source, f"zip member {name!r} appears twice")
         seen.add(name)
-        if info.flag_bits & 0x1:
-            raise PbemError.at(source, f"zip member {name!r} is encrypted")
-        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-            raise PbemError.at(source, f"zip member {name!r} uses an unsupported compression method")
+        _check_features(name, info.flag_bits, info.extract_version, info.compress_type, source)
         if info.file_size > limits.max_member_bytes:
             raise PbemError.at(
                 source, f"zip member {name!r} would inflate to {info.file_size} bytes, "
@@ -145,6 +144,22 @@ def read_zip(data: bytes, source: str | Path, limits: ZipLimits = DEFAULT_LIMITS
     return ZipArchive(archive, infos, layout, source, limits, archive.comment)
 
 
+_ENCRYPTED = 0x1 | 0x40  # traditional and strong encryption
+# 2.0 (deflate) is all VASSAL writes; 4.5 (zip64) is what other zip tools may mark on a repacked module.
+MAX_VERSION_NEEDED = 45
+
+
+def _check_features(name: str, flags: int, version_needed: int, method: int, source: str | Path) -> None:
+    """Refuse what neither VASSAL writes nor pbem reads, in the central directory or a local header alike."""
+    if flags & _ENCRYPTED:
+        raise PbemError.at(source, f"zip member {name!r} is encrypted")
+    if method not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise PbemError.at(source, f"zip member {name!r} uses an unsupported compression method ({method})")
+    if version_needed > MAX_VERSION_NEEDED:
+        raise PbemError.at(source, f"zip member {name!r} needs zip version {version_needed // 10}.{version_needed % 10}, "
+                                   f"more than the {MAX_VERSION_NEEDED // 10}.{MAX_VERSION_NEEDED % 10} pbem reads")
+
+
 def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, source: str | Path, limits: ZipLimits) -> bytes:
     cap = min(info.file_size, limits.max_member_bytes)
     try:
@@ -154,7 +169,7 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, source: str | 
                 raise PbemError.at(source, f"zip member {info.filename!r} is larger than its header says")
     except PbemError:
         raise
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError) as error:
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError) as error:
         raise PbemError.at(source, f"zip member {info.filename!r} is damaged: {error}") from None
     if len(content) != info.file_size:
         raise PbemError.at(source, f"zip member {info.filename!r} is truncated")
@@ -170,6 +185,7 @@ def _layout(data: bytes, view: memoryview, info: zipfile.ZipInfo, source: str | 
         raise PbemError.at(source, f"zip member {info.filename!r} has a damaged header") from None
     if signature != 0x04034B50:
         raise PbemError.at(source, f"zip member {info.filename!r} has a damaged header")
+    _check_features(info.filename, flags, version, method, source)
     start = offset + 30 + name_len + extra_len
     compressed = view[start:start + info.compress_size]
     after = start + info.compress_size

@@ -7,6 +7,7 @@ components are recognised by the end of their class name; folders (3.6+) are loo
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,11 +15,18 @@ from pathlib import Path
 from lxml import etree
 
 from pbem.formats.vassal.commands import AddPiece, parse_command
-from pbem.formats.vassal.grids import (Grid, HexGrid, Numbering, Region, RegionGrid, SquareGrid, Zone,
-                                       ZonedGrid)
+from pbem.formats.vassal.grids import (MAX_INDEX, Grid, HexGrid, Numbering, Region, RegionGrid, SquareGrid,
+                                       Zone, ZonedGrid)
 from pbem.formats.vassal.sequence import TAB, split, split_chain
 from pbem.formats.vassal.traits import Piece, Trait, piece_from_traits, substitute, trait_kind
 from pbem.formats.vassal.xmlsafe import text_of
+from pbem.model.errors import PbemError
+
+# Bounds on a module's geometry (documented in docs/vassal.md): far beyond any real module, and enough to
+# keep every grid computation finite and fast.
+MAX_PIXELS = 10_000_000  # a board's size or a coordinate
+MIN_SPACING, MAX_SPACING = 0.01, 100_000.0  # a grid's dx and dy
+MAX_LEADING = 20  # leading zeros of a grid number
 
 
 @dataclass(slots=True)
@@ -123,15 +131,47 @@ def _children(element: etree._Element) -> list[etree._Element]:
 def _int(value: str | None, default: int | None = 0) -> int | None:
     try:
         return int(float(value)) if value not in (None, "") else default
-    except ValueError:
+    except (ValueError, OverflowError):  # not a number, NaN, Infinity
         return default
 
 
-def _float(value: str | None, default: float) -> float:
+class BuildFileError(PbemError):
+    """A component whose attribute no module could mean: a grid spacing of 0, NaN, Infinity, absurd sizes."""
+
+    def __init__(self, element: etree._Element, message: str):
+        super().__init__(f"<{_short(element.tag)}> {message}")
+        self.line = element.sourceline
+
+
+def _bounded(element: etree._Element, attribute: str, default: float | None, low: float, high: float,
+             value: str | None = None) -> float | None:
+    """A numeric attribute, ``default`` when absent or not a number (as VASSAL falls back), and a
+    :class:`BuildFileError` when it is NaN, infinite or outside ``low..high``."""
+    text = element.get(attribute) if value is None else value
+    if text in (None, ""):
+        return default
     try:
-        return float(value) if value not in (None, "") else default
+        number = float(text)
     except ValueError:
         return default
+    if not math.isfinite(number) or not low <= number <= high:
+        raise BuildFileError(element, f"{attribute}={text[:40]!r} is not a number from {low:g} to {high:g}")
+    return number
+
+
+def _bounded_int(element: etree._Element, attribute: str, default: int | None, low: int, high: int,
+                 value: str | None = None) -> int | None:
+    number = _bounded(element, attribute, default, low, high, value)
+    return None if number is None else int(number)
+
+
+def _coordinate(element: etree._Element, attribute: str, default: int | None = 0,
+                value: str | None = None) -> int | None:
+    return _bounded_int(element, attribute, default, -MAX_PIXELS, MAX_PIXELS, value)
+
+
+def _spacing(element: etree._Element, attribute: str, default: float) -> float:
+    return _bounded(element, attribute, default, MIN_SPACING, MAX_SPACING)
 
 
 def _bool(value: str | None, default: bool = False) -> bool:
@@ -189,10 +229,11 @@ def _read_map(element: etree._Element, index: int, image_size) -> MapDef:
         parts = combined.split(",")
         edge_w, edge_h = parts[0], parts[1] if len(parts) > 1 else parts[0]
     map_def = MapDef(id=name or f"Map{index}", name=name, kind=_short(element.tag),
-                     edge_width=_int(edge_w), edge_height=_int(edge_h))
+                     edge_width=_coordinate(element, "edgeWidth", value=edge_w or ""),
+                     edge_height=_coordinate(element, "edgeHeight", value=edge_h or ""))
     for deck in _walk(element):
         if _short(deck.tag).endswith("DrawPile"):
-            map_def.decks.append((deck.get("name", ""), _int(deck.get("x")), _int(deck.get("y")),
+            map_def.decks.append((deck.get("name", ""), _coordinate(deck, "x"), _coordinate(deck, "y"),
                                   deck.get("owningBoard", "") or ""))
     for picker in _children(element):
         if not _short(picker.tag).endswith("BoardPicker"):
@@ -213,8 +254,8 @@ def _read_board(element: etree._Element, image_size) -> Board:
     if measured:
         board.width, board.height = measured
     elif not board.image:
-        board.width = _int(element.get("width"), None)
-        board.height = _int(element.get("height"), None)
+        board.width = _bounded_int(element, "width", None, 0, MAX_PIXELS)
+        board.height = _bounded_int(element, "height", None, 0, MAX_PIXELS)
     for child in _children(element):
         grid = read_grid(child)
         if grid is not None:
@@ -238,16 +279,16 @@ def read_grid(element: etree._Element) -> Grid | None:
                     zoned.background = grid
         return zoned
     if short.endswith("HexGrid"):
-        dy = _float(element.get("dy"), 64.0)
-        dx = _float(element.get("dx"), (3 ** 0.5) / 2 * dy)
-        return HexGrid(dx=dx, dy=dy, x0=_int(element.get("x0"), 0), y0=_int(element.get("y0"), 32),
+        dy = _spacing(element, "dy", 64.0)
+        dx = _spacing(element, "dx", (3 ** 0.5) / 2 * dy)
+        return HexGrid(dx=dx, dy=dy, x0=_coordinate(element, "x0", 0), y0=_coordinate(element, "y0", 32),
                        sideways=_bool(element.get("sideways")), numbering=_numbering(element, hex_grid=True))
     if short.endswith("SquareGrid"):
-        return SquareGrid(dx=_float(element.get("dx"), 48.0), dy=_float(element.get("dy"), 48.0),
-                          x0=_int(element.get("x0"), 24), y0=_int(element.get("y0"), 24),
+        return SquareGrid(dx=_spacing(element, "dx", 48.0), dy=_spacing(element, "dy", 48.0),
+                          x0=_coordinate(element, "x0", 24), y0=_coordinate(element, "y0", 24),
                           numbering=_numbering(element, hex_grid=False))
     if short.endswith("RegionGrid"):
-        regions = [Region(child.get("name", ""), _int(child.get("originx")), _int(child.get("originy")))
+        regions = [Region(child.get("name", ""), _coordinate(child, "originx"), _coordinate(child, "originy"))
                    for child in _children(element) if _short(child.tag).endswith("Region")]
         return RegionGrid(regions)
     return None
@@ -260,8 +301,10 @@ def _numbering(grid: etree._Element, hex_grid: bool) -> Numbering | None:
             return Numbering(
                 first=(get("first") or "H")[:1], sep=get("sep", "") or "",
                 h_type=(get("hType") or "N")[:1], v_type=(get("vType") or "N")[:1],
-                h_leading=_int(get("hLeading"), 1), v_leading=_int(get("vLeading"), 1),
-                h_off=_int(get("hOff"), 0), v_off=_int(get("vOff"), 0),
+                h_leading=_bounded_int(child, "hLeading", 1, -MAX_INDEX, MAX_LEADING),
+                v_leading=_bounded_int(child, "vLeading", 1, -MAX_INDEX, MAX_LEADING),
+                h_off=_bounded_int(child, "hOff", 0, -MAX_INDEX, MAX_INDEX),
+                v_off=_bounded_int(child, "vOff", 0, -MAX_INDEX, MAX_INDEX),
                 h_descend=_bool(get("hDescend")), v_descend=_bool(get("vDescend")),
                 location_format=get("locationFormat") or "$gridLocation$",
                 stagger=_bool(get("stagger"), True) if hex_grid else False,
@@ -273,11 +316,8 @@ def _read_zone(element: etree._Element) -> Zone:
     points = []
     for pair in (element.get("path") or "").split(";"):
         xy = pair.split(",")
-        if len(xy) == 2:
-            try:
-                points.append((int(xy[0]), int(xy[1])))
-            except ValueError:
-                continue
+        if len(xy) == 2 and all(part.strip().lstrip("-").isdigit() for part in xy):
+            points.append((_coordinate(element, "path", value=xy[0]), _coordinate(element, "path", value=xy[1])))
     zone = Zone(name=element.get("name", ""), polygon=points,
                 location_format=element.get("locationFormat") or "$name$",
                 use_parent_grid=_bool(element.get("useParentGrid")))

@@ -26,8 +26,15 @@ class Roll:
     dice: str | None = None
 
 
-def _ints(text: str) -> list[int]:
-    return [int(value) for value in re.findall(r"-?\d+", text)]
+MAX_DIGITS = 9  # no die shows more; thousands of digits would only slow int() down or make it refuse
+
+
+def _ints(text: str) -> list[int] | None:
+    """The numbers in a report, or ``None`` if one is too long to be a die's."""
+    values = re.findall(r"-?\d+", text)
+    if any(len(value.lstrip("-")) > MAX_DIGITS for value in values):
+        return None
+    return [int(value) for value in values]
 
 
 def _format_regex(report_format: str) -> re.Pattern | None:
@@ -99,6 +106,8 @@ class DiceReader:
         if result is None:
             return None
         values = _ints(result)
+        if values is None:
+            return None  # not a roll any die could make: left as the chat it is
         button = self.buttons.get(name) if name else None
         if button is not None and button.report_total and len(values) == 1:
             total = values[0]

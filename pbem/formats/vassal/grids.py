@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 from pbem.formats.vassal.traits import substitute
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# No printed map has more rows or columns; a point further from a grid's origin comes from a hostile file
+# and is named offboard rather than by a name of thousands of letters.
+MAX_INDEX = 10_000
 _ALPHA_MATCH = "-?(?:" + "|".join(letter + "+" for letter in ALPHABET) + ")"
 Point = tuple[int, int]
 Size = tuple[int, int] | None  # width, height; None when unknown (no image to measure)
@@ -35,19 +38,16 @@ def name_part(value: int, kind: str, leading: int) -> str:
     text = "-" if value < 0 else ""
     value = abs(value)
     if kind == "A":
-        while True:
-            text += ALPHABET[value % 26]
-            value -= 26
-            if value < 0:
-                return text
-    while leading > 0 and value < 10 ** leading:
-        text += "0"
-        leading -= 1
-    return text + str(value)
+        # VASSAL appends the letter and subtracts 26 until the value goes negative.
+        return text + ALPHABET[value % 26] * (value // 26 + 1)
+    digits = str(value)
+    return text + "0" * max(0, leading + 1 - len(digits)) + digits
 
 
 def parse_part(text: str, kind: str) -> int:
     """Inverse of :func:`name_part` (``RegularGridNumbering.parseName``)."""
+    if len(text) > (MAX_INDEX // 26 + 2 if kind == "A" else 12):  # far beyond MAX_INDEX
+        raise ValueError(f"grid name part {text[:20]!r}... is too long")
     if kind != "A":
         return int(text)
     negative = text.startswith("-")
@@ -79,7 +79,10 @@ class Numbering:
         col_name = name_part(column + self.h_off, self.h_type, self.h_leading)
         return col_name + self.sep + row_name if self.first == "H" else row_name + self.sep + col_name
 
-    def format(self, row: int, column: int) -> str:
+    def format(self, row: int, column: int) -> str | None:
+        """The location name of (row, column), or ``None`` when either is beyond :data:`MAX_INDEX`."""
+        if abs(row) + abs(self.v_off) > MAX_INDEX or abs(column) + abs(self.h_off) > MAX_INDEX:
+            return None
         return substitute(self.location_format, {
             "gridLocation": self.grid_location(row, column),
             "row": name_part(row + self.v_off, self.v_type, self.v_leading),
@@ -94,7 +97,10 @@ class Numbering:
         match = pattern.fullmatch(name)
         if not match:
             return None
-        return parse_part(match.group(col_group), self.h_type), parse_part(match.group(row_group), self.v_type)
+        try:
+            return parse_part(match.group(col_group), self.h_type), parse_part(match.group(row_group), self.v_type)
+        except ValueError:
+            return None
 
     def _pattern(self) -> tuple[re.Pattern | None, int, int]:
         def part(kind: str, leading: int) -> str:

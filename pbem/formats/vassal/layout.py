@@ -12,6 +12,8 @@ from pbem.formats.vassal.buildfile import Board, MapDef, Module
 from pbem.formats.vassal.commands import BoardLayout, parse_command
 
 OFFBOARD = "offboard"  # VASSAL's Map.offboard text
+# No map is ten million pixels across: a point further out comes from a hostile file and is offboard.
+MAX_COORDINATE = 10_000_000
 
 
 @dataclass(slots=True)
@@ -58,6 +60,8 @@ class MapLayout:
 
     def location_name(self, x: int, y: int) -> str:
         """The name VASSAL gives map point (x, y): a deck's, a grid location, a zone or region name, or ``offboard``."""
+        if abs(x) > MAX_COORDINATE or abs(y) > MAX_COORDINATE:
+            return OFFBOARD
         deck = self.deck_at(x, y)
         if deck is not None:
             return deck
@@ -112,20 +116,32 @@ def map_layout(map_def: MapDef, command: BoardLayout | None = None) -> MapLayout
     if not cells and map_def.boards:
         cells = [(map_def.boards[0], False, 0, 0)]
     by_cell = {(column, row): board for board, _, column, row in cells}
-    placed: list[PlacedBoard] = []
-    for board, is_reversed, column, row in cells:
-        x: int | None = map_def.edge_width
-        for left in range(column):
-            other = by_cell.get((left, row))
-            if other is not None:
-                x = None if (x is None or other.size is None) else x + other.size[0]
-        y: int | None = map_def.edge_height
-        for above in range(row):
-            other = by_cell.get((column, above))
-            if other is not None:
-                y = None if (y is None or other.size is None) else y + other.size[1]
-        placed.append(PlacedBoard(board, x, y, is_reversed, column, row))
+    # A board's origin adds up the boards before it in its row (widths) and column (heights).  Summed per
+    # row and column over the boards there are, not over every cell index: a hostile log may put a board
+    # at row 10**12.
+    lefts = _offsets(by_cell, along=0, extent=0, start=map_def.edge_width)
+    aboves = _offsets(by_cell, along=1, extent=1, start=map_def.edge_height)
+    placed = [PlacedBoard(board, lefts[(column, row)], aboves[(column, row)], is_reversed, column, row)
+              for board, is_reversed, column, row in cells]
     return MapLayout(map_def, placed)
+
+
+def _offsets(by_cell: dict[tuple[int, int], Board], along: int, extent: int, start: int) -> dict:
+    """For each cell, ``start`` plus the sizes (``extent``: 0 width, 1 height) of the boards before it on
+    its line (``along``: 0 a row, boards to its left; 1 a column, boards above it); ``None`` once a board
+    before it has no known size."""
+    lines: dict[int, list[tuple[int, Board]]] = {}
+    for cell, board in by_cell.items():
+        lines.setdefault(cell[1 - along], []).append((cell[along], board))
+    out: dict[tuple[int, int], int | None] = {}
+    for line, boards in lines.items():
+        total: int | None = start
+        for position, board in sorted(boards, key=lambda item: item[0]):
+            cell = (position, line) if along == 0 else (line, position)
+            out[cell] = total
+            if position >= 0:  # VASSAL adds the cells from 0 up: a board at a negative index moves no other
+                total = None if (total is None or board.size is None) else total + board.size[extent]
+    return out
 
 
 def layouts_for(module: Module, commands: list[BoardLayout]) -> dict[str, MapLayout]:

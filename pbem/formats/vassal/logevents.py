@@ -21,7 +21,7 @@ from pbem.formats.vassal.dice import DiceReader, Roll
 from pbem.formats.vassal.layout import MapLayout, layouts_for
 from pbem.formats.vassal.savefile import SavedGame, collect_pieces, step_commands
 from pbem.formats.vassal.sequence import TAB, join, split
-from pbem.formats.vassal.traits import Piece, Stack, decode_chain, piece_from_traits
+from pbem.formats.vassal.traits import Piece, Stack, decode_chain, piece_from_traits, public_state
 
 _TYPED_CHAT = re.compile(r"^(?:&lt;|<)(?P<player>.*?)(?:&gt;|>) - (?P<text>.*)$", re.S)
 UNDO_CHAT = "* UNDO: "
@@ -198,12 +198,14 @@ class LogReader:
         tracked = self.pieces.get(command.id)
         event: dict = {"type": "change", "piece": self.name_of(command.id), "id": command.id}
         if tracked is None:
-            event["before"], event["after"] = command.old_state, command.new_state
+            # Without the piece's type its state cannot be read, and it may hold an owner's secret: not shown.
+            event["traits"] = []
             return event
         before_state = command.old_state if command.old_state is not None else tracked.state
         before = decode_chain(tracked.type, before_state)
         after = decode_chain(tracked.type, command.new_state)
-        changed = [{"trait": old.kind, "before": old.state, "after": new.state}
+        changed = [{"trait": old.kind, "before": public_state(old, self.roster),
+                    "after": public_state(new, self.roster)}
                    for old, new in zip(before, after) if old.state != new.state]
         new_piece = piece_from_traits(command.id, after)
         if new_piece.map_id is None and tracked.piece.map_id is not None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.formats.vassal.archive import ZipArchive, is_zip, read_zip
-from pbem.formats.vassal.buildfile import Module, folder_image_reader, image_sizer, read_module
+from pbem.formats.vassal.buildfile import BuildFileError, Module, folder_image_reader, image_sizer, read_module
 from pbem.formats.vassal.metadata import Metadata, read_metadata
 from pbem.formats.vassal.xmlsafe import parse_xml
 from pbem.model.errors import PbemError
@@ -38,7 +38,7 @@ def module_from_archive(archive: ZipArchive, source: str | Path) -> ModuleFile:
     meta_name = "moduledata" if archive.get("moduledata") is not None else "extensiondata"
     metadata = (read_metadata(archive.get(meta_name), f"{source}!{meta_name}")
                 if archive.get(meta_name) is not None else None)
-    return ModuleFile(str(source), read_module(root, sizer), metadata, archive, name,
+    return ModuleFile(str(source), _read(root, sizer, f"{source}!{name}"), metadata, archive, name,
                       is_extension=meta_name == "extensiondata" or (metadata is not None and metadata.root != "data"))
 
 
@@ -50,7 +50,14 @@ def module_from_build_file(data: bytes, path: Path) -> ModuleFile:
     meta_path = path.parent / "moduledata"
     if meta_path.is_file():
         metadata = read_metadata(read_bytes(meta_path), meta_path)
-    return ModuleFile(str(path), read_module(root, sizer), metadata, None, path.name)
+    return ModuleFile(str(path), _read(root, sizer, path), metadata, None, path.name)
+
+
+def _read(root, sizer, source: str | Path) -> Module:
+    try:
+        return read_module(root, sizer)
+    except BuildFileError as error:
+        raise PbemError.at(source, error.message, line=error.line) from None
 
 
 def open_module(path: str | Path) -> ModuleFile:

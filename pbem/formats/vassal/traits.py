@@ -7,9 +7,15 @@ every trait keeps its raw type and state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from pbem.formats.vassal.sequence import MAX_LINKS, TAB, split, split_chain
+from pbem.formats.vassal.sequence import MAX_LINKS, TAB, join, split, split_chain
+
+# Traits whose state starts with the VASSAL secret (the password) of the player who masked, hid or owns
+# the piece: Obscurable, Hideable, Restricted.  That field is never shown as it is.
+OWNER_TRAITS = ("obs;", "hide;", "restrict;")
+UNKNOWN_OWNER = "(a player)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +94,24 @@ def trait_kind(type_link: str) -> str:
     """``emb2;`` for ``emb2;Activate;…``; ``stack`` and other bare words stay as they are."""
     head, sep, _ = type_link.partition(";")
     return head + sep
+
+
+def public_state(trait: Trait, owners: Mapping[str, str]) -> str:
+    """A trait's state fit to show: an owner's secret becomes the owner's roster name (``owners``: secret →
+    name), or :data:`UNKNOWN_OWNER` when the roster does not know it.
+
+    >>> public_state(Trait("obs;", "obs;70,0;mask.png", "s3cret;"), {"s3cret": "Alice"})
+    'Alice;'
+    >>> public_state(Trait("hide;", "hide;72,130", "s3cret"), {})
+    '(a player)'
+    """
+    if trait.kind not in OWNER_TRAITS or not trait.state:
+        return trait.state
+    fields = split(trait.state, ";")
+    if fields[0] in ("", "null"):
+        return trait.state
+    fields[0] = owners.get(fields[0], UNKNOWN_OWNER)
+    return join(fields, ";")
 
 
 class PieceError(ValueError):

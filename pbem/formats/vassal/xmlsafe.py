@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from lxml import etree
@@ -10,47 +9,53 @@ from lxml import etree
 from pbem.model.errors import PbemError
 
 
-# Whatever may precede the root element: BOM, blanks, an XML declaration, comments, processing instructions.
-_PROLOG_ITEM = re.compile(rb"\s+|<\?.*?\?>|<!--.*?-->", re.S)
-_PROLOG_LIMIT = 1 << 16
+class _ExternalLoadRefused(Exception):
+    """Raised by :class:`_RefuseEveryLoad` to stop the parse at the first external resource it names."""
 
 
-def _declares_dtd(data: bytes) -> bool:
-    """Whether a DOCTYPE (the only place entities can be declared) comes before the root element."""
-    position = 3 if data.startswith(b"\xef\xbb\xbf") else 0
-    while position < min(len(data), _PROLOG_LIMIT):
-        match = _PROLOG_ITEM.match(data, position)
-        if not match or match.end() == position:
-            break
-        position = match.end()
-    return data[position:position + 2] == b"<!"
+class _RefuseEveryLoad(etree.Resolver):
+    """Every DTD, parameter entity or external entity the parser would load is refused.
+
+    The parser options below already tell libxml2 not to load anything; this is the second lock, for a
+    libxml2 or lxml that would (lxml's ``collect_ids=False``, for one, makes libxml2 load the external
+    subset whatever ``load_dtd`` says).
+    """
+
+    def resolve(self, url, pubid, context):
+        raise _ExternalLoadRefused(url)
 
 
 def _parser() -> etree.XMLParser:
-    return etree.XMLParser(
+    parser = etree.XMLParser(
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
         dtd_validation=False,
+        attribute_defaults=False,
         huge_tree=False,  # keeps libxml2's limits on depth and text size
         remove_blank_text=False,
-        collect_ids=False,
     )
+    parser.resolvers.add(_RefuseEveryLoad())
+    return parser
 
 
 def parse_xml(data: bytes, source: str | Path) -> etree._Element:
-    """The root element of ``data``; a DOCTYPE, an entity declaration or malformed XML is a :class:`PbemError`."""
-    if _declares_dtd(data):
-        raise PbemError.at(source, "XML with a DOCTYPE or entity declarations is refused (no DTDs are read)")
+    """The root element of ``data``; a DOCTYPE, an entity reference or malformed XML is a :class:`PbemError`.
+
+    No DTD or external entity is ever loaded, wherever the DOCTYPE stands: the parser is told not to, and
+    any load it would attempt anyway is refused; the parsed tree's DOCTYPE is then refused as a whole.
+    """
     try:
         root = etree.fromstring(data, _parser())
+    except _ExternalLoadRefused:
+        raise PbemError.at(source, "XML with a DOCTYPE or external entities is refused (no DTDs are read)") from None
     except etree.XMLSyntaxError as error:
         line, column = (error.position if error.position else (None, None))
         raise PbemError.at(source, f"malformed XML: {error.msg}", line=line, column=column) from None
     except (ValueError, MemoryError) as error:
         raise PbemError.at(source, f"malformed XML: {error}") from None
     docinfo = root.getroottree().docinfo
-    if docinfo.doctype or docinfo.internalDTD is not None:
+    if docinfo.doctype or docinfo.internalDTD is not None or docinfo.externalDTD is not None:
         raise PbemError.at(source, "XML with a DOCTYPE is refused (no DTDs or entities are read)")
     for _ in root.iter(etree.Entity):
         raise PbemError.at(source, "XML with entity references is refused")
