@@ -285,3 +285,110 @@ def test_zip_member_with_a_feature_not_read(tmp_path, capsys, feature, kind):
               "vmod": {"buildFile.xml": b"<VASSAL.build.GameModule name='m'/>"}}[kind]
     data = with_header_field(zip_bytes(member), where, offset, value, mask="version" not in feature)
     check_refused(tmp_path, capsys, f"feature.{kind}", data, expect=expect)
+
+
+# --- bounded in time and memory (issue 11): big hostile files generated here, never committed -----------
+
+def quoted_chain_save(pieces: int, links: int) -> bytes:
+    """A save of pieces whose trait chains are quoted at every level: read level by level, each costs the
+    chain's length times its depth (28 s and 1.1 GB for 1.9 MB before)."""
+    from pbem.formats.vassal.commands import encode_tree
+    from pbem.formats.vassal.sequence import join, join_chain
+
+    types = join_chain(["'mark;x"] * links + ["piece;;;;p'"])
+    states = join_chain(["'s"] * links + ["Main;1;2'"])
+    commands = ["+/" + join([str(number), types, states], "/") for number in range(pieces)]
+    return encode_tree(["begin_save", "", [""] + commands, "end_save"]).encode("utf-8")
+
+
+def deeply_quoted_tree(depth: int, size: int) -> bytes:
+    from pbem.formats.vassal.commands import encode_tree
+
+    tree: str | list = "'" + "x" * size + "'"
+    for _ in range(depth):
+        tree = ["'a", tree]
+    return encode_tree(["begin_save", tree, "end_save"]).encode("utf-8")
+
+
+@pytest.mark.parametrize("kind", ["chains", "tree"])
+def test_quoted_nesting_reads_in_linear_time(tmp_path, capsys, kind):
+    import time
+
+    plain = quoted_chain_save(4, 990) if kind == "chains" else deeply_quoted_tree(190, 1_900_000)
+    assert len(plain) > 1_900_000
+    path = tmp_path / "quoted.vsav"
+    path.write_bytes(zip_bytes({"savedGame": obfuscated(plain.decode("utf-8"))}, stored=True))
+    start = time.monotonic()
+    for verb in ("info", "log"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["vassal", verb, str(path), "--format", "json"])
+        assert exit_info.value.code == 0, capsys.readouterr().err
+    capsys.readouterr()
+    assert time.monotonic() - start < 10  # a fraction of a second now; minutes and gigabytes before
+
+
+def test_saved_game_inflating_past_the_limit_is_refused_before_inflating(tmp_path, capsys):
+    from pbem.formats.vassal.savefile import MAX_SAVED_GAME_BYTES
+
+    # 61 times larger once inflated: under the zip-bomb ratio, over what any save holds.
+    chunk = obfuscated("begin_save\x1b" + "x" * 1000 + "\x1bend_save")
+    body = (chunk * (MAX_SAVED_GAME_BYTES // len(chunk) + 2))[:MAX_SAVED_GAME_BYTES + 2]
+    data = zip_bytes({"savedGame": body})
+    assert len(data) < 8 * 1024 * 1024
+    check_refused(tmp_path, capsys, "big.vsav", data, expect="more than")
+
+
+def test_bare_stream_past_the_limit_is_refused(tmp_path, capsys):
+    from pbem.formats.vassal.modulefile import MAX_TEXT_BYTES
+
+    check_refused(tmp_path, capsys, "big.vlog", b"!VCSK00" + b"00" * (MAX_TEXT_BYTES // 2), expect="larger than")
+
+
+def test_too_many_commands(tmp_path, capsys):
+    from pbem.formats.vassal.savefile import MAX_COMMANDS
+
+    text = "begin_save" + "\x1bx" * (MAX_COMMANDS + 1) + "\x1bend_save"
+    check_refused(tmp_path, capsys, "many.vsav", zip_bytes({"savedGame": obfuscated(text)}), expect="commands")
+
+
+def test_prototypes_that_explode(tmp_path, capsys):
+    # Each prototype uses the next one twice: 2**40 traits if expanded naively.
+    definitions = "".join(
+        f'<VASSAL.build.module.PrototypeDefinition name="P{n}">+/null/prototype;P{n + 1}\tprototype;P{n + 1}'
+        f'\\\tpiece;;;;\\\\\t/\t\\\t\\\\\t</VASSAL.build.module.PrototypeDefinition>' for n in range(40))
+    xml = (f'<VASSAL.build.GameModule name="bomb">{definitions}'
+           '<VASSAL.build.widget.PieceSlot entryName="boom" gpid="1">+/null/prototype;P0\tpiece;;;;x/\tnull;0;0'
+           '</VASSAL.build.widget.PieceSlot></VASSAL.build.GameModule>').encode()
+    check_refused(tmp_path, capsys, "buildFile.xml", xml, expect="prototypes expand")
+
+
+def change_storm(changes: int, link: str) -> bytes:
+    """One piece of 999 traits, then ``changes`` steps each changing its first trait's state."""
+    from pbem.formats.vassal.sequence import join, join_chain
+
+    types = join_chain([link] * 999 + ["piece;;;;p"])
+    text = ("begin_save\x1b+/1/" + join(["1", types, "Main;1;2"], "/")[2:] + "\x1bend_save"
+            + "".join(f"\x1bLOG\tD/1/{number}/{number - 1}" for number in range(changes)))
+    return zip_bytes({"savedGame": obfuscated(text)})
+
+
+def test_many_changes_of_a_long_piece_are_read_in_time(tmp_path, capsys):
+    import time
+
+    path = tmp_path / "storm.vlog"
+    path.write_bytes(change_storm(30_000, "mark;x"))
+    start = time.monotonic()
+    with pytest.raises(SystemExit) as exit_info:
+        main(["vassal", "log", str(path)])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.count("change p (mark 29998->29999)") == 1
+    assert time.monotonic() - start < 10  # each change once cost the whole chain: 100 s for 99,000
+
+
+def test_changes_renaming_a_piece_of_999_labels_are_refused_in_time(tmp_path, capsys):
+    import time
+
+    start = time.monotonic()
+    check_refused(tmp_path, capsys, "labels.vlog", change_storm(99_000, "label;;;;;;;;;;;$pieceName$ ($label$)"),
+                  verb="log", expect="trait states")
+    assert time.monotonic() - start < 10

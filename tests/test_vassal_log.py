@@ -28,7 +28,7 @@ def test_undo_marker_and_reroll():
     ))
     steps = report["steps"]
     assert steps[0]["events"][0] == {"type": "roll", "button": "2d6", "dice": "2d6", "values": [3, 4], "total": 7,
-                                     "player": "Alice", "report": "*** 2d6 = 3,4 *** <Alice>", "command": 0}
+                                     "player": "Alice", "report": "*** 2d6 = 3,4 *** <Alice>", "command_index": 0}
     assert steps[0]["undone_by"] == 2
     assert steps[1]["events"][0]["type"] == "undo" and steps[1]["events"][0]["undoes"] == 1
     assert steps[1]["events"][0]["inferred"] is False
@@ -76,7 +76,7 @@ def test_events_change_add_remove_and_chat():
         ["LOG\t-/12"],
     ))
     chat, add, change, remove = (step["events"][0] for step in report["steps"])
-    assert chat == {"type": "chat", "text": "hello & welcome", "player": "Alice", "command": 0}
+    assert chat == {"type": "chat", "text": "hello & welcome", "player": "Alice", "command_index": 0}
     assert add["piece"] == "HQ" and add["at"] == {"map": "Main", "x": 5, "y": 5}
     assert change["name_after"] == "HQ reduced"
     assert change["traits"] == [{"trait": "emb2;", "before": "1", "after": "2"}]

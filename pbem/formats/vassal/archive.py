@@ -76,6 +76,11 @@ class ZipArchive:
         self.limits = limits
         self.comment = comment
 
+    def size(self, name: str) -> int | None:
+        """A member's declared inflated size (checked when read), or ``None`` if there is no such member."""
+        info = self._infos.get(name)
+        return None if info is None else info.file_size
+
     @property
     def names(self) -> list[str]:
         return list(self._infos)

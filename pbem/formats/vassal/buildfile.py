@@ -18,7 +18,7 @@ from pbem.formats.vassal.commands import AddPiece, parse_command
 from pbem.formats.vassal.grids import (MAX_INDEX, Grid, HexGrid, Numbering, Region, RegionGrid, SquareGrid,
                                        Zone, ZonedGrid)
 from pbem.formats.vassal.sequence import TAB, split, split_chain
-from pbem.formats.vassal.traits import Piece, Trait, piece_from_traits, substitute, trait_kind
+from pbem.formats.vassal.traits import Piece, PieceError, Trait, piece_from_traits, substitute, trait_kind
 from pbem.formats.vassal.xmlsafe import text_of
 from pbem.model.errors import PbemError
 
@@ -103,6 +103,8 @@ class Module:
     dice: list[DiceButton] = field(default_factory=list)
     sides: list[str] = field(default_factory=list)
     root_class: str = ""
+    is_extension: bool = False  # the root is a ModuleExtension, whatever metadata the zip holds
+    extends: tuple[str, str] | None = None  # an extension's module: name and version
 
     def map(self, map_id: str | None) -> MapDef | None:
         return next((m for m in self.maps if m.id == map_id), None)
@@ -185,8 +187,12 @@ def read_module(root: etree._Element, image_size: ImageSizer | None = None) -> M
     """The module described by a parsed buildFile; ``image_size(name)`` measures board images if it can."""
     module = Module(
         name=root.get("name", ""), version=root.get("version", ""),
-        vassal_version=root.get("VassalVersion", ""), description=root.get("description", ""),
-        root_class=root.tag if isinstance(root.tag, str) else "")
+        vassal_version=root.get("VassalVersion") or root.get("vassalVersion") or "",
+        description=root.get("description", ""), root_class=root.tag if isinstance(root.tag, str) else "")
+    if _short(root.tag).endswith("ModuleExtension"):
+        # An extension names the module it extends; its own name is its file's (VASSAL's too).
+        module.is_extension = True
+        module.extends = (root.get("module", ""), root.get("moduleVersion", ""))
     map_index = 0
     for element in root.iter():
         if not isinstance(element.tag, str):
@@ -275,7 +281,7 @@ def read_grid(element: etree._Element) -> Grid | None:
                 zoned.zones.append(_read_zone(child))
             else:
                 grid = read_grid(child)
-                if isinstance(grid, (HexGrid, SquareGrid)):
+                if isinstance(grid, (HexGrid, SquareGrid, RegionGrid)):  # VASSAL allows a region grid too
                     zoned.background = grid
         return zoned
     if short.endswith("HexGrid"):
@@ -354,22 +360,33 @@ def _read_slot(element: etree._Element, prototypes: dict[str, str]) -> PieceSlot
     command = parse_command(text)
     if not isinstance(command, AddPiece):
         return None
-    types, states = expand_prototypes(command.type, command.state, prototypes)
+    try:
+        types, states = expand_prototypes(command.type, command.state, prototypes)
+    except (PieceError, ValueError) as error:  # a chain too long, prototypes that explode
+        raise BuildFileError(element, f"{element.get('entryName', '')!r}: {error}") from None
     traits = [Trait(trait_kind(t), t, s) for t, s in zip(types, states)]
     piece = piece_from_traits(None, traits) if traits and command.type != "stack" else None
     return PieceSlot(name=element.get("entryName", ""), gpid=element.get("gpid"), type=command.type,
                      state=command.state, traits=traits, piece=piece)
 
 
+MAX_EXPANDED_LINKS = 10_000  # links visited expanding one piece's prototypes: real pieces stay in the hundreds
+
+
 def expand_prototypes(type_text: str, state_text: str, prototypes: dict[str, str],
-                      depth: int = 0) -> tuple[list[str], list[str]]:
+                      depth: int = 0, budget: list[int] | None = None) -> tuple[list[str], list[str]]:
     """The type and state links of a piece with every ``prototype;Name`` replaced by that prototype's traits.
 
     As ``UsePrototype`` does: the prototype's own placeholder BasicPiece is dropped, its traits bring their
     own states, prototypes inside prototypes are expanded too, parameters (``prototype;Name;k=v``) are
-    substituted into the definition, and comments (``cmt;``) go.
+    substituted into the definition, and comments (``cmt;``) go.  Prototypes that use each other many
+    times over would expand exponentially: past :data:`MAX_EXPANDED_LINKS` links it is a :class:`PieceError`.
     """
+    budget = [MAX_EXPANDED_LINKS] if budget is None else budget
     types = split_chain(type_text, TAB)
+    budget[0] -= len(types)
+    if budget[0] < 0:
+        raise PieceError(f"prototypes expand to more than {MAX_EXPANDED_LINKS} traits")
     states = split_chain(state_text, TAB) if state_text else [""]
     states += [""] * (len(types) - len(states))
     out_types: list[str] = []
@@ -392,7 +409,7 @@ def expand_prototypes(type_text: str, state_text: str, prototypes: dict[str, str
             command = parse_command(definition)
             if not isinstance(command, AddPiece):
                 continue
-            inner_types, inner_states = expand_prototypes(command.type, command.state, prototypes, depth + 1)
+            inner_types, inner_states = expand_prototypes(command.type, command.state, prototypes, depth + 1, budget)
             out_types.extend(inner_types[:-1])
             out_states.extend(inner_states[:-1])
         elif not last and link.startswith("cmt;"):

@@ -8,6 +8,8 @@ a ``str``, a group is a ``list`` of trees, and encoding a decoded tree gives bac
 from __future__ import annotations
 
 from collections.abc import Iterator
+import html
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from pbem.formats.vassal.sequence import ESC, TAB, join, split
@@ -26,9 +28,9 @@ def decode_tree(text: str, max_depth: int = MAX_DEPTH) -> str | list:
     can be read from one split; quoting (rare) takes the literal, level-by-level reading instead.
     """
     if ESC not in text:
-        return _decode(text, 0, max_depth)
+        return _decode_windows(text, max_depth)
     if text[0] == "'" or text[-1] == "'" or ESC + "'" in text:
-        return _decode(text, 0, max_depth)
+        return _decode_windows(text, max_depth)
     pieces = text.split(ESC)
     counts = []
     for piece in pieces[:-1]:
@@ -41,7 +43,7 @@ def decode_tree(text: str, max_depth: int = MAX_DEPTH) -> str | list:
             count = 0
         counts.append(count)
     tree = _build(pieces, counts, 0, len(pieces) - 1, 0)
-    return _decode(text, 0, max_depth) if tree is None else tree
+    return _decode_windows(text, max_depth) if tree is None else tree
 
 
 def _build(pieces: list[str], counts: list[int], start: int, end: int, depth: int) -> list | None:
@@ -68,6 +70,58 @@ def _child(pieces: list[str], counts: list[int], start: int, end: int, depth: in
         return piece[:len(piece) - counts[end]] if end < len(counts) and counts[end] else piece
     # Within a child, the last piece's closing run is this level's delimiter: it is not part of the child.
     return _build(pieces, counts, start, end, depth + 1)
+
+
+def _decode_windows(text: str, max_depth: int) -> str | list:
+    """The literal reading of :func:`_decode`, without copying the text once per level.
+
+    A command ``d`` levels down is a window on the original text in which every ESC has lost ``d`` of the
+    backslashes in front of it: its separators are the ESCs with exactly ``d``; unquoting trims the
+    window's two ends.  Reading level by level instead costs the text's length times its depth, in time
+    and in memory (hundreds of MB for a hostile 2 MB save).
+    """
+    positions: list[int] = []
+    by_count: dict[int, list[int]] = {}
+    at = 0
+    pieces = text.split(ESC)
+    for index in range(len(pieces) - 1):
+        piece = pieces[index]
+        at += len(piece)
+        positions.append(at)
+        count = 0
+        if piece and piece[-1] == "\\":
+            tail = piece[-max_depth - 2:]
+            count = len(tail) - len(tail.rstrip("\\"))
+        by_count.setdefault(count, []).append(index)
+        at += 1
+
+    def node(start: int, end: int, first: int, depth: int) -> str | list:
+        # ``first``: the index of the first ESC at or after ``start``.
+        has_esc = first < len(positions) and positions[first] < end
+        quoted = end - start > 1 and text[start] == "'" and text[end - 1] == "'"
+        if not has_esc and not quoted:
+            return text[start:end]
+        if depth >= max_depth:
+            raise NestingError(f"commands nested more than {max_depth} deep")
+        separators = by_count.get(depth, [])
+        found = bisect_left(separators, first)
+        children = []
+        child_start, child_first = start, first
+        while True:
+            separator = separators[found] if found < len(separators) else None
+            if separator is None or positions[separator] >= end:
+                children.append(child(child_start, end, child_first, depth))
+                return children
+            children.append(child(child_start, positions[separator] - depth, child_first, depth))
+            child_start, child_first = positions[separator] + 1, separator + 1
+            found += 1
+
+    def child(start: int, end: int, first: int, depth: int) -> str | list:
+        if end - start > 1 and text[start] == "'" and text[end - 1] == "'":
+            start, end = start + 1, end - 1
+        return node(start, end, first, depth + 1)
+
+    return node(0, len(text), 0, 0)
 
 
 def _decode(text: str, depth: int, max_depth: int) -> str | list:
@@ -199,6 +253,11 @@ class Player:
     secret: str
     name: str
     side: str
+
+    @property
+    def shown_name(self) -> str:
+        """The name as VASSAL shows it: 3.4+ writes chat-escaped names (``&lt;Brian&gt;``)."""
+        return html.unescape(self.name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,21 +10,23 @@ from pbem.formats.vassal.archive import is_zip, read_zip
 from pbem.formats.vassal.buildfile import Module
 from pbem.formats.vassal.grids import HexGrid, Numbering, RegionGrid, SquareGrid, ZonedGrid
 from pbem.formats.vassal.metadata import Metadata, read_metadata
-from pbem.formats.vassal.modulefile import MAX_FILE_BYTES, ModuleFile, module_from_archive, module_from_build_file
+from pbem.formats.vassal.modulefile import (ModuleFile, module_from_archive, module_from_build_file, open_module,
+                                           read_vassal_bytes)
 from pbem.formats.vassal.savefile import SAVE_ENTRY, SavedGame, read_saved_game
 from pbem.formats.vassal.obfuscation import HEADER
 from pbem.formats.vassal.xmlsafe import parse_xml
 from pbem.model.errors import PbemError
-from pbem.model.files import read_bytes
 
 
 def open_vassal_file(path: str | Path) -> SavedGame | ModuleFile | Metadata:
     """Whatever VASSAL file ``path`` is: a save or log, a module (zip or buildFile), or a metadata file."""
     path = Path(path)
-    data = read_bytes(path, MAX_FILE_BYTES)
+    if path.is_dir():
+        return open_module(path)  # an unpacked module or extension
+    data = read_vassal_bytes(path)
     if is_zip(data):
         archive = read_zip(data, path)
-        if archive.get(SAVE_ENTRY) is not None:
+        if SAVE_ENTRY in archive.names:
             return read_saved_game(data, path)
         return module_from_archive(archive, path)
     if data.startswith(HEADER) or data.startswith(b"begin_save"):
@@ -99,11 +101,13 @@ def describe(thing: SavedGame | ModuleFile | Metadata, source: str) -> dict:
     if isinstance(thing, ModuleFile):
         module = thing.module
         meta = thing.metadata
-        return {
+        # An extension's metadata may carry its module's name: its own name and version come from its root.
+        meta_name = meta.name if meta and not thing.is_extension else None
+        info = {
             "file": source, "kind": "extension" if thing.is_extension else "module",
-            "vassal_version": (meta.vassal_version if meta and meta.vassal_version else module.vassal_version) or None,
-            "module": {"name": module.name or (meta.name if meta else None),
-                       "version": module.version or (meta.version if meta else None)},
+            "vassal_version": ((meta.vassal_version if meta else "") or module.vassal_version) or None,
+            "module": {"name": module.name or meta_name or None,
+                       "version": module.version or (meta.version if meta else None) or None},
             "build_file": thing.build_file,
             "maps": module_info(module),
             "pieces": len(module.slots), "prototypes": len(module.prototypes),
@@ -113,6 +117,9 @@ def describe(thing: SavedGame | ModuleFile | Metadata, source: str) -> dict:
             "sides": module.sides,
             "metadata": metadata_info(meta),
         }
+        if module.extends is not None:
+            info["extends"] = {"name": module.extends[0] or None, "version": module.extends[1] or None}
+        return info
     return {"file": source, "kind": "metadata", "vassal_version": thing.vassal_version or None,
             "module": {"name": thing.name or None, "version": thing.version or None},
             "metadata": metadata_info(thing)}
@@ -139,7 +146,9 @@ def describe_game(game: SavedGame) -> dict:
                   "pieces": per_map.get(map_id, 0)} for map_id in map_ids],
         "pieces": len(pieces), "stacks": sum(1 for s in stacks.values() if s.kind == "stack"),
         "decks": sum(1 for s in stacks.values() if s.kind == "deck"),
-        "players": [{"name": player.name, "side": player.side} for player in game.players()],
+        # A roster lists a player again each time they rejoin: each player once.
+        "players": list({(player.shown_name, player.side): {"name": player.shown_name, "side": player.side}
+                         for player in game.players()}.values()),
     }
     if not game.vassal_version and game.savedata is None and game.obfuscation.hex_case == "upper":
         info["vassal_version_note"] = "2.9 or older (upper-case hex, no savedata)"

@@ -377,7 +377,7 @@ class ZonedGrid:
     """``ZonedGrid``: the first zone containing a point names it, else the background grid does."""
 
     zones: list[Zone] = field(default_factory=list)
-    background: "HexGrid | SquareGrid | None" = None
+    background: "HexGrid | SquareGrid | RegionGrid | None" = None
     kind: str = "zoned"
 
     def _zone_grid(self, zone: Zone):

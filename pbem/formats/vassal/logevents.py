@@ -18,13 +18,16 @@ from pbem.formats.vassal.buildfile import Module
 from pbem.formats.vassal.commands import (AddPiece, BoardLayout, ChangePiece, Chat, MovePiece, Other, RemovePiece,
                                           SetProperty, UndoMarker, parse_command)
 from pbem.formats.vassal.dice import DiceReader, Roll
-from pbem.formats.vassal.layout import MapLayout, layouts_for
+from pbem.formats.vassal.layout import OFFBOARD, MapLayout, layouts_for, map_layout
 from pbem.formats.vassal.savefile import SavedGame, collect_pieces, step_commands
-from pbem.formats.vassal.sequence import TAB, join, split
-from pbem.formats.vassal.traits import Piece, Stack, decode_chain, piece_from_traits, public_state
+from pbem.formats.vassal.sequence import TAB, join, split, split_chain
+from pbem.model.errors import PbemError
+from pbem.formats.vassal.traits import (NAME_TRAITS, Piece, PieceError, Stack, Trait, apply_basic_state, piece_name,
+                                        public_state, trait_kind)
 
 _TYPED_CHAT = re.compile(r"^(?:&lt;|<)(?P<player>.*?)(?:&gt;|>) - (?P<text>.*)$", re.S)
 UNDO_CHAT = "* UNDO: "
+UNNAMED = "(unnamed)"  # a piece whose name is empty, as many markers' are
 
 
 @dataclass(slots=True)
@@ -32,6 +35,29 @@ class _Tracked:
     type: str
     state: str
     piece: Piece
+    _types: list[str] | None = None
+    _name_links: frozenset[int] | None = None
+
+    @property
+    def types(self) -> list[str]:
+        """The type chain's links, split once however often the piece changes."""
+        if self._types is None:
+            self._types = split_chain(self.type)
+        return self._types
+
+    @property
+    def name_links(self) -> frozenset[int]:
+        """Where the traits that change the name are in the chain."""
+        if self._name_links is None:
+            self._name_links = frozenset(index for index, link in enumerate(self.types[:-1])
+                                         if trait_kind(link) in NAME_TRAITS)
+        return self._name_links
+
+
+# Work (trait states compared, name traits applied) one log may ask for; a real log needs a few million at
+# most (Paths of Glory: 6,000 pieces of ~150 traits).  Past it the log is refused, not read for minutes.
+MAX_TRAIT_WORK = 20_000_000
+NAME_WORK = 20  # applying a name trait (fields, formats) costs about as much as 20 state comparisons
 
 
 @dataclass(slots=True)
@@ -64,24 +90,42 @@ class LogReader:
         self.stack_of: dict[str, str] = {child: stack_id for stack_id, stack in stacks.items()
                                          for child in stack.children}
         self.layouts: dict[str, MapLayout] = layouts_for(module, game.board_layouts()) if module else {}
-        self.roster = {player.secret: player.name for player in game.players()}
+        self.roster = {player.secret: player.shown_name for player in game.players()}
+        self.work = 0  # see MAX_TRAIT_WORK
+        self.positions = self.on_boards = 0  # map positions seen, and those named on a board
 
     # --- naming -------------------------------------------------------------------------------------
 
     def where(self, map_id: str | None, x: int | None, y: int | None) -> dict:
         place: dict = {"map": map_id, "x": x, "y": y}
         layout = self.layouts.get(map_id) if map_id else None
+        if map_id is not None and x is not None and y is not None:
+            self.positions += 1
         if layout is not None and x is not None and y is not None:
             place["location"] = layout.location_name(x, y)
+            self.on_boards += place["location"] != OFFBOARD
         return place
+
+    def warnings(self) -> list[str]:
+        """What suggests the module given is not the log's: another name, or no position on its boards."""
+        if self.module is None:
+            return []
+        out = []
+        made_with = self.game.moduledata.name if self.game.moduledata else ""
+        if made_with and self.module.name and made_with != self.module.name:
+            out.append(f"the log was made with the module {made_with!r}, not {self.module.name!r}")
+        if self.positions and not self.on_boards:
+            out.append(f"none of the log's {self.positions} positions falls on a board of {self.module.name or 'the module'!r}"
+                       " (another game's module?)")
+        return out
 
     def name_of(self, piece_id: str) -> str:
         tracked = self.pieces.get(piece_id)
         if tracked is not None:
-            return tracked.piece.name
+            return tracked.piece.name or UNNAMED
         stack = self.stacks.get(piece_id)
         if stack is not None:
-            names = [self.pieces[child].piece.name for child in stack.children if child in self.pieces]
+            names = [self.pieces[child].piece.name or UNNAMED for child in stack.children if child in self.pieces]
             return "stack of " + ", ".join(names) if names else "empty stack"
         return f"piece {piece_id}"
 
@@ -99,7 +143,7 @@ class LogReader:
         for number, command in enumerate(parsed):
             event = self._event(command, step, results, used_results)
             if event is not None:
-                event["command"] = number
+                event["command_index"] = number
                 step.events.append(event)
 
     def _event(self, command, step: _Step, results: dict[str, str], used: set[str]) -> dict | None:
@@ -123,10 +167,20 @@ class LogReader:
         if isinstance(command, UndoMarker):
             return None
         if isinstance(command, BoardLayout):
-            return {"type": "other", "command": "BoardPicker", "map": command.map_id}
+            return self._boards(command)
         if isinstance(command, Other):
             return {"type": "other", "command": command.prefix}
         return None
+
+    def _boards(self, command: BoardLayout) -> dict:
+        """A board choice mid-log: positions from here on are named on the new layout."""
+        if self.module is not None:
+            map_def = self.module.map(command.map_id)
+            if map_def is not None:
+                self.layouts[command.map_id] = map_layout(map_def, command)
+        return {"type": "boards", "map": command.map_id,
+                "boards": [{"name": name, "reversed": is_reversed, "column": column, "row": row}
+                           for name, is_reversed, column, row in command.boards]}
 
     def _move(self, command: MovePiece, step: _Step) -> dict:
         player = self.player_of(command.player)
@@ -178,7 +232,7 @@ class LogReader:
             return None  # stacks come and go with moves; their pieces are what players see
         if command.id:
             self.pieces[command.id] = _Tracked(command.type, command.state, decoded)
-        return {"type": "add", "piece": decoded.name, "id": command.id,
+        return {"type": "add", "piece": decoded.name or UNNAMED, "id": command.id,
                 "at": self.where(decoded.map_id, decoded.x, decoded.y)}
 
     def _remove(self, command: RemovePiece) -> dict | None:
@@ -188,7 +242,7 @@ class LogReader:
                     del self.stack_of[child]
             return None
         tracked = self.pieces.pop(command.id, None)
-        event = {"type": "remove", "piece": tracked.piece.name if tracked else f"piece {command.id}",
+        event = {"type": "remove", "piece": (tracked.piece.name or UNNAMED) if tracked else f"piece {command.id}",
                  "id": command.id}
         if tracked is not None:
             event["at"] = self.where(tracked.piece.map_id, tracked.piece.x, tracked.piece.y)
@@ -202,20 +256,50 @@ class LogReader:
             event["traits"] = []
             return event
         before_state = command.old_state if command.old_state is not None else tracked.state
-        before = decode_chain(tracked.type, before_state)
-        after = decode_chain(tracked.type, command.new_state)
-        changed = [{"trait": old.kind, "before": public_state(old, self.roster),
-                    "after": public_state(new, self.roster)}
-                   for old, new in zip(before, after) if old.state != new.state]
-        new_piece = piece_from_traits(command.id, after)
+        types = tracked.types
+        try:
+            before = split_chain(before_state, TAB) if before_state else [""]
+            after = split_chain(command.new_state, TAB) if command.new_state else [""]
+        except ValueError as error:
+            raise PieceError(str(error)) from None
+        # Links beyond both states are empty in both: only the links the two states hold are compared.
+        count = min(len(types), max(len(before), len(after)))
+        self._charge(len(before) + len(after))
+        changed_links = [index for index in range(count)
+                         if (before[index] if index < len(before) else "") != (after[index] if index < len(after) else "")]
+        changed = []
+        for index in changed_links:
+            kind = trait_kind(types[index])
+            old = Trait(kind, types[index], before[index] if index < len(before) else "")
+            new = Trait(kind, types[index], after[index] if index < len(after) else "")
+            changed.append({"trait": kind, "before": public_state(old, self.roster),
+                            "after": public_state(new, self.roster)})
+        last = len(types) - 1
+        new_piece = Piece(command.id, tracked.type, command.new_state, basic_name=tracked.piece.basic_name,
+                          image=tracked.piece.image)
+        apply_basic_state(new_piece, after[last] if last < len(after) else "")
         if new_piece.map_id is None and tracked.piece.map_id is not None:
             # A stacked piece's own state may carry no map (VASSAL 2.9): keep where it is.
             new_piece.map_id, new_piece.x, new_piece.y = tracked.piece.map_id, tracked.piece.x, tracked.piece.y
+        links = tracked.name_links
+        if any(index in links for index in changed_links):
+            self._charge(NAME_WORK * len(links))
+            name_traits = [Trait(trait_kind(types[index]), types[index], after[index] if index < len(after) else "")
+                           for index in sorted(links)]
+            new_piece._name = piece_name(name_traits + [Trait("piece;", types[last], "")], new_piece.basic_name)
+        else:
+            new_piece._name = tracked.piece.name
         if new_piece.name != tracked.piece.name:
-            event["name_after"] = new_piece.name
+            event["name_after"] = new_piece.name or UNNAMED
         event["traits"] = changed
-        self.pieces[command.id] = _Tracked(tracked.type, command.new_state, new_piece)
+        self.pieces[command.id] = _Tracked(tracked.type, command.new_state, new_piece, types, links)
         return event
+
+    def _charge(self, work: int) -> None:
+        self.work += work
+        if self.work > MAX_TRAIT_WORK:
+            raise PbemError(f"the log's pieces change more than {MAX_TRAIT_WORK} trait states in all, "
+                            "beyond what pbem reads (no real log comes near)")
 
     def _chat(self, command: Chat, step: _Step, results: dict[str, str], used: set[str]) -> dict:
         message = command.message
@@ -322,8 +406,12 @@ def read_events(game: SavedGame, module: Module | None = None) -> dict:
         elif _undoable(step):
             pointer = position
     _assign_players(steps, list(dict.fromkeys(reader.roster.values())))
-    return {"kind": game.kind, "file": game.source,
-            "steps": [_step_json(step) for step in steps], "summary": _summary(steps)}
+    report = {"kind": game.kind, "file": game.source,
+              "steps": [_step_json(step) for step in steps], "summary": _summary(steps)}
+    warnings = reader.warnings()
+    if warnings:
+        report["warnings"] = warnings
+    return report
 
 
 def _previous_undoable(steps: list[_Step], pointer: int) -> int | None:

@@ -14,6 +14,17 @@ from pbem.model.files import read_bytes
 
 BUILD_FILES = ("buildFile.xml", "buildFile")  # 3.5+ name first, as a robust reader should
 MAX_FILE_BYTES = 1024 * 1024 * 1024  # modules full of images can be hundreds of MiB; members are read lazily
+MAX_TEXT_BYTES = 64 * 1024 * 1024  # an XML file or a bare savedGame stream: no real one comes near
+
+
+def read_vassal_bytes(path: Path) -> bytes:
+    """A VASSAL file's bytes: a zip up to :data:`MAX_FILE_BYTES`, anything else up to :data:`MAX_TEXT_BYTES`."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4)
+    except OSError:
+        head = b""  # read_bytes names the problem
+    return read_bytes(path, MAX_FILE_BYTES if is_zip(head) else MAX_TEXT_BYTES)
 
 
 @dataclass(slots=True)
@@ -38,8 +49,9 @@ def module_from_archive(archive: ZipArchive, source: str | Path) -> ModuleFile:
     meta_name = "moduledata" if archive.get("moduledata") is not None else "extensiondata"
     metadata = (read_metadata(archive.get(meta_name), f"{source}!{meta_name}")
                 if archive.get(meta_name) is not None else None)
-    return ModuleFile(str(source), _read(root, sizer, f"{source}!{name}"), metadata, archive, name,
-                      is_extension=meta_name == "extensiondata" or (metadata is not None and metadata.root != "data"))
+    module = _read(root, sizer, f"{source}!{name}")
+    return ModuleFile(str(source), _named(module, Path(source)), metadata, archive, name,
+                      is_extension=module.is_extension)
 
 
 def module_from_build_file(data: bytes, path: Path) -> ModuleFile:
@@ -47,10 +59,21 @@ def module_from_build_file(data: bytes, path: Path) -> ModuleFile:
     root = parse_xml(data, path)
     sizer = image_sizer(folder_image_reader(path.parent))
     metadata = None
-    meta_path = path.parent / "moduledata"
-    if meta_path.is_file():
-        metadata = read_metadata(read_bytes(meta_path), meta_path)
-    return ModuleFile(str(path), _read(root, sizer, path), metadata, None, path.name)
+    for meta_name in ("moduledata", "extensiondata"):
+        meta_path = path.parent / meta_name
+        if meta_path.is_file():
+            metadata = read_metadata(read_bytes(meta_path, MAX_TEXT_BYTES), meta_path)
+            break
+    module = _read(root, sizer, path)
+    return ModuleFile(str(path), _named(module, path), metadata, None, path.name, is_extension=module.is_extension)
+
+
+def _named(module: Module, path: Path) -> Module:
+    """An extension is named after its file (or its folder, when unpacked), as VASSAL names it."""
+    if module.is_extension and not module.name:
+        stem = path.stem if path.name not in BUILD_FILES else path.resolve().parent.name
+        module.name = stem
+    return module
 
 
 def _read(root, sizer, source: str | Path) -> Module:
@@ -68,7 +91,7 @@ def open_module(path: str | Path) -> ModuleFile:
         if candidate is None:
             raise PbemError.at(path, "folder has no buildFile.xml or buildFile")
         path = candidate
-    data = read_bytes(path, MAX_FILE_BYTES)
+    data = read_vassal_bytes(path)
     if is_zip(data):
         return module_from_archive(read_zip(data, path), path)
     return module_from_build_file(data, path)

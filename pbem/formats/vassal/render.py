@@ -38,6 +38,9 @@ def info_lines(report: dict) -> list[Line]:
         lines.append(("", f"  VASSAL version: {report['vassal_version_note']}"))
     if module.get("name") or module.get("version"):
         lines.append(("", f"  module: {module.get('name') or '?'} {module.get('version') or ''}".rstrip()))
+    if report.get("extends"):
+        parent = report["extends"]
+        lines.append(("", f"  extends: {parent.get('name') or '?'} {parent.get('version') or ''}".rstrip()))
     if report.get("encoding"):
         encoding = report["encoding"]
         lines.append(("", f"  encoding: {encoding['obfuscation']}"
@@ -116,6 +119,11 @@ def event_words(event: dict) -> str:
         what = "; ".join(event["what"][:5]) if event.get("what") else "?"
         target = f"step {event['undoes']}" if event.get("undoes") else "an earlier step"
         return f"undo {target} ({what})" + (" [inferred]" if event.get("inferred") else "")
+    if kind == "boards":
+        boards = ", ".join(f"{board['name']}{' (reversed)' if board['reversed'] else ''}"
+                           + (f" at column {board['column']}, row {board['row']}" if board["column"] or board["row"] else "")
+                           for board in event["boards"])
+        return f"boards of {event['map']}: {boards or 'none'}"
     return f"{kind} {event.get('command', '')}".rstrip()
 
 
@@ -124,6 +132,7 @@ _STYLES = {"roll": "bold yellow", "undo": "bold red", "move": "", "chat": "green
 
 def log_lines(report: dict) -> list[Line]:
     lines: list[Line] = [("bold", f"{report['file']}: VASSAL {report['kind']}, {len(report['steps'])} steps")]
+    lines.extend(("bold yellow", f"warning: {warning}") for warning in report.get("warnings", []))
     for step in report["steps"]:
         who = f" [{step['player']}]" if step.get("player") else ""
         undone = f" (undone by step {step['undone_by']})" if step.get("undone_by") else ""

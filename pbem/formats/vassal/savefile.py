@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.formats.vassal.archive import ZipArchive, is_zip, read_zip, write_zip
-from pbem.formats.vassal.commands import (LOG_PREFIX, AddPiece, BoardLayout, NestingError, Player, decode_tree,
+from pbem.formats.vassal.commands import (ESC, LOG_PREFIX, AddPiece, BoardLayout, NestingError, Player, decode_tree,
                                           encode_tree, leaves, parse_command)
 from pbem.formats.vassal.metadata import Metadata, read_metadata
 from pbem.formats.vassal.obfuscation import Obfuscation, ObfuscationError, deobfuscate, obfuscate
@@ -20,6 +20,10 @@ from pbem.formats.vassal.traits import Piece, Stack, decode_piece
 from pbem.model.errors import PbemError
 
 SAVE_ENTRY = "savedGame"
+# Bounds that keep reading within seconds and well under 1 GiB (documented in docs/vassal.md).  The
+# largest real save at hand (Paths of Glory's, 6,000 pieces) is 27 MB of hex and 2,500 commands.
+MAX_SAVED_GAME_BYTES = 64 * 1024 * 1024  # the savedGame entry as stored (hex: twice the text)
+MAX_COMMANDS = 100_000  # ESC-separated commands in it: a real log of a whole day holds a few thousand
 
 
 @dataclass(slots=True)
@@ -114,8 +118,15 @@ def collect_pieces(commands: list) -> tuple[dict[str, Piece], dict[str, Stack]]:
     return pieces, stacks
 
 
+def _too_large(size: int, source: str | Path) -> PbemError:
+    return PbemError.at(source, f"savedGame holds {size} bytes, more than the {MAX_SAVED_GAME_BYTES} "
+                                f"pbem reads (no real save comes near)")
+
+
 def decode_saved_game(data: bytes, source: str | Path) -> tuple[list | str, Obfuscation]:
     """The command tree of a ``savedGame`` entry's bytes."""
+    if len(data) > MAX_SAVED_GAME_BYTES:
+        raise _too_large(len(data), source)
     try:
         plain, how = deobfuscate(data)
     except ObfuscationError as error:
@@ -127,6 +138,9 @@ def decode_saved_game(data: bytes, source: str | Path) -> tuple[list | str, Obfu
                            pointer=f"byte {error.start}") from None
     if how.encoding == "plain" and not text.startswith(("begin_save", LOG_PREFIX)):
         raise PbemError.at(source, "savedGame is neither obfuscated (!VCSK) nor a VASSAL command stream")
+    commands = text.count(ESC) + 1
+    if commands > MAX_COMMANDS:
+        raise PbemError.at(source, f"savedGame holds {commands} commands, more than the {MAX_COMMANDS} pbem reads")
     try:
         tree = decode_tree(text)
     except (NestingError, RecursionError) as error:
@@ -140,6 +154,9 @@ def read_saved_game(data: bytes, source: str | Path) -> SavedGame:
     savedata = moduledata = None
     if is_zip(data):
         archive = read_zip(data, source)
+        size = archive.size(SAVE_ENTRY)
+        if size is not None and size > MAX_SAVED_GAME_BYTES:
+            raise _too_large(size, source)  # before inflating a byte of it
         raw = archive.get(SAVE_ENTRY)
         if raw is None:
             raise PbemError.at(source, "zip has no savedGame entry: not a VASSAL save or log")

@@ -14,6 +14,7 @@ is dropped.  Every token longer than one character that starts and ends with ``'
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 
 ESC = "\x1b"
@@ -79,58 +80,65 @@ def split_chain(text: str, delim: str = TAB, max_links: int = MAX_LINKS) -> list
     """The links of a nested chain ``join([a, join([b, join([c, ...])])])``, outermost first.
 
     This is how VASSAL reads a trait chain: take the first token, then read the second token the same
-    way, until only one is left.  Each level of nesting adds one backslash before the delimiter, so the
-    boundary after link ``k`` has exactly ``k`` backslashes in front of it, and link ``k`` is decoded
-    ``k + 1`` times.  Reading level by level costs the chain's length times its depth (VASSAL's own cost);
-    this reads all levels in one pass and falls back to the literal reading whenever quoting or a stray
-    backslash could make the two disagree.
+    way, until only one is left.  Read literally, level by level, that costs the chain's length times its
+    depth (VASSAL's own cost, and seconds on a hostile file).  Here every level is a window on the
+    original text instead: after ``k`` levels a delimiter has lost ``k`` of the backslashes in front of
+    it, so the delimiters with exactly ``k`` end link ``k`` (the first) and the rest (a second one, which
+    VASSAL's reader ignores everything after); unquoting the rest trims the window's two ends.  Each
+    delimiter is found by its count, so the whole chain reads in one pass.
     """
     if delim not in text:
         return [unquote(text)]
-    if text[-1] == "'" or text[0] == "'" or delim + "'" in text:
-        return _split_chain_slow(text, delim, max_links)
+    positions: list[int] = []  # of each delimiter
+    by_count: dict[int, list[int]] = {}  # backslashes in front → indices into ``positions``, ascending
+    at = 0
     pieces = text.split(delim)
-    links: list[str] = []
-    level = 0
-    start = 0  # index of the current link's first piece
-    last = len(pieces) - 1
-    for index in range(last):
+    for index in range(len(pieces) - 1):
         piece = pieces[index]
-        if piece and piece[-1] == BACKSLASH:
-            tail = piece[-64:]  # the run of backslashes, without copying a long piece
-            count = len(tail) - len(tail.rstrip(BACKSLASH))
-            if count == 64:
-                count = len(piece) - len(piece.rstrip(BACKSLASH))
-        else:
-            count = 0
-        if count == level:
-            if start == index:
-                links.append(piece[:len(piece) - count] if count else piece)
-            else:
-                links.append(_link(pieces, start, index, level, delim))
-            start = index + 1
-            level += 1
-            if level > max_links:
-                raise ValueError(f"a chain of more than {max_links} links")
-        elif count < level:
-            return _split_chain_slow(text, delim, max_links)
-    links.append(pieces[last] if start == last else _link(pieces, start, last, level, delim))
-    for link in links:
-        if link[:1] == BACKSLASH:
-            return _split_chain_slow(text, delim, max_links)
-    return links
+        at += len(piece)
+        positions.append(at)
+        by_count.setdefault(_backslashes_before_end(piece), []).append(index)
+        at += 1
+    links: list[str] = []
+    start, end, first, level = 0, len(text), 0, 0  # the current rest is text[start:end], less escapes
+    while True:
+        boundary = _next_with(by_count.get(level), first, positions, end)
+        if boundary is None:
+            links.append(unquote(_unescape(text[start:end], level + 1, delim)))
+            return links
+        at = positions[boundary]
+        links.append(unquote(_unescape(text[start:at - level], level + 1, delim)))
+        if len(links) >= max_links:
+            raise ValueError(f"a chain of more than {max_links} links")
+        second = _next_with(by_count.get(level), boundary + 1, positions, end)
+        if second is not None:
+            end = positions[second] - level
+        start, first, level = at + 1, boundary + 1, level + 1
+        if end - start > 1 and text[start] == "'" and text[end - 1] == "'":
+            start, end = start + 1, end - 1
 
 
-def _link(pieces: list[str], start: int, end: int, level: int, delim: str) -> str:
-    """``pieces[start..end]`` of one link, rejoined with each inner delimiter decoded ``level + 1`` times.
+def _backslashes_before_end(piece: str) -> int:
+    if not piece or piece[-1] != BACKSLASH:
+        return 0
+    tail = piece[-64:]  # the run of backslashes, without copying a long piece
+    count = len(tail) - len(tail.rstrip(BACKSLASH))
+    return count if count < 64 else len(piece) - len(piece.rstrip(BACKSLASH))
 
-    An inner delimiter keeps all but ``level + 1`` of its backslashes; the link's own closing run (the
-    last piece's ``level`` backslashes, when ``end`` is a boundary) goes with the boundary.
-    """
-    joined = delim.join(pieces[start:end + 1])
-    if end < len(pieces) - 1 and level:
-        joined = joined[:-level]
-    return joined.replace(BACKSLASH * (level + 1) + delim, delim)
+
+def _next_with(indices: list[int] | None, first: int, positions: list[int], end: int) -> int | None:
+    """The first of ``indices`` from ``first`` on whose delimiter lies before ``end``."""
+    if not indices:
+        return None
+    found = bisect_left(indices, first)
+    if found < len(indices) and positions[indices[found]] < end:
+        return indices[found]
+    return None
+
+
+def _unescape(link: str, times: int, delim: str) -> str:
+    """``link`` with ``times`` backslashes dropped before each delimiter (all have at least that many)."""
+    return link.replace(BACKSLASH * times + delim, delim) if delim in link else link
 
 
 def _split_chain_slow(text: str, delim: str, max_links: int) -> list[str]:

@@ -47,6 +47,7 @@ class Piece:
     gpid: str | None = None
     properties: dict[str, str] = field(default_factory=dict)
     _traits: list[Trait] | None = field(default=None, repr=False)
+    _name: str | None = field(default=None, repr=False)
 
     @property
     def traits(self) -> list[Trait]:
@@ -57,7 +58,9 @@ class Piece:
     @property
     def name(self) -> str:
         """The piece's name as VASSAL shows it: BasicPiece name, then layer and label traits, inside out."""
-        return piece_name(self.traits, self.basic_name)
+        if self._name is None:
+            self._name = piece_name(self.traits, self.basic_name)
+        return self._name
 
     @property
     def images(self) -> list[str]:
@@ -234,11 +237,14 @@ def _decode_deck(deck_id: str | None, state_text: str) -> Stack:
     return Stack(deck_id, map_id, x, y, children, kind="deck")
 
 
+NAME_TRAITS = ("emb2;", "emb;", "label;", "basicName;")  # the traits that change a piece's name
+
+
 def piece_name(traits: list[Trait], basic_name: str) -> str:
     """Apply the name-changing traits from the innermost out, as ``getName`` does."""
     name = basic_name
     for trait in reversed(traits[:-1]):
-        if trait.kind in ("emb2;", "emb;"):
+        if trait.kind in NAME_TRAITS[:2]:
             name = _layer_name(trait, name)
         elif trait.kind == "label;":
             name = _label_name(trait, name)
