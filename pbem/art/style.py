@@ -122,7 +122,7 @@ DEFAULT_TERRAIN = {
     "city": "#d0c0c0",
 }
 
-VALUE_FIELDS = ("attack", "defence", "move")
+VALUE_FIELDS = ("attack", "defence", "move", "loss")
 NATION_KEYS = ("background", "text", "symbol", "line", "reduced")
 MAX_PARTS = 12  # values printed along a counter's bottom edge
 _PART_KEYS = {"field", "sup", "when", "unless", "box", "parens", "dash", "fill", "fill_if", "text"}
@@ -275,7 +275,7 @@ def printed_values(style: CounterStyle, counter_type: CounterType, face: int) ->
     """
     step = counter_type.steps[face]
     if isinstance(style.values, str):
-        return [Printed(face_values(style.values, step.attack, step.defence, step.move))]
+        return [Printed(face_values(style.values, step.attack, step.defence, step.move, step.loss))]
     out = []
     for part in style.values:
         if part.when is not None and not _holds(counter_type, part.when, face):
@@ -309,6 +309,6 @@ def load_style(module_path: Path | None) -> CounterStyle:
     return style_from_json(document.data, document)
 
 
-def face_values(template: str, attack: int, defence: int, move: int) -> str:
-    """The printed values of a face, e.g. ``6-6-9``."""
-    return template.format(attack=attack, defence=defence, move=move)
+def face_values(template: str, attack: int, defence: int, move: int, loss: int | None = None) -> str:
+    """The printed values of a face, e.g. ``6-6-9`` (``{loss}``: a loss factor, blank where none is printed)."""
+    return template.format(attack=attack, defence=defence, move=move, loss="" if loss is None else loss)

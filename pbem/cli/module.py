@@ -106,5 +106,10 @@ def validate(name: str) -> int:
         document = load_json(path)
         schemas.check(document, "scenario")
         State.from_json(loaded, document)
-    click.echo(f"{loaded.id} {loaded.version}: valid ({len(loaded.map)} locations, {len(loaded.units)} units, {len(loaded.scenarios)} scenarios)")
+    from pbem.formats.vassal.mapping import load_mapping, mapping_path
+
+    vassal = mapping_path(loaded).is_file()
+    if vassal:
+        load_mapping(loaded)
+    click.echo(f"{loaded.id} {loaded.version}: valid ({len(loaded.map)} locations, {len(loaded.units)} units, {len(loaded.scenarios)} scenarios{', a VASSAL mapping' if vassal else ''})")
     return EXIT_OK

@@ -114,3 +114,49 @@ def log(file: str, module_path: str | None, fmt: str) -> int:
     else:
         _print_lines(log_lines(report))
     return EXIT_OK
+
+
+@vassal.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--module", "module_name", help="pbem module id or folder (default: the one whose VASSAL mapping reads FILE).")
+@click.option("--vassal-module", "vassal_module", type=click.Path(path_type=str),
+              help="The game's .vmod or buildFile, to name places (default: the places kept in the module's vassal.json).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=str), help="Write the state (JSON) here.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def state(file: str, module_name: str | None, vassal_module: str | None, out: str | None, fmt: str) -> int:
+    """FILE (a save, or the start of a log) as a pbem state: every mapped unit on its space or in its box."""
+    from collections import Counter
+
+    from pbem.formats.vassal.to_state import open_game, state_of
+    from pbem.model.files import write_atomic
+    from pbem.model.module import load_module
+
+    opened = open_game(file, load_module(module_name) if module_name else None, vassal_module)
+    result = state_of(opened)
+    text = json.dumps(result, indent=1, ensure_ascii=False) + "\n"
+    for warning in opened.namer.warnings:
+        click.echo(f"{file}: warning: {warning}", err=True)
+    if out:
+        write_atomic(out, text)
+    if fmt == "json" and not out:
+        click.echo(text, nl=False)
+        return EXIT_OK
+    units = result["units"]
+    boxes = Counter(u["at"] for u in units if u["at"] in opened.module.boxes)
+    on_map = len(units) - sum(boxes.values())
+    lines = [("bold", f"{file}: {opened.module.id} state, turn {result['turn']}: {len(units)} units, {on_map} on the map"
+                      + "".join(f", {n} {box}" for box, n in sorted(boxes.items())))]
+    if fmt == "json":
+        _print_json({"file": file, "module": opened.module.id, "turn": result["turn"], "units": len(units),
+                     "on_map": on_map, "boxes": dict(boxes), "warnings": opened.namer.warnings, "out": out})
+        return EXIT_OK
+    if out:
+        lines.append(("", f"wrote {out}"))
+    else:
+        by_place: dict[str, list[str]] = {}
+        for unit in units:
+            if unit["at"] not in opened.module.boxes:
+                by_place.setdefault(unit["at"], []).append(unit["id"] + (" (reduced)" if unit.get("step") else ""))
+        lines += [("", f"  {place}: {', '.join(ids)}") for place, ids in sorted(by_place.items())]
+    _print_lines(lines)
+    return EXIT_OK

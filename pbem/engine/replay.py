@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from pbem.model.actions import Action, Turn
+from pbem.model.actions import Action, Turn, named_units
+from pbem.model.errors import PbemError
 from pbem.model.module import Module
 from pbem.model.state import State
 from pbem.model.violation import WARNING, Violation
@@ -37,6 +38,9 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
     violations: list[Violation] = []
     done = 0
     for action in turn.actions:
+        for unit_id in named_units(action):
+            if unit_id not in state.units:
+                raise PbemError(f"unit {unit_id} is not in play: the start state does not list it (not even in a box)", action.source)
         found = rules.check(action, state, context)
         state.apply(action)
         found += rules.after(action, state, context)

@@ -19,7 +19,7 @@ from pbem.model.state import suggest
 
 ACTION_KINDS = (
     "phase", "move", "attack", "overrun", "fire", "eliminate", "remove", "loss", "reinforce", "replace", "roll",
-    "card", "special", "comment",
+    "card", "activate", "special", "comment",
 )  # fmt: skip
 
 _RATIO = re.compile(r"^\s*(\d+)\s*[/:-]\s*(\d+)\s*$")
@@ -152,7 +152,7 @@ class _ActionBuilder:
         self.units = module.units
         self.lower = _unit_names(module)
         self.builders: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
-            "phase": lambda e, p: {"name": e["phase"], "side": e.get("side")},
+            "phase": lambda e, p: {"name": e["phase"], "side": e.get("side"), "round": e.get("round")},
             "move": self._move,
             "attack": self._combat,
             "overrun": self._combat,
@@ -164,13 +164,14 @@ class _ActionBuilder:
             "reinforce": lambda e, p: {"units": self._units(e["reinforce"], f"{p}/reinforce"), "at": self._location(e["at"], f"{p}/at")},
             "replace": lambda e, p: {"unit": self._unit(e["replace"], f"{p}/replace")},
             "roll": self._roll,
-            "card": lambda e, p: {"card": e["card"], "use": e["use"]},
+            "card": self._card,
+            "activate": self._activate,
             "comment": lambda e, p: {"text": e["comment"]},
         }
         self.classes: dict[str, type[act.Action]] = {
             "phase": act.Phase, "move": act.Move, "attack": act.Combat, "overrun": act.Overrun,
             "fire": act.Fire, "special": act.Special, "eliminate": act.Eliminate, "remove": act.Remove, "loss": act.Loss, "reinforce": act.Reinforce, "replace": act.Replace,
-            "roll": act.Roll, "card": act.CardPlay, "comment": act.Comment,
+            "roll": act.Roll, "card": act.CardPlay, "activate": act.Activate, "comment": act.Comment,
         }  # fmt: skip
 
     def build(self, n: int, entry: dict[str, Any]) -> act.Action:
@@ -229,6 +230,14 @@ class _ActionBuilder:
             "declared": frozenset(entry.get("declare", ())),
             "support": dict(entry.get("support", {})),
             "shifts": dict(entry["shifts"]) if "shifts" in entry else None,
+            "defender_roll": entry.get("defender_roll"),
+            "flank_pin": self._location(entry["flank"]["pin"], f"{pointer}/flank/pin") if "flank" in entry else None,
+            "flank_roll": entry["flank"]["roll"] if "flank" in entry else None,
+            "cards": tuple(self._card_id(c, f"{pointer}/cards/{k}") for k, c in enumerate(entry.get("cards", []))),
+            "replacements": {
+                self._unit(old, f"{pointer}/replacements"): self._unit(new, f"{pointer}/replacements/{old}")
+                for old, new in entry.get("replacements", {}).items()
+            },
             "retreats": {
                 self._unit(name, f"{pointer}/retreats/{name}"): tuple(
                     self._location(label, f"{pointer}/retreats/{name}/{k}") for k, label in enumerate(path)
@@ -270,6 +279,32 @@ class _ActionBuilder:
             "rolls": tuple(roll) if isinstance(roll, list) else (roll,),
             "result": entry.get("result"),
         }
+
+    def _card_id(self, card: str, pointer: str) -> str:
+        cards = self.module.cards
+        if not cards or card in cards:
+            return card
+        found = [c for c in cards if c.lower() == card.lower()]
+        if len(found) == 1:
+            return found[0]
+        raise self.document.error(pointer, f"unknown card {card!r}{suggest(card, cards)}")
+
+    def _card(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        card = entry["card"]
+        return {
+            "card": None if card is None else self._card_id(card, f"{pointer}/card"),
+            "use": entry["use"],
+            "side": entry.get("side"),
+        }
+
+    def _activate(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        spaces = {}
+        for label, purpose in entry["activate"].items():
+            location = self._location(label, f"{pointer}/activate/{label}")
+            if location in spaces:
+                raise self.document.error(f"{pointer}/activate/{label}", f"{label!r} is activated twice")
+            spaces[location] = purpose
+        return {"spaces": spaces, "cost": entry.get("cost")}
 
     def _remove(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         if entry["to"] not in self.module.boxes:

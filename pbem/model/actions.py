@@ -26,6 +26,7 @@ class Phase(Action):
 
     name: str
     side: str | None = None
+    round: int | None = None  # action round inside the phase (card-driven games)
     kind = "phase"
 
 
@@ -35,7 +36,7 @@ class Move(Action):
 
     units: tuple[str, ...]
     path: tuple[int, ...]
-    by: str = "land"  # land | rail | air | sea
+    by: str = "land"  # land | rail | air | sea | strategic
     declared: frozenset[str] = frozenset()  # e.g. {"double"}: named by the module
     kind = "move"
 
@@ -60,6 +61,11 @@ class Combat(Action):
     declared: frozenset[str] = frozenset()  # optional declarations, e.g. {"mass_attack"}
     support: dict[str, int] = field(default_factory=dict)  # e.g. {"air": 15, "nuclear": 25}
     shifts: dict[str, int] | None = None  # claimed column shifts by id, + toward the attacker
+    defender_roll: int | None = None  # where both sides roll (fire tables)
+    flank_pin: int | None = None  # a flank attempt: the pinning location and its roll
+    flank_roll: int | None = None
+    cards: tuple[str, ...] = ()  # cards played into the combat, in play order
+    replacements: dict[str, str] = field(default_factory=dict)  # eliminated unit -> unit taking its place
     kind = "attack"
 
 
@@ -155,15 +161,44 @@ class Roll(Action):
 
 @dataclass(slots=True, kw_only=True)
 class CardPlay(Action):
-    card: str
+    """A card played (or an action taken without one: ``card`` is None), and how it is used."""
+
+    card: str | None
     use: str
+    side: str | None = None
     kind = "card"
+
+
+@dataclass(slots=True, kw_only=True)
+class Activate(Action):
+    """Locations activated for an operation, each for a purpose (``move``, ``attack``), and the cost claimed."""
+
+    spaces: dict[int, str]
+    cost: int | None = None
+    kind = "activate"
 
 
 @dataclass(slots=True, kw_only=True)
 class Comment(Action):
     text: str
     kind = "comment"
+
+
+_UNIT_FIELDS = ("units", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance")
+
+
+def named_units(action: Action) -> list[str]:
+    """Every unit id an action names, in any role."""
+    names: list[str] = []
+    for name in _UNIT_FIELDS:
+        names.extend(getattr(action, name, None) or ())
+    unit = getattr(action, "unit", None)
+    if unit:
+        names.append(unit)
+    names.extend(getattr(action, "retreats", None) or ())
+    for old, new in (getattr(action, "replacements", None) or {}).items():
+        names += [old, new]
+    return names
 
 
 @dataclass

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from pbem.model.hexgrid import Hex, HexGridSpec
 from pbem.model.jsonsource import JsonDocument
+from pbem.model.names import fold
 
 Edge = tuple[int, int]
 
@@ -53,6 +54,11 @@ class GameMap:
     def __post_init__(self) -> None:
         self._index = {label: i for i, label in enumerate(self.labels)}
         self._index.update({label.upper(): i for i, label in enumerate(self.labels)})
+        # Spellings without accents, dots or hyphens, unless two labels share one (then neither is found so).
+        folded: dict[str, list[int]] = {}
+        for i, label in enumerate(self.labels):
+            folded.setdefault(fold(label), []).append(i)
+        self._folded = {key: found[0] for key, found in folded.items() if len(found) == 1}
         self._adjacent = [frozenset(n) for n in self.neighbours]
 
     def __len__(self) -> int:
@@ -60,10 +66,12 @@ class GameMap:
 
     # --- naming -------------------------------------------------------------------------------------
     def index(self, label: str) -> int:
-        """Location index of a printed label; ``KeyError`` if the map has no such location."""
+        """Location index of a printed label, spelt with or without accents, dots and hyphens; ``KeyError`` if none."""
         found = self._index.get(label)
         if found is None:
             found = self._index.get(label.strip().upper())
+        if found is None:
+            found = self._folded.get(fold(label))
         if found is None:
             raise KeyError(label)
         return found

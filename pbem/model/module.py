@@ -40,6 +40,8 @@ class Module:
     tables: dict[str, Any]
     scenarios: dict[str, Path]
     boxes: tuple[str, ...] = ("eliminated",)
+    cards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    markers: dict[str, dict[str, Any]] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
     rules_file: Path | None = None
@@ -154,6 +156,7 @@ def _load(path: Path) -> Module:
     counters_doc = _part(path, data["counters"], "counters")
     counter_types, units = _load_counters(counters_doc, tuple(data["sides"]))
     tables = _part(path, data["tables"], "tables").data if "tables" in data else {}
+    cards = _cards(_part(path, data["cards"], "cards"), units, counter_types, tuple(data["sides"])) if "cards" in data else {}
     scenarios = {}
     for scenario_id, relative in data.get("scenarios", {}).items():
         scenarios[scenario_id] = (path / relative).resolve()
@@ -172,10 +175,30 @@ def _load(path: Path) -> Module:
         tables=tables,
         scenarios=scenarios,
         boxes=tuple(data.get("boxes", ["eliminated"])),
+        cards=cards,
+        markers=dict(counters_doc.data.get("markers", {})),
         options=data.get("options", {}),
         metadata={k: v for k, v in data.items() if k in ("title", "illustrative", "notes", "sources", "publisher")},
         rules_file=rules_file,
     )
+
+
+def _cards(document: JsonDocument, units: dict[str, UnitDef], types: dict[str, CounterType], sides: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """Cards by id, cross-checked: a known side, reinforcements naming known units and counter types."""
+    cards = document.data["cards"]
+    for card_id, card in cards.items():
+        pointer = f"/cards/{card_id}"
+        if card["side"] not in sides:
+            raise document.error(f"{pointer}/side", f"side {card['side']!r} is not one of {', '.join(sides)}")
+        for n, entry in enumerate(card.get("reinforcements", {}).get("units", [])):
+            if "unit" in entry and entry["unit"] not in units:
+                raise document.error(f"{pointer}/reinforcements/units/{n}", f"unknown unit {entry['unit']!r}")
+            if "corps" in entry and entry["corps"] not in types:
+                raise document.error(f"{pointer}/reinforcements/units/{n}", f"unknown counter type {entry['corps']!r}")
+        for n, need in enumerate(card.get("prerequisites", [])):
+            if "card_played" in need and need["card_played"] not in cards:
+                raise document.error(f"{pointer}/prerequisites/{n}", f"unknown card {need['card_played']!r}")
+    return dict(cards)
 
 
 _TYPE_KEYS = {"name", "side", "nationality", "arm", "size", "quality", "mechanized", "steps", "retreats"}
@@ -196,7 +219,7 @@ def _load_counters(document: JsonDocument, sides: tuple[str, ...]) -> tuple[dict
             size=entry["size"],
             quality=entry.get("quality"),
             mechanized=entry["mechanized"],
-            steps=tuple(Step(s["attack"], s["defence"], s["move"]) for s in entry["steps"]),
+            steps=tuple(Step(s["attack"], s["defence"], s["move"], s.get("loss")) for s in entry["steps"]),
             retreats=entry.get("retreats", True),
             attributes=dict(entry.get("attributes", {})) | {k: v for k, v in entry.items() if k not in _TYPE_KEYS | {"attributes"}},
         )

@@ -125,12 +125,20 @@ class State:
             unit.step = max(0, unit.step - 1)
 
     def _apply_combat(self, combat: act.Combat) -> None:
+        replacements = getattr(combat, "replacements", {})
         for unit_id in combat.eliminated:
             if self.units[unit_id].on_map:
+                where = self.units[unit_id].at
                 self.remove(unit_id)
+                if unit_id in replacements:
+                    self.place(replacements[unit_id], where)
         for unit_id in combat.losses_defender + combat.losses_attacker:
-            if self.units[unit_id].on_map:
+            unit = self.units[unit_id]
+            if unit.on_map:
+                where = unit.at
                 self.lose_step(unit_id)
+                if not unit.on_map and unit_id in replacements:
+                    self.place(replacements[unit_id], where)
         for unit_id, path in getattr(combat, "retreats", {}).items():
             if self.units[unit_id].on_map and path:
                 self.place(unit_id, path[-1])

@@ -8,11 +8,16 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One face of a counter: the values printed on it."""
+    """One face of a counter: the values printed on it.
+
+    ``loss`` is a loss factor, for games where a step absorbs a printed number of losses (point-to-point
+    card games print combat, loss and movement factors); ``None`` where the counter prints none.
+    """
 
     attack: int
     defence: int
     move: int
+    loss: int | None = None
 
 
 @dataclass(frozen=True)

@@ -99,3 +99,50 @@ def split_result(result: str) -> tuple[str, str]:
     """``'1/-'`` → ``('1', '-')``: the attacker's part and the defender's part."""
     attacker, _, defender = result.partition("/")
     return attacker, defender
+
+
+@dataclass(frozen=True)
+class StrengthTable:
+    """A fire table read by one side's own strength: columns are strength ranges (``3``, ``6-8``, ``16+``).
+
+    Column shifts move along the printed columns and stop at either edge; the modified die is clamped to
+    the printed rows; a strength below the first column reads the first column.
+
+    >>> table = StrengthTable.from_table({"columns": ["1", "2-3", "4+"], "rows": {"1": [0, 1, 2], "2": [1, 2, 3]}})
+    >>> table.column(3), table.column(9), table.column(0)
+    (1, 2, 0)
+    >>> table.result(9, shift=-1, roll=5)
+    2
+    """
+
+    columns: tuple[str, ...]
+    bounds: tuple[tuple[int, float], ...]
+    rows: dict[int, tuple[int, ...]]
+
+    @classmethod
+    def from_table(cls, table: dict[str, Any]) -> "StrengthTable":
+        bounds = []
+        for label in table["columns"]:
+            if label.endswith("+"):
+                bounds.append((int(label[:-1]), math.inf))
+            else:
+                low, _, high = label.partition("-")
+                bounds.append((int(low), int(high or low)))
+        rows = {int(die): tuple(values) for die, values in table["rows"].items()}
+        return cls(tuple(table["columns"]), tuple(bounds), rows)
+
+    def column(self, strength: int) -> int:
+        """Index of the column holding ``strength``."""
+        for index, (low, high) in enumerate(self.bounds):
+            if low <= strength <= high:
+                return index
+        return 0 if strength < self.bounds[0][0] else len(self.columns) - 1
+
+    def shifted(self, strength: int, shift: int) -> int:
+        """The column index after ``shift`` columns (right positive), stopped at the table's edges."""
+        return max(0, min(len(self.columns) - 1, self.column(strength) + shift))
+
+    def result(self, strength: int, shift: int, roll: int) -> int:
+        """The loss number for a modified ``roll`` (clamped to the printed rows) on the shifted column."""
+        die = max(min(self.rows), min(max(self.rows), roll))
+        return self.rows[die][self.shifted(strength, shift)]

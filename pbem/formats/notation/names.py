@@ -9,6 +9,7 @@ import re
 from pbem.formats.notation.located import At
 from pbem.model.errors import PbemError
 from pbem.model.module import Module, bundled_modules, load_module_by_id
+from pbem.model.names import fold
 
 
 class Names:
@@ -79,7 +80,7 @@ class Names:
 
 
 def _fold(text: str) -> str:
-    return " ".join(text.split()).casefold()
+    return fold(text)
 
 
 def _lookup(keys: dict[str, set], written: str) -> set:

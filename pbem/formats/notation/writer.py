@@ -137,6 +137,8 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
             text += f" -> {_value(roll['result'])}"
         return [text + note]
     if "card" in action:
+        if action["card"] is None:
+            raise PbemError("an action without a card (automatic operation) has no notation form yet")
         name = action["card"] if _fits(action["card"], "CARD_WORD") else _quoted(action["card"])
         return [f"Card {name} as {_value(action['use'])}{note}"]
     if "comment" in action:

@@ -1,0 +1,192 @@
+"""Paths of Glory: what every check needs -- the game's status in the state, space control, nationalities,
+the sequence of play (action rounds) and the card play that the round's actions spend.
+
+Rule numbers are the seed translation's (an older edition; see the digest's numbering notes), and the 2022
+living rules' where the seed is silent (marked LR2022 in messages).
+
+The game's status lives in ``state.status`` (the scenario starts it): ``vp``, ``war_status`` (per side),
+``combined_war_status``, ``commitment`` (per side), ``trenches`` (space -> level and owner), ``control``
+(space -> side, where it differs from the map's starting side), ``forts`` (space -> besieged or destroyed),
+``events_played`` and ``removed_cards`` (card ids), ``neutral_nations``, ``round`` (the last action round
+begun) and ``last_play`` (per side: turn, round and use of its last card play), ``entries`` (the turn of the
+last neutral entry, reinforcement events by nation and turn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.model.state import State, UnitState
+from pbem.rules.ruleset import Ruleset, TurnContext, illegal
+
+PHASES = ("mandated_offensive", "action", "attrition", "siege", "war_status", "replacement", "draw", "end")
+COMMITMENT = ("mobilization", "limited_war", "total_war")
+ROUNDS = 6
+# 9.2.3: units that count as one nationality for activation (group -> members).
+BRITISH = frozenset({"BR", "AUS", "CND", "PT", "ANA", "BEF", "MEF"})
+CHANNEL_PORTS = ("Amiens", "Calais", "Ostend")
+
+
+@dataclass
+class Play:
+    """The card play of the current action round and what its actions have spent so far."""
+
+    side: str
+    card: str | None
+    use: str
+    ops: int = 0
+    sr: int = 0
+    spent_ops: int = 0
+    spent_sr: int = 0
+    activated: dict[int, str] = field(default_factory=dict)
+    moved: dict[str, int] = field(default_factory=dict)  # unit -> MP spent this round
+    redeployed: set[str] = field(default_factory=set)
+    attacked_with: set[str] = field(default_factory=set)
+    retreated_into: dict[int, set[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Round:
+    number: int
+    side: str
+    play: Play | None = None
+
+
+def pog(ctx: TurnContext) -> dict[str, Any]:
+    return ctx.extra.setdefault("pog", {})
+
+
+class PathsOfGloryBase(Ruleset):
+    """Status, control, nationalities, and the sequence of play."""
+
+    unchecked_ok = frozenset({"comment", "roll"})
+
+    # --- status -------------------------------------------------------------------------------------
+    @staticmethod
+    def status(state: State) -> dict[str, Any]:
+        return state.status
+
+    def edition(self) -> str:
+        return self.module.options.get("edition", "seed")
+
+    def played(self, state: State, event: str) -> bool:
+        """Whether a card with event key ``event`` has been played as an event."""
+        cards = self.module.cards
+        return any(cards.get(c, {}).get("event") == event for c in state.status.get("events_played", ()))
+
+    def neutral(self, state: State, nation: str | None) -> bool:
+        return nation in state.status.get("neutral_nations", ())
+
+    def controller(self, state: State, location: int) -> str | None:
+        """The side controlling a space: its control marker, else the side the map gives it."""
+        label = self.module.map.label(location)
+        marked = state.status.get("control", {}).get(label)
+        if marked:
+            return marked
+        if self.neutral(state, self.module.map.country[location]):
+            return None  # a neutral nation's spaces belong to neither side until it enters the war
+        return self.module.map.extra[location].get("side")
+
+    def enemy_of(self, side: str) -> str:
+        return "ap" if side == "cp" else "cp"
+
+    def fort(self, state: State, location: int) -> int:
+        """The LF of an intact fort in the space (0 if none or destroyed)."""
+        label = self.module.map.label(location)
+        if state.status.get("forts", {}).get(label) == "destroyed":
+            return 0
+        return int(self.module.map.extra[location].get("fort", 0))
+
+    def besieged(self, state: State, location: int) -> bool:
+        return state.status.get("forts", {}).get(self.module.map.label(location)) == "besieged"
+
+    def trench(self, state: State, location: int) -> dict[str, Any] | None:
+        return state.status.get("trenches", {}).get(self.module.map.label(location))
+
+    def enemy_units(self, state: State, location: int, side: str) -> list[UnitState]:
+        return [u for u in state.units_at(location) if u.side != side]
+
+    # --- units --------------------------------------------------------------------------------------
+    @staticmethod
+    def is_army(unit: UnitState) -> bool:
+        return unit.unit.type.size == "XXXX"
+
+    @staticmethod
+    def token(unit: UnitState) -> str:
+        """The nationality a dashed connection names for this unit (ANA for the Arab Northern Army)."""
+        contingent = unit.unit.type.attributes.get("contingent")
+        return contingent if contingent in ("ANA",) else unit.unit.type.nationality
+
+    def activation_groups(self, units: list[UnitState], location: int) -> set[str]:
+        """Nationalities a space pays for when activated (9.2.3 and its exceptions)."""
+        game_map = self.module.map
+        country = game_map.country[location]
+        label = game_map.label(location)
+        groups: set[str] = set()
+        nations = {u.unit.type.nationality for u in units}
+        for nation in nations:
+            group = nation
+            if nation in BRITISH:
+                group = "BR"
+            if nation == "US" and country in ("FR", "GE"):
+                group = "FR"  # 9.2.3 (c): French and US units in France or Germany
+            if self.edition() == "lr2022" and nation == "SN":
+                group = "TU"
+            if self.edition() == "lr2022" and nation == "MN":
+                group = "SB"
+            groups.add(group)
+        # 9.2.3 (a): Belgian units in Antwerp, Ostend, Calais or Amiens may count as British.
+        if label in ("Antwerp", "Ostend", "Calais", "Amiens") and "BE" in groups and "BR" in groups:
+            groups.discard("BE")
+        return groups
+
+    # --- sequence of play ---------------------------------------------------------------------------
+    def begin(self, state: State, turn) -> TurnContext:
+        ctx = super().begin(state, turn)
+        data = pog(ctx)
+        last = state.status.get("round")
+        data["round"] = Round(last["number"], last["side"]) if last and state.turn == turn.header.turn else None
+        data["phase"] = state.phase
+        return ctx
+
+    def current_play(self, ctx: TurnContext) -> Play | None:
+        current = pog(ctx).get("round")
+        return current.play if current is not None else None
+
+    def check_phase(self, action, state: State, ctx: TurnContext) -> list:
+        name = action.name
+        if name not in PHASES:
+            return [illegal("6.0", f"unknown phase {name!r}: the phases are {', '.join(PHASES)}", action)]
+        data = pog(ctx)
+        previous = data.get("phase")
+        if previous in PHASES and PHASES.index(name) < PHASES.index(previous) and name != "action":
+            return [illegal("6.0", f"the {name} phase comes before the {previous} phase (6.0)", action)]
+        data["phase"] = name
+        if name != "action":
+            data["round"] = None
+            return []
+        side = action.side or ctx.active_side
+        number = action.round
+        if number is None:
+            return [illegal("8.1.1", "an action round names its number (1-6)", action)]
+        current: Round | None = data.get("round")
+        expected = (1, "cp") if current is None else ((current.number, "ap") if current.side == "cp" else (current.number + 1, "cp"))
+        data["round"] = Round(number, side)
+        state.status["round"] = {"number": number, "side": side}
+        if number > ROUNDS:
+            return [illegal("8.1.1", f"a turn has {ROUNDS} action rounds; round {number} is one too many", action)]
+        if (number, side) != expected:
+            return [illegal("8.1.1", f"action round {number} of the {side.upper()} comes out of turn: next is round {expected[0]} of the {expected[1].upper()} (the CP acts first in each round)", action)]
+        return []
+
+    def acting_side(self, action, ctx: TurnContext) -> str:
+        current: Round | None = pog(ctx).get("round")
+        return current.side if current is not None else ctx.active_side
+
+    def need_play(self, action, ctx: TurnContext, use: tuple[str, ...], rule: str, what: str) -> tuple[Play | None, list]:
+        play = self.current_play(ctx)
+        if play is None or play.use not in use:
+            had = "no card play" if play is None else f"a card played for {play.use}"
+            return None, [illegal(rule, f"{what} needs a card played for {' or '.join(use)} in this action round; the round has {had}", action)]
+        return play, []

@@ -1,0 +1,245 @@
+"""A module's VASSAL mapping (``modules/<game>/vassal.json``): pieces to units, VASSAL places to locations.
+
+Everything game-specific about reading a game's VASSAL files is data in that file; this module only
+interprets it: regexes with named groups, and templates filled from those groups.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.formats.vassal.traits import Piece
+from pbem.model import schemas
+from pbem.model.errors import PbemError
+from pbem.model.jsonsource import JsonDocument, load_json
+from pbem.model.module import Module
+
+MAPPING_FILE = "vassal.json"
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(0?)([0-9]))?\}")
+
+
+def fill(template: str, groups: dict[str, str], n: int | None = None) -> str:
+    """``template`` with ``{group}``, ``{GROUP}`` (upper-cased) and ``{n:02}`` filled in.
+
+    >>> fill("{SIDE}-{number:02}", {"side": "cp", "number": "7"})
+    'CP-07'
+    """
+
+    def one(match: re.Match) -> str:
+        name, zero, width = match.group(1), match.group(2), match.group(3)
+        if name == "n":
+            value: str = "" if n is None else str(n)
+        elif name in groups:
+            value = groups[name] or ""
+        elif name.isupper() and name.lower() in groups:
+            value = (groups[name.lower()] or "").upper()
+        else:
+            raise KeyError(name)
+        if width and value.isdigit():
+            value = value.rjust(int(width), "0" if zero else " ")
+        return value
+
+    return _FIELD.sub(one, template)
+
+
+def marker_properties(piece: Piece) -> dict[str, str]:
+    """A piece's Marker-trait properties (``mark;Name`` with its value as state)."""
+    out: dict[str, str] = {}
+    for trait in piece.traits:
+        if trait.kind == "mark;":
+            name = trait.type[len("mark;"):]
+            out.setdefault(name, trait.state)
+    return out
+
+
+@dataclass
+class Mapping:
+    """A loaded, checked ``vassal.json``."""
+
+    module: Module
+    document: JsonDocument
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.document.data
+
+    @property
+    def file(self) -> str:
+        return self.document.file
+
+    # --- which VASSAL modules -------------------------------------------------------------------------
+    def answers_to(self, name: str | None, version: str | None) -> bool:
+        for entry in self.data["vassal_modules"]:
+            if name == entry["name"] and (
+                "versions" not in entry or any(fnmatch.fnmatchcase(version or "", v) for v in entry["versions"])
+            ):
+                return True
+        return False
+
+    def side(self, written: str) -> str:
+        return self.data.get("sides", {}).get(written, written.lower())
+
+    # --- units ----------------------------------------------------------------------------------------
+    def is_unit_piece(self, piece: Piece) -> bool:
+        only = self.data["units"].get("only")
+        if not only:
+            return True
+        properties = marker_properties(piece)
+        return all(properties.get(k) == v for k, v in only.items())
+
+    def face(self, name: str) -> tuple[str, int]:
+        """(full-face name, step) of a piece name: step 1 when the name shows the reduced face."""
+        pattern = self.data["units"].get("reduced_name")
+        if pattern:
+            found = re.match(pattern, name)
+            if found:
+                return found.group("name"), 1
+        return name, 0
+
+    def unit_rule(self, name: str) -> tuple[str, str, dict[str, str]] | None:
+        """("unit" or "generic", template, groups) for a full-face piece name, or None."""
+        for rule in self.data["units"]["pieces"]:
+            found = re.match(rule["name"], name)
+            if found:
+                kind = "unit" if "unit" in rule else "generic"
+                return kind, rule[kind], found.groupdict()
+        return None
+
+    # --- locations ------------------------------------------------------------------------------------
+    def location(self, map_id: str | None, name: str | None) -> tuple[str, str] | None:
+        """("space", label) or ("box", box) for a VASSAL map and location name, or None if unmapped."""
+        places = self.data["locations"]
+        if map_id != places["map"]:
+            box = places.get("maps", {}).get(map_id or "")
+            return ("box", box) if box else None
+        if name is None:
+            return None
+        named = places.get("names", {}).get(name)
+        if named is not None:
+            return ("box", named) if named in self.module.boxes else ("space", named)
+        if places.get("same_names") and self.module.map.find(name) is not None:
+            return "space", self.module.map.label(self.module.map.find(name))
+        for pattern in places.get("patterns", ()):
+            if re.match(pattern["match"], name):
+                return "box", pattern["box"]
+        return None
+
+    # --- cards and dice -------------------------------------------------------------------------------
+    def card_of(self, piece: Piece) -> str | None:
+        cards = self.data.get("cards")
+        if not cards:
+            return None
+        for image in piece.images:
+            found = re.match(cards["image"], image)
+            if found:
+                card = fill(cards["card"], found.groupdict())
+                return card if card in self.module.cards else None
+        return None
+
+    def card_use(self, location: str | None) -> str | None:
+        cards = self.data.get("cards")
+        return cards["plays"].get(location or "") if cards else None
+
+    def dice(self, button: str | None) -> dict[str, str] | None:
+        return self.data.get("dice", {}).get(button or "")
+
+    def vassal_module(self):
+        """A VASSAL module description built from ``places`` (regions, decks, dice reports), or None."""
+        from pbem.formats.vassal.buildfile import Board, DiceButton, MapDef
+        from pbem.formats.vassal.buildfile import Module as VassalModule
+        from pbem.formats.vassal.grids import Region, RegionGrid
+
+        places = self.data.get("places")
+        if places is None:
+            return None
+        grid = RegionGrid([Region(name, x, y) for name, x, y in places["regions"]])
+        game_map = MapDef(id=places["map"], name=places["map"], kind="Map", boards=[Board(places["board"], grid=grid)],
+                          decks=[(name, x, y, "") for name, (x, y) in places.get("decks", {}).items()])
+        dice = []
+        for name, report in places.get("dice_reports", {}).items():
+            rolled = self.dice(name) or {}
+            count, _, sides = rolled.get("dice", "1d6").partition("d")
+            dice.append(DiceButton(name, "SpecialDiceButton", n_dice=int(count or 1), n_sides=int(sides), report_format=report))
+        first = self.data["vassal_modules"][0]
+        return VassalModule(name=first["name"], maps=[game_map], dice=dice)
+
+
+def mapping_path(module: Module) -> Path:
+    return Path(module.path) / MAPPING_FILE
+
+
+def load_mapping(module: Module) -> Mapping:
+    """The module's ``vassal.json``, schema-checked and cross-checked against the module."""
+    path = mapping_path(module)
+    if not path.is_file():
+        raise PbemError.at(path, f"module {module.id} has no VASSAL mapping ({MAPPING_FILE})")
+    document = load_json(path)
+    schemas.check(document, "vassal")
+    mapping = Mapping(module, document)
+    check_mapping(mapping)
+    return mapping
+
+
+def check_mapping(mapping: Mapping) -> None:
+    """Every box, location, template, scenario and card the mapping names exists in the module."""
+    data, module, document = mapping.data, mapping.module, mapping.document
+    if data["module"] != module.id:
+        raise document.error("/module", f"this mapping is for module {data['module']!r}, not {module.id!r}")
+    for pointer, regex in _regexes(data):
+        try:
+            re.compile(regex)
+        except re.error as error:
+            raise document.error(pointer, f"not a regular expression: {error}") from None
+    places = data["locations"]
+    for pointer, box in ([(f"/locations/patterns/{k}/box", p["box"]) for k, p in enumerate(places.get("patterns", ()))]
+                         + [(f"/locations/maps/{k}", b) for k, b in places.get("maps", {}).items()]
+                         + ([("/locations/inactive_nations/box", places["inactive_nations"]["box"])] if "inactive_nations" in places else [])):
+        if box not in module.boxes:
+            raise document.error(pointer, f"{box!r} is not a box of {module.id} ({', '.join(module.boxes)})")
+    for name, target in places.get("names", {}).items():
+        if target not in module.boxes and module.map.find(target) is None:
+            raise document.error(f"/locations/names/{name}", f"{target!r} is neither a location nor a box of {module.id}")
+    for side in data.get("sides", {}).values():
+        if side not in module.sides:
+            raise document.error("/sides", f"side {side!r} is not one of {', '.join(module.sides)}")
+    scenario = data.get("status_from")
+    if scenario is not None and scenario not in module.scenarios:
+        raise document.error("/status_from", f"module {module.id} has no scenario {scenario!r}")
+    for k, rule in enumerate(data["units"]["pieces"]):
+        kind = "unit" if "unit" in rule else "generic"
+        groups = set(re.compile(rule["name"]).groupindex)
+        for field in _FIELD.findall(rule[kind]):
+            if field[0] != "n" and field[0] not in groups and field[0].lower() not in groups:
+                raise document.error(f"/units/pieces/{k}/{kind}", f"template field {{{field[0]}}} is not a group of the name regex")
+        if kind == "unit" and not groups and rule["unit"] not in module.units:
+            raise document.error(f"/units/pieces/{k}/unit", f"unknown unit {rule['unit']!r}")
+        if kind == "generic" and not any(_matches_template(rule["generic"], unit_id) for unit_id in module.units):
+            raise document.error(f"/units/pieces/{k}/generic", f"no unit of {module.id} fits {rule['generic']!r}")
+    for use in data.get("cards", {}).get("plays", {}).values():
+        if not use:
+            raise document.error("/cards/plays", "an empty use")
+
+
+def _matches_template(template: str, unit_id: str) -> bool:
+    regex = _FIELD.sub(lambda m: r"\d+" if m.group(1) == "n" else r"[A-Za-z0-9]+", re.escape(template).replace(r"\{", "{").replace(r"\}", "}"))
+    return re.fullmatch(regex, unit_id) is not None
+
+
+def _regexes(data: dict[str, Any]):
+    for k, rule in enumerate(data["units"]["pieces"]):
+        yield f"/units/pieces/{k}/name", rule["name"]
+    if "reduced_name" in data["units"]:
+        yield "/units/reduced_name", data["units"]["reduced_name"]
+    for k, pattern in enumerate(data["locations"].get("patterns", ())):
+        yield f"/locations/patterns/{k}/match", pattern["match"]
+    for k, marker in enumerate(data.get("markers", ())):
+        yield f"/markers/{k}/name", marker["name"]
+    for k, counter in enumerate(data.get("counters", ())):
+        yield f"/counters/{k}/name", counter["name"]
+        yield f"/counters/{k}/location", counter["location"]
+    if "cards" in data:
+        yield "/cards/image", data["cards"]["image"]

@@ -1,0 +1,238 @@
+"""A VASSAL save (or the start of a log) as a pbem state, through the module's ``vassal.json``.
+
+Every unit piece is placed on its space or in its box; a piece the mapping cannot name is a warning
+(with its VASSAL name and place), a unit on a place the mapping lacks is an error naming both.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.formats.vassal.layout import MapLayout, layouts_for
+from pbem.formats.vassal.mapping import Mapping, fill, load_mapping
+from pbem.formats.vassal.savefile import SavedGame
+from pbem.formats.vassal.traits import Piece
+from pbem.model.errors import PbemError
+from pbem.model.jsonsource import load_json
+from pbem.model.module import Module, bundled_modules, load_module
+
+
+@dataclass
+class PieceNamer:
+    """Names VASSAL pieces as units and places as locations, the same way for a save and for a log's steps."""
+
+    mapping: Mapping
+    layouts: dict[str, MapLayout]
+    file: str
+    units: dict[str, str] = field(default_factory=dict)  # VASSAL piece id -> unit id
+    warnings: list[str] = field(default_factory=list)
+
+    def place_name(self, map_id: str | None, x: int | None, y: int | None) -> str | None:
+        layout = self.layouts.get(map_id or "")
+        if layout is None or x is None or y is None:
+            return None
+        return layout.location_name(x, y)
+
+    def where(self, map_id: str | None, x: int | None, y: int | None) -> tuple[str, str] | None:
+        return self.mapping.location(map_id, self.place_name(map_id, x, y))
+
+    def describe(self, piece: Piece) -> str:
+        name = self.place_name(piece.map_id, piece.x, piece.y)
+        return f"{piece.map_id or '?'}" + (f" / {name}" if name else "") + f" ({piece.x},{piece.y})"
+
+    def assign(self, pieces: dict[str, Piece]) -> None:
+        """Give every unit piece its unit id; generic pieces are numbered in VASSAL piece id order."""
+        counters: dict[str, int] = {}
+        taken: set[str] = set()
+        for piece_id in sorted(pieces, key=_id_order):
+            piece = pieces[piece_id]
+            if not self.mapping.is_unit_piece(piece):
+                continue
+            full, _ = self.mapping.face(piece.name)
+            rule = self.mapping.unit_rule(full)
+            if rule is None:
+                self.warnings.append(f"piece {piece.name!r} at {self.describe(piece)}: no unit in the mapping")
+                continue
+            kind, template, groups = rule
+            if kind == "unit":
+                unit_id = fill(template, groups)
+            else:
+                key = fill(template, groups, 0)
+                counters[key] = counters.get(key, 0) + 1
+                unit_id = fill(template, groups, counters[key])
+            if unit_id not in self.mapping.module.units:
+                self.warnings.append(f"piece {piece.name!r} at {self.describe(piece)}: {unit_id} is not a unit of {self.mapping.module.id} (a spare counter?)")
+                continue
+            if unit_id in taken:
+                self.warnings.append(f"piece {piece.name!r} at {self.describe(piece)}: {unit_id} is already another piece")
+                continue
+            taken.add(unit_id)
+            self.units[piece_id] = unit_id
+
+
+def _id_order(piece_id: str) -> tuple[int, int | str]:
+    return (0, int(piece_id)) if piece_id.isdigit() else (1, piece_id)
+
+
+def module_for_game(game: SavedGame, file: str, pieces: dict[str, Piece] | None = None) -> Module:
+    """The bundled module whose ``vassal.json`` answers to the save's VASSAL module name and version."""
+    meta = game.moduledata
+    name, version = (meta.name, meta.version) if meta else (None, None)
+    known = []
+    for path in bundled_modules():
+        if not (path / "vassal.json").is_file():
+            continue
+        module = load_module(path)
+        mapping = load_mapping(module)
+        if mapping.answers_to(name, version) or (meta is None and _recognised(pieces if pieces is not None else game.pieces()[0], mapping)):
+            return module
+        known.append(", ".join(f"{e['name']} {'/'.join(e.get('versions', ['any']))}" for e in mapping.data["vassal_modules"]))
+    what = f"VASSAL module {name!r} version {version!r}" if name else "an unnamed VASSAL module"
+    raise PbemError.at(file, f"a game of {what}: no pbem module reads it (known: {'; '.join(known) or 'none'}); give --module")
+
+
+def _recognised(pieces: dict[str, Piece], mapping: Mapping) -> bool:
+    """A save without metadata (a module's predefined set-up) belongs to the mapping if most unit pieces map."""
+    units = [p for p in pieces.values() if mapping.is_unit_piece(p)]
+    named = sum(mapping.unit_rule(mapping.face(p.name)[0]) is not None for p in units)
+    return bool(units) and named * 2 > len(units)
+
+
+def check_answers(mapping: Mapping, game: SavedGame, file: str, pieces: dict[str, Piece] | None = None) -> None:
+    """Refuse, in one line, a save or log of another game."""
+    meta = game.moduledata
+    if meta is not None and not mapping.answers_to(meta.name, meta.version):
+        raise PbemError.at(file, f"a game of VASSAL module {meta.name!r} {meta.version!r}, not one that module {mapping.module.id} reads")
+    if meta is None and not _recognised(pieces if pieces is not None else game.pieces()[0], mapping):
+        raise PbemError.at(file, f"its pieces are not those of module {mapping.module.id}'s VASSAL mapping: not a game of it")
+
+
+def namer_for(game: SavedGame, mapping: Mapping, vassal_module=None) -> PieceNamer:
+    vassal_module = vassal_module or mapping.vassal_module()
+    if vassal_module is None:
+        raise PbemError.at(mapping.file, "the mapping has no places and no VASSAL module was given")
+    return PieceNamer(mapping, layouts_for(vassal_module, game.board_layouts()), game.source)
+
+
+def base_status(mapping: Mapping) -> dict[str, Any]:
+    scenario = mapping.data.get("status_from")
+    if scenario is None:
+        return {}
+    return copy.deepcopy(load_json(mapping.module.scenarios[scenario]).data.get("status", {}))
+
+
+def save_to_state(game: SavedGame, mapping: Mapping, pieces: dict[str, Piece] | None = None,
+                  namer: PieceNamer | None = None) -> tuple[dict[str, Any], PieceNamer]:
+    """The state a save (or a log's restore part) shows, as state JSON, and the namer with its piece ids."""
+    namer = namer or namer_for(game, mapping)
+    if pieces is None:
+        pieces, _ = game.pieces()
+    namer.assign(pieces)
+    module = mapping.module
+    status = base_status(mapping)
+    scenario_data = load_json(module.scenarios[mapping.data["status_from"]]).data if mapping.data.get("status_from") else {}
+    inactive = mapping.data["locations"].get("inactive_nations")
+    sleeping = set(status.get(inactive["status"], ())) if inactive else set()
+    units: list[dict[str, Any]] = []
+    for piece_id in sorted(namer.units, key=_id_order):
+        piece = pieces[piece_id]
+        unit_id = namer.units[piece_id]
+        place = namer.where(piece.map_id, piece.x, piece.y)
+        if place is None:
+            raise PbemError.at(game.source, f"unit {unit_id} (piece {piece.name!r}) stands on {namer.describe(piece)}, a place the {module.id} VASSAL mapping lacks")
+        _, step = mapping.face(piece.name)
+        if inactive and module.units[unit_id].type.nationality in sleeping:
+            place = ("box", inactive["box"])
+        entry: dict[str, Any] = {"id": unit_id, "at": place[1]}
+        if step:
+            entry["step"] = step
+        units.append(entry)
+    turn = scenario_data.get("turn", 1)
+    markers: dict[str, dict[str, Any]] = {}
+    for piece in pieces.values():
+        name = piece.name
+        for rule in mapping.data.get("markers", ()):
+            found = re.match(rule["name"], name)
+            if found is None:
+                continue
+            place = namer.where(piece.map_id, piece.x, piece.y)
+            if place is None or place[0] != "space":
+                continue
+            groups = {k: mapping.side(v) if k == "side" else v for k, v in found.groupdict().items()}
+            markers.setdefault(rule["status"], {})[place[1]] = {k: _number(fill(t, groups)) for k, t in rule["value"].items()}
+        for rule in mapping.data.get("counters", ()):
+            if re.match(rule["name"], name) is None:
+                continue
+            found = re.match(rule["location"], namer.place_name(piece.map_id, piece.x, piece.y) or "")
+            if found is None:
+                continue
+            value = int(found.group("value"))
+            if rule.get("field") == "turn":
+                turn = value
+            else:
+                status[rule["status"]] = value
+    status.update(markers)
+    state: dict[str, Any] = {"module": module.id, "module_version": module.version,
+                             "scenario": mapping.data.get("status_from"), "turn": turn}
+    for key in ("first_side", "side"):
+        if key in scenario_data:
+            state[key] = scenario_data[key]
+    state["units"] = units
+    if status:
+        state["status"] = status
+    return state, namer
+
+
+def _number(text: str) -> int | str:
+    return int(text) if re.fullmatch(r"-?\d+", text) else text
+
+
+@dataclass
+class OpenedGame:
+    """A save or log with the module that reads it, its mapping, its pieces and the namer."""
+
+    game: SavedGame
+    module: Module
+    mapping: Mapping
+    pieces: dict[str, Piece]
+    namer: PieceNamer
+
+
+def open_game(path: str, module: Module | None = None, vassal_module_path: str | None = None) -> OpenedGame:
+    """Read a ``.vsav``/``.vlog`` and find (or check) the pbem module it is a game of."""
+    from pbem.formats.vassal.describe import open_vassal_file
+    from pbem.formats.vassal.modulefile import open_module
+    from pbem.formats.vassal.traits import PieceError
+
+    try:
+        game = open_vassal_file(path)
+        if not isinstance(game, SavedGame):
+            raise PbemError.at(path, "not a VASSAL save or log")
+        pieces, _ = game.pieces()
+        if module is None:
+            module = module_for_game(game, str(path), pieces)
+        mapping = load_mapping(module)
+        check_answers(mapping, game, str(path), pieces)
+        vassal_module = open_module(vassal_module_path).module if vassal_module_path else None
+        namer = namer_for(game, mapping, vassal_module)
+    except (PieceError, RecursionError) as error:
+        raise PbemError.at(path, str(error)) from None
+    return OpenedGame(game, module, mapping, pieces, namer)
+
+
+def state_of(opened: OpenedGame) -> dict[str, Any]:
+    """The game's state as state JSON, checked against the schema and loadable by the module."""
+    import json
+
+    from pbem.model import schemas
+    from pbem.model.jsonsource import parse_json
+    from pbem.model.state import State
+
+    state, _ = save_to_state(opened.game, opened.mapping, opened.pieces, opened.namer)
+    document = parse_json(json.dumps(state), opened.game.source)
+    schemas.check(document, "state")
+    State.from_json(opened.module, document)
+    return state
