@@ -156,3 +156,24 @@ def import_module(source: str, out: str, board_sizes: tuple[str, ...]) -> int:
     for note in imported.not_imported:
         click.echo(f"  not imported: {note}")
     return EXIT_OK
+
+
+@module.command("export")
+@click.argument("name")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=str), help="The .vmod to write.")
+@click.option("--scenario", "scenarios", multiple=True, help="Export only this scenario as a set-up (repeatable; default: all).")
+def export_module(name: str, out: str, scenarios: tuple[str, ...]) -> int:
+    """Write module NAME (an id or a folder) as a VASSAL module: board, grid, counters, dice, turn, set-ups."""
+    from pbem.formats.vassal.exporter import export_module as build
+    from pbem.formats.vassal.exporter import vmod_bytes
+    from pbem.model.files import write_atomic
+
+    loaded = load_module(name)
+    exported = build(loaded, list(scenarios) or None)
+    write_atomic(out, vmod_bytes(exported))
+    click.echo(f"{out}: {loaded.name} {loaded.version} for VASSAL: {exported.locations} locations, {exported.pieces} counters,"
+               f" {len(exported.off_map)} set-ups")
+    for scenario, units in exported.off_map.items():
+        if units:
+            click.echo(f"  {scenario}: {len(units)} units are in boxes, not on the map (in the palette): {', '.join(units[:8])}{' ...' if len(units) > 8 else ''}")
+    return EXIT_OK

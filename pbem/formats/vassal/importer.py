@@ -90,8 +90,8 @@ def _cells(grid, size: tuple[int, int]) -> list[tuple[int, int]]:
 
 def _spacing(grid) -> float:
     if isinstance(grid, SquareGrid):
-        return max(grid.dx, grid.dy) * 1.01
-    return max(grid.dy, math.hypot(grid.dx, grid.dy / 2)) * 1.01
+        return max(grid.dx, grid.dy) + 2  # centres are whole pixels: allow for their rounding
+    return max(grid.dy, math.hypot(grid.dx, grid.dy / 2)) + 2
 
 
 def _candidates(grid, size: tuple[int, int] | None, groups: list) -> list[tuple[tuple[int, int], int, float]]:
