@@ -144,6 +144,11 @@ def piece_type(unit_id: str, front: str, back: str) -> str:
     return join_chain(["emb2;" + layer, "piece;;;;" + unit_id])
 
 
+def add_piece(piece_id: str, type_text: str, state: str) -> str:
+    """An AddPiece command (``+/id/type/state``, each part escaped as VASSAL's SequenceEncoder does)."""
+    return join(["+", piece_id, type_text, state], "/")
+
+
 def piece_state(level: int, map_id: str | None, x: int, y: int, gpid: int) -> str:
     return join_chain([str(level), join([map_id or "null", str(x), str(y), str(gpid), "0"], ";")])
 
@@ -180,7 +185,7 @@ def export_module(module: Module, scenarios: list[str] | None = None) -> Exporte
         gpid = stable_id(unit_id, used)
         type_text = piece_type(unit_id, front, back)
         slot_of[unit_id] = (gpid, type_text)
-        text = "+/null/" + type_text + "/" + piece_state(1, None, 0, 0, gpid)
+        text = add_piece("null", type_text, piece_state(1, None, 0, 0, gpid))
         slots_by_side.setdefault(kind.side, []).append(
             f"<{_T}widget.PieceSlot{_attrs({'entryName': unit_id, 'gpid': gpid, 'height': COUNTER_PX, 'width': COUNTER_PX})}>"
             f"{_text(text)}</{_T}widget.PieceSlot>")
@@ -300,9 +305,9 @@ def scenario_save(module: Module, scenario: str, board: Board, slot_of: dict[str
             step = state.units[unit_id].step
             piece_id = str(gpid)
             ids.append(piece_id)
-            adds.append(f"+/{piece_id}/{type_text}/" + piece_state(2 if step else 1, MAP_ID, x, y, gpid))
+            adds.append(add_piece(piece_id, type_text, piece_state(2 if step else 1, MAP_ID, x, y, gpid)))
         stack_id = str(stable_id(f"stack {label}", used))
-        stacks.append(f"+/{stack_id}/stack/" + join([MAP_ID, str(x), str(y), *ids], ";"))
+        stacks.append(add_piece(stack_id, "stack", join([MAP_ID, str(x), str(y), *ids], ";")))
     restore = ["begin_save", "", adds + stacks] if adds else ["begin_save", ""]
     restore += [MAP_ID + "BoardPicker" + TAB + BOARD + TAB + "0" + TAB + "0", "end_save"]
     plain = encode_tree(restore).encode("utf-8")
