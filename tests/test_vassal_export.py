@@ -76,7 +76,7 @@ def test_scenario_saves_put_every_unit_on_its_location(exported):
         state = State.from_json(module, load_json(path))
         game = read_saved_game(archive.get(f"{scenario}.vsav"), scenario)
         pieces, stacks = game.pieces()
-        placed = {piece.name: piece for piece in pieces.values()}
+        placed = {piece.name.removesuffix(" (reduced)"): piece for piece in pieces.values()}
         on_map = {uid: u for uid, u in state.units.items() if u.at >= 0}
         assert set(placed) == set(on_map)
         assert sorted(result.off_map[scenario]) == sorted(set(state.units) - set(on_map))
@@ -85,6 +85,7 @@ def test_scenario_saves_put_every_unit_on_its_location(exported):
             assert layout.location_name(piece.x, piece.y) == module.map.label(unit.at), unit_id
             layer = next(t for t in piece.traits if t.kind == "emb2;")
             assert int(layer.state) == (2 if unit.step else 1), unit_id
+            assert piece.name == unit_id + (" (reduced)" if unit.step else "")
         members = [m for stack in stacks.values() for m in stack.children]
         assert sorted(members) == sorted(p.id for p in pieces.values())
 
@@ -150,3 +151,22 @@ def test_numbering_matches_labels_for_any_first_column_and_shift(label, shifted,
 def test_wide_letter_maps_are_refused():
     with pytest.raises(PbemError, match="26 columns"):
         hex_numbering(HexGridSpec(label="letter-number", first_column=1, columns=30, rows=3, shifted="odd"))
+
+
+@pytest.mark.parametrize("name", ["china-war-1980", "red-winter"])
+def test_round_trip_through_the_cli_keeps_every_unit_on_its_hex(name, tmp_path, pbem):
+    vmod = tmp_path / f"{name}.vmod"
+    assert pbem("module", "export", name, "--out", vmod).code == 0
+    back = tmp_path / "back"
+    result = pbem("module", "import", vmod, "--out", back)
+    assert result.code == 0, result.err
+    assert pbem("module", "validate", back).code == 0
+    original, copy = load_module(name), load_module(back)
+    by_name = {unit.name: unit_id for unit_id, unit in copy.units.items()}
+    for scenario, path in original.scenarios.items():
+        state = State.from_json(original, load_json(path))
+        again = State.from_json(copy, load_json(copy.scenarios[scenario]))
+        expected = {u: (original.map.label(s.at), s.step) for u, s in state.units.items() if s.at >= 0}
+        got = {copy.units[u].name: (copy.map.label(s.at), s.step) for u, s in again.units.items() if s.at >= 0}
+        assert got == expected
+        assert set(by_name) == set(original.units)

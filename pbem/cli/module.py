@@ -149,10 +149,20 @@ def import_module(source: str, out: str, board_sizes: tuple[str, ...]) -> int:
     imported = build(open_module(source), _board_sizes(board_sizes))
     if imported.files["module.json"]["id"] == "x":
         raise PbemError.at(source, "the module has no name to make an id from")
+    if imported.setups:
+        import tempfile
+
+        from pbem.formats.vassal.importer import scenarios_from_setups
+
+        with tempfile.TemporaryDirectory() as scratch:  # the module as written so far reads its set-ups
+            draft = Path(scratch) / "module"
+            write_module_folder(draft, imported.files)
+            scenarios_from_setups(imported, load_module(draft))
     write_module_folder(target, imported.files)
     counts = imported.counts
     click.echo(f"{out}: module {imported.module_id} with {counts['locations']} locations, {counts['connections']} connections,"
-               f" {counts['units']} counters, {counts['maps']} maps, {counts['dice']} dice buttons, {counts['decks']} decks")
+               f" {counts['units']} units, {counts['maps']} maps, {counts['dice']} dice buttons, {counts['decks']} decks,"
+               f" {counts['scenarios']} scenarios")
     for note in imported.not_imported:
         click.echo(f"  not imported: {note}")
     return EXIT_OK

@@ -136,10 +136,13 @@ def point_board(module: Module) -> Board:
     return Board(picture.image, xml, centres)
 
 
-def piece_type(unit_id: str, front: str, back: str) -> str:
+REDUCED = "+ (reduced)"  # the back face's level name: VASSAL names a reduced piece "ID (reduced)"
+
+
+def piece_type(unit_id: str, front: str, back: str, reduced: bool = True) -> str:
     """The trait chain of a unit's piece: a Layer of its two faces over a BasicPiece named by the unit id."""
     layer = join(["", "130", "", "Flip", "130", "", "", "130", "", "", "", "1", "false", "0", "0",
-                  join([front, back], ","), join(["", ""], ","), "true", "Face", "", "", "false", "", "1",
+                  join([front, back], ","), join(["", REDUCED if reduced else ""], ","), "true", "Face", "", "", "false", "", "1",
                   "1", "true", "", FLIP_KEY, "", "Face", "1.0"], ";")
     return join_chain(["emb2;" + layer, "piece;;;;" + unit_id])
 
@@ -183,7 +186,7 @@ def export_module(module: Module, scenarios: list[str] | None = None) -> Exporte
             images[f"images/{front}"] = _png(render_counter(kind, 0, style, COUNTER_PX))
             images[f"images/{back}"] = _png(render_counter(kind, 1, style, COUNTER_PX))  # the reduced step, or a blank back
         gpid = stable_id(unit_id, used)
-        type_text = piece_type(unit_id, front, back)
+        type_text = piece_type(unit_id, front, back, reduced=len(kind.steps) > 1)
         slot_of[unit_id] = (gpid, type_text)
         text = add_piece("null", type_text, piece_state(1, None, 0, 0, gpid))
         slots_by_side.setdefault(kind.side, []).append(

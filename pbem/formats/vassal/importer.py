@@ -63,6 +63,7 @@ class Imported:
     module_id: str
     files: dict[str, Any]
     not_imported: list[str] = field(default_factory=list)
+    setups: dict[str, Any] = field(default_factory=dict)  # set-up file name -> its SavedGame
     counts: dict[str, int] = field(default_factory=dict)
 
 
@@ -199,7 +200,8 @@ def import_module(found: ModuleFile, board_sizes: dict[str, tuple[int, int]] | N
     module_id = slug(name)
     version = module.version or "0"
     notes: list[str] = []
-    placed = _placed_points(found)
+    setups = module_setups(found)
+    placed, copies = _placed_points(setups)
     per_map: dict[str, dict[str, Location]] = {}
     for map_def in module.maps:
         locations, missing = map_locations(map_def, map_layout(map_def), placed.get(map_def.id, []))
@@ -224,7 +226,7 @@ def import_module(found: ModuleFile, board_sizes: dict[str, tuple[int, int]] | N
         notes.append("the module names fewer than two sides (no PlayerRoster): player-1 and player-2 stand in for them")
         side_list = list(dict.fromkeys(side_list + ["player-1", "player-2"]))[:2]
 
-    counter_types, units, rules = _counters(module, notes)
+    counter_types, units, rules = _counters(module, notes, copies)
     spaces = {n: {"xy": list(loc.xy)} for n, loc in sorted(main_locations.items())}
     links = connections(main_locations)
     if main is not None and not links and main_locations:
@@ -258,6 +260,8 @@ def import_module(found: ModuleFile, board_sizes: dict[str, tuple[int, int]] | N
         mapping["sides"] = {written: sides[written] for written in sides_written}
     if rules:
         mapping["units"] = {"pieces": rules}
+        if any(_has_reduced_level(slot.piece) for slot in module.slots if slot.piece is not None):
+            mapping["units"]["reduced_name"] = r"^(?P<name>.+) \(reduced\)$"  # as pbem module export names a back face
     if module.dice:
         mapping["dice"] = {d.name: {"purpose": slug(d.name).replace("-", "_"), "dice": f"{d.n_dice}d{d.n_sides}"}
                            for d in module.dice if d.name and d.n_sides > 0}
@@ -271,9 +275,17 @@ def import_module(found: ModuleFile, board_sizes: dict[str, tuple[int, int]] | N
         files["vassal.json"] = mapping
     else:
         notes.append("no piece in the palette: no VASSAL mapping of units is written (the mapping needs one)")
-    notes.append("scenarios (the module's predefined set-ups) are not imported yet")
-    return Imported(module_id, files, notes, {"locations": len(spaces), "connections": len(links), "units": len(units),
-                                              "maps": len(module.maps), "dice": len(module.dice), "decks": len(decks)})
+    counts = {"locations": len(spaces), "connections": len(links), "units": len(units), "maps": len(module.maps),
+              "dice": len(module.dice), "decks": len(decks), "scenarios": 0}
+    return Imported(module_id, files, notes, setups=setups, counts=counts)
+
+
+def _has_reduced_level(piece: Piece) -> bool:
+    """Whether a layer of ``piece`` names a level '+ (reduced)', as ``pbem module export`` writes a reduced face."""
+    for trait in piece.traits:
+        if trait.kind == "emb2;" and len(trait.fields) > 16 and "+ (reduced)" in split(trait.fields[16], ","):
+            return True
+    return False
 
 
 def _side_ids(written: list[str]) -> dict[str, str]:
@@ -289,7 +301,7 @@ def _side_ids(written: list[str]) -> dict[str, str]:
     return out
 
 
-def _counters(module: Module, notes: list[str]) -> tuple[dict, list, list]:
+def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple[dict, list, list]:
     types: dict[str, Any] = {}
     units: list[dict] = []
     rules: list[dict] = []
@@ -314,17 +326,23 @@ def _counters(module: Module, notes: list[str]) -> tuple[dict, list, list]:
         faces = piece_faces(piece)
         types[type_id] = {
             "name": name, "side": "neutral", "nationality": "unknown", "arm": "unknown", "size": "none",
-            "quality": None, "mechanized": False, "steps": [{"attack": 0, "defence": 0, "move": 0}], "retreats": True,
+            "quality": None, "mechanized": False, "retreats": True,
+            "steps": [{"attack": 0, "defence": 0, "move": 0}] * (2 if _has_reduced_level(piece) else 1),
             "source": "VASSAL module palette", "note": "values are not in the VASSAL module",
             "attributes": {"faces": faces, "palette": slot.name or name},
         }
-        units.append({"id": unit_id, "type": type_id, "name": name})
-        rules.append({"name": "^" + re.escape(name) + "$", "unit": unit_id})
+        n_copies = copies.get(name, 1)
+        if n_copies > 1:  # the set-ups place several: one unit each, numbered in VASSAL piece id order
+            units += [{"id": f"{unit_id}-{n:02d}", "type": type_id, "name": name} for n in range(1, n_copies + 1)]
+            rules.append({"name": "^" + re.escape(name) + "$", "generic": unit_id + "-{n:02}"})
+        else:
+            units.append({"id": unit_id, "type": type_id, "name": name})
+            rules.append({"name": "^" + re.escape(name) + "$", "unit": unit_id})
     if unnamed:
         notes.append(f"{unnamed} palette pieces without a name are not imported")
-    if len(module.slots) > len(units) + unnamed:
-        notes.append(f"{len(module.slots) - len(units) - unnamed} palette entries repeat a name (or are stacks): one counter per name;"
-                     " copies of a piece in a game are the same unit")
+    if len(module.slots) > len(seen) + unnamed:
+        notes.append(f"{len(module.slots) - len(seen) - unnamed} palette entries repeat a name (or are stacks): one counter per name,"
+                     " with as many units as the module's set-ups place copies of it")
     if not types:
         types[GENERIC_TYPE] = {
             "name": "VASSAL piece", "side": "neutral", "nationality": "unknown", "arm": "unknown", "size": "none",
@@ -334,26 +352,75 @@ def _counters(module: Module, notes: list[str]) -> tuple[dict, list, list]:
     return types, units, rules
 
 
-def _placed_points(found: ModuleFile) -> dict[str, list[tuple[int, int]]]:
-    """Map points where the module's own saves place pieces: names for boards whose size is unknown."""
+def module_setups(found: ModuleFile) -> dict[str, Any]:
+    """The module's own set-ups (``.vsav`` files at the root of the ``.vmod``, or beside an unpacked buildFile),
+    by file name; a set-up that does not read is left out and named in the notes by the caller."""
     from pbem.formats.vassal.savefile import read_saved_game
 
-    out: dict[str, list[tuple[int, int]]] = {}
-    archive = found.archive
-    if archive is None:
-        return out
-    for member in archive.names:
-        if not member.lower().endswith((".vsav", ".sav")) or "/" in member:
-            continue
-        data = archive.get(member)
+    out: dict[str, Any] = {}
+    members: dict[str, bytes | None] = {}
+    if found.archive is not None:
+        for member in found.archive.names:
+            if member.lower().endswith((".vsav", ".sav")) and "/" not in member:
+                members[member] = found.archive.get(member)
+    for name, data in sorted(members.items()):
         if data is None:
             continue
         try:
-            game = read_saved_game(data, f"{found.source}!{member}")
-            pieces, _ = game.pieces()
+            game = read_saved_game(data, f"{found.source}!{name}")
+            game.pieces()
         except (PbemError, PieceError, ValueError, RecursionError):
             continue  # a broken set-up only costs the names it would have given
-        for piece in pieces.values():
-            if piece.map_id is not None and piece.x is not None and piece.y is not None:
-                out.setdefault(piece.map_id, []).append((piece.x, piece.y))
+        out[name] = game
     return out
+
+
+def _placed_points(setups: dict[str, Any]) -> tuple[dict[str, list[tuple[int, int]]], dict[str, int]]:
+    """Map points where the set-ups place pieces (names for boards of unknown size), and how many copies of
+    each piece name the set-up with the most has."""
+    points: dict[str, list[tuple[int, int]]] = {}
+    copies: dict[str, int] = {}
+    for game in setups.values():
+        pieces, _ = game.pieces()
+        count: dict[str, int] = {}
+        for piece in pieces.values():
+            count[piece.name] = count.get(piece.name, 0) + 1
+            if piece.map_id is not None and piece.x is not None and piece.y is not None:
+                points.setdefault(piece.map_id, []).append((piece.x, piece.y))
+        for name, n in count.items():
+            copies[name] = max(copies.get(name, 0), n)
+    return points, copies
+
+
+def scenarios_from_setups(imported: Imported, module) -> None:
+    """Add each set-up the module's VASSAL mapping reads as a scenario (``scenario-<id>.json``) to ``imported``."""
+    from pbem.formats.vassal.mapping import Mapping
+    from pbem.formats.vassal.to_state import save_to_state
+    from pbem.model.jsonsource import parse_json
+
+    if "vassal.json" not in imported.files:
+        return
+    import json
+
+    mapping = Mapping(module, parse_json(json.dumps(imported.files["vassal.json"]), "vassal.json"))
+    manifest = imported.files["module.json"]
+    for name, game in sorted(imported.setups.items()):
+        scenario_id = slug(name.rsplit(".", 1)[0])
+        try:
+            state, namer = save_to_state(game, mapping)
+        except PbemError as error:
+            _note(imported, f"set-up {name!r}: {error.message}")
+            continue
+        if namer.warnings:
+            _note(imported, f"set-up {name!r}: {len(namer.warnings)} pieces are no unit ({namer.warnings[0]})")
+        scenario = {"$schema": "../../schemas/scenario.schema.json", "id": scenario_id, "title": name.rsplit(".", 1)[0],
+                    "module": module.id, "source": f"the VASSAL module's set-up {name}", "turn": state["turn"],
+                    "units": state["units"]}
+        imported.files[f"scenario-{scenario_id}.json"] = scenario
+        manifest.setdefault("scenarios", {})[scenario_id] = f"scenario-{scenario_id}.json"
+    imported.counts["scenarios"] = len(manifest.get("scenarios", {}))
+
+
+def _note(imported: Imported, text: str) -> None:
+    imported.not_imported.append(text)
+    imported.files["module.json"]["notes"].append(text)
