@@ -170,3 +170,15 @@ def test_round_trip_through_the_cli_keeps_every_unit_on_its_hex(name, tmp_path, 
         got = {copy.units[u].name: (copy.map.label(s.at), s.step) for u, s in again.units.items() if s.at >= 0}
         assert got == expected
         assert set(by_name) == set(original.units)
+
+
+def test_export_refuses_a_scenario_name_that_is_a_path(tmp_path, pbem):
+    import shutil
+
+    folder = tmp_path / "cw"
+    shutil.copytree(load_module("china-war-1980").path, folder)
+    manifest = (folder / "module.json").read_text().replace('"border-war": "scenarios/border-war.json"', '"../evil": "scenarios/border-war.json"')
+    (folder / "module.json").write_text(manifest)
+    result = pbem("module", "export", folder, "--out", tmp_path / "cw.vmod")
+    assert result.code == 2 and "refusing" in result.err
+    assert not (tmp_path / "cw.vmod").exists()

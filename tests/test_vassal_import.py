@@ -139,3 +139,45 @@ def test_refuses_an_existing_folder_and_writes_nothing_on_bad_input(tmp_path, pb
     out.mkdir()
     result = pbem("module", "import", bad, "--out", out)
     assert result.code == 2 and "already exists" in result.err
+
+
+HOSTILE = """<?xml version="1.0"?>
+<VASSAL.build.GameModule name="../../{name}" version="1" VassalVersion="3.7.0">
+ <VASSAL.build.module.PlayerRoster><entry>../a</entry><entry>b\\c</entry></VASSAL.build.module.PlayerRoster>
+ <VASSAL.build.module.Map mapName="M"><VASSAL.build.module.map.BoardPicker>
+  <VASSAL.build.module.map.boardPicker.Board name="B" width="10000000" height="10000000">
+   <VASSAL.build.module.map.boardPicker.board.HexGrid dx="0.01" dy="0.01">
+    <VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering/>
+   </VASSAL.build.module.map.boardPicker.board.HexGrid>
+  </VASSAL.build.module.map.boardPicker.Board>
+ </VASSAL.build.module.map.BoardPicker></VASSAL.build.module.Map>
+ <VASSAL.build.widget.PieceSlot entryName="x" gpid="1">+/null/piece;;;../../etc/passwd;p/null;0;0;1;0</VASSAL.build.widget.PieceSlot>
+</VASSAL.build.GameModule>
+"""
+
+
+def test_hostile_module_imports_in_bounds_and_writes_only_its_folder(tmp_path, pbem):
+    import time
+
+    source = tmp_path / "buildFile.xml"
+    source.write_text(HOSTILE.format(name="evil"))
+    out = tmp_path / "out"
+    start = time.monotonic()
+    result = pbem("module", "import", source, "--out", out)
+    assert time.monotonic() - start < 30
+    assert result.code == 0, result.err
+    assert "more than" in result.out  # the absurd grid is named as not listed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["buildFile.xml", "out"]
+    assert sorted(p.name for p in out.iterdir()) == ["counters.json", "map.json", "module.json", "vassal.json"]
+    assert pbem("module", "validate", out).code == 0
+    module = load_module(out)
+    assert module.id == "evil" and module.sides == ("a", "b-c")
+    (unit,) = module.units.values()
+    assert unit.type.attributes["faces"] == ["../../etc/passwd"]  # an image name, kept as data; never opened or copied
+
+
+def test_module_without_a_name_is_refused(tmp_path, pbem):
+    source = tmp_path / "buildFile.xml"
+    source.write_text(HOSTILE.format(name="").replace('name="../../"', 'name="///"'))
+    result = pbem("module", "import", source, "--out", tmp_path / "out")
+    assert result.code == 2 and "no name" in result.err and not (tmp_path / "out").exists()

@@ -88,7 +88,7 @@ def _attrs(values: dict[str, Any]) -> str:
             return "true" if value else "false"
         return str(value)
 
-    return "".join(f" {key}={quoteattr(text(value))}" for key, value in values.items())
+    return "".join(f" {key}={quoteattr(_NOT_XML.sub('', text(value)))}" for key, value in values.items())
 
 
 def hex_board(module: Module, hex_size: float = HEX_SIZE) -> Board:
@@ -212,8 +212,12 @@ def export_module(module: Module, scenarios: list[str] | None = None) -> Exporte
     return Exported(files, len(slot_of), len(board.centres), off_map)
 
 
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
 def _text(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """``text`` as XML character data: escaped, and without the control characters XML cannot hold."""
+    return _NOT_XML.sub("", text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def build_file(module: Module, board: Board, slots_by_side: dict[str, list[str]], setups: list[str], next_slot: int) -> bytes:

@@ -70,7 +70,10 @@ class Imported:
 def _cells(grid, size: tuple[int, int]) -> list[tuple[int, int]]:
     """Centres of a hex or square grid's cells that lie on a board of ``size``."""
     width, height = size
-    out = []
+    out: list[tuple[int, int]] = []
+    span_x, span_y = (height, width) if isinstance(grid, HexGrid) and grid.sideways else (width, height)
+    if (span_x / grid.dx + 4) * (span_y / grid.dy + 4) > MAX_LOCATIONS:
+        return out  # no printed map has so many cells: a hostile or broken grid
     if isinstance(grid, SquareGrid):
         columns = range(math.floor(-grid.x0 / grid.dx) - 1, math.ceil((width - grid.x0) / grid.dx) + 2)
         rows = range(math.floor(-grid.y0 / grid.dy) - 1, math.ceil((height - grid.y0) / grid.dy) + 2)
@@ -84,8 +87,6 @@ def _cells(grid, size: tuple[int, int]) -> list[tuple[int, int]]:
         for c in columns:
             for r in rows:
                 out.append(grid.snap_center(c, r))
-    if len(out) > MAX_LOCATIONS:
-        return []
     return [(x, y) for x, y in out if 0 <= x < width and 0 <= y < height]
 
 
@@ -137,6 +138,8 @@ def map_locations(map_def: MapDef, layout: MapLayout, extra_points: list[tuple[i
         if board.size is None and _has_regular(board.grid):
             missing.append(f"board {board.name!r} of map {map_def.id!r}: size unknown (its image is not in the file given;"
                            f" --board-size gives it), so its grid cells are only those pieces are placed on")
+        if board.size is not None and _has_regular(board.grid) and _too_many(board.grid, board.size):
+            missing.append(f"board {board.name!r} of map {map_def.id!r}: its grid has more than {MAX_LOCATIONS} cells; they are not listed")
         for (x, y), group, spacing in _candidates(board.grid, board.size, groups):
             if placed.reversed and board.size:
                 x, y = board.size[0] - x, board.size[1] - y
@@ -151,6 +154,13 @@ def map_locations(map_def: MapDef, layout: MapLayout, extra_points: list[tuple[i
     for name, x, y, _ in map_def.decks:
         found.pop(name, None)  # a deck is a place for cards, not a map location
     return found, missing
+
+
+def _too_many(grid, size: tuple[int, int]) -> bool:
+    grids = [grid] if isinstance(grid, (HexGrid, SquareGrid)) else []
+    if isinstance(grid, ZonedGrid):
+        grids = [g for g in [grid.background] + [z.grid for z in grid.zones] if isinstance(g, (HexGrid, SquareGrid))]
+    return any((size[0] / g.dx + 4) * (size[1] / g.dy + 4) > MAX_LOCATIONS for g in grids)
 
 
 def _named(grid) -> bool:
