@@ -151,7 +151,7 @@ HOSTILE = """<?xml version="1.0"?>
    </VASSAL.build.module.map.boardPicker.board.HexGrid>
   </VASSAL.build.module.map.boardPicker.Board>
  </VASSAL.build.module.map.BoardPicker></VASSAL.build.module.Map>
- <VASSAL.build.widget.PieceSlot entryName="x" gpid="1">+/null/piece;;;../../etc/passwd;p/null;0;0;1;0</VASSAL.build.widget.PieceSlot>
+ <VASSAL.build.widget.PieceSlot entryName="x" gpid="1">+/null/piece;;;..\\/..\\/etc\\/passwd;p/null;0;0;1;0</VASSAL.build.widget.PieceSlot>
 </VASSAL.build.GameModule>
 """
 
