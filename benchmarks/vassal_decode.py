@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pbem.formats.vassal.commands import leaves, parse_command
 from pbem.formats.vassal.savefile import collect_pieces, read_saved_game
+from pbem.formats.vassal.traits import _cached_type_links
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "paths-of-glory" / "vassal" / "Classic10-8.vsav"
 
@@ -42,7 +43,9 @@ def place(data: bytes, source: str) -> int:
 
 
 def name(data: bytes, source: str) -> int:
-    """Also decode every piece's whole trait chain, to name it as VASSAL would."""
+    """Also decode every piece's whole trait chain, to name it as VASSAL would (cold: no type chain
+    remembered from an earlier run)."""
+    _cached_type_links.cache_clear()
     pieces, _ = collect_pieces(parse(data, source))
     return sum(len(piece.name) for piece in pieces.values())
 

@@ -6,7 +6,7 @@ The files are made at test time from the real zxvt module and log in ../shared/d
 
 from __future__ import annotations
 
-import io
+import json
 import re
 import time
 import zipfile
@@ -100,11 +100,11 @@ def test_board_at_row_ten_to_the_twelve(pbem, tmp_path):
     tokens.insert(2, "Main MapBoardPicker\t5x5\t3\t1000000000000")
     tokens.append("LOG\tM/1571600961012/Main Map/" + "9" * 4000 + "/-" + "9" * 13 + "/null/Main Map/36/236/null/x")
     path = write_log(tokens, tmp_path / "far.vlog")
-    start = time.monotonic()
+    start = time.process_time()
     for fmt in ("text", "json"):
         result = pbem("vassal", "log", str(path), "--module", str(MODULE), "--format", fmt)
         assert result.code == 0, result.err
-    assert time.monotonic() - start < 10
+    assert time.process_time() - start < 10
     assert "offboard" in result.out or '"x": null' in result.out
 
 
@@ -124,10 +124,12 @@ def test_dice_report_with_a_huge_number(pbem, tmp_path):
     game = read_saved_game(LOG.read_bytes(), LOG)
     huge = "9" * 5000
     tokens = list(game.tokens) + [f"LOG\tCHAT*** 2d6 = {huge},3 *** &lt;hurufu&gt;",
-                                  f"LOG\tCHAT*** 2d6 = 4,3 *** &lt;hurufu&gt;",
+                                  "LOG\tCHAT*** 2d6 = 4,3 *** &lt;hurufu&gt;",
                                   f"LOG\tMutableProperty\t2d6_result\t1\t{huge}\tModule"]
     path = write_log(tokens, tmp_path / "dice.vlog")
     for fmt in ("text", "json"):
         result = pbem("vassal", "log", str(path), "--format", fmt)
         assert result.code == 0, result.err[-300:]
-    assert '"values": [\n' in result.out or '"values": []' in result.out or "4,3" in result.out
+    steps = json.loads(result.out)["steps"]
+    assert steps[6]["events"][0]["type"] == "chat"  # no die shows 5,000 digits: the report stays chat
+    assert steps[7]["events"][0]["values"] == [4, 3]

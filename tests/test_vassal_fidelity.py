@@ -17,7 +17,7 @@ from pbem.formats.vassal.commands import encode_tree
 from pbem.formats.vassal.describe import open_vassal_file
 from pbem.formats.vassal.modulefile import ModuleFile
 from pbem.formats.vassal.obfuscation import obfuscate
-from pbem.formats.vassal.savefile import SavedGame, read_saved_game
+from pbem.formats.vassal.savefile import read_saved_game
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SAMPLES = DATA / "vassal-samples"

@@ -61,3 +61,11 @@ def test_tree_reading_agrees_with_literal_reading(tree):
 @given(st.lists(ALPHABET, max_size=20).map("".join))
 def test_any_text_reads_as_vassal_reads_it(text):
     assert decode_tree(text) == _decode_literal(text)
+
+
+@given(st.lists(st.sampled_from(["a", "\\", "'", ";", "/"]), max_size=20).map("".join))
+def test_split_agrees_with_the_literal_walk(text):
+    from pbem.formats.vassal.sequence import _split_literal
+
+    assert split(text, ";") == _split_literal(text, ";")
+    assert split(text, "/") == _split_literal(text, "/")

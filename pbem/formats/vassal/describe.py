@@ -27,7 +27,7 @@ def open_vassal_file(path: str | Path) -> SavedGame | ModuleFile | Metadata:
     if is_zip(data):
         archive = read_zip(data, path)
         if SAVE_ENTRY in archive.names:
-            return read_saved_game(data, path)
+            return read_saved_game(data, path, archive)
         return module_from_archive(archive, path)
     if data.startswith(HEADER) or data.startswith(b"begin_save"):
         return read_saved_game(data, path)

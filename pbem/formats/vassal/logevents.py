@@ -57,7 +57,7 @@ class _Tracked:
 # Work (trait states compared, name traits applied) one log may ask for; a real log needs a few million at
 # most (Paths of Glory: 6,000 pieces of ~150 traits).  Past it the log is refused, not read for minutes.
 MAX_TRAIT_WORK = 20_000_000
-NAME_WORK = 20  # applying a name trait (fields, formats) costs about as much as 20 state comparisons
+NAME_WORK = 100  # applying a name trait (fields, formats) costs about as much as 100 state comparisons
 
 
 @dataclass(slots=True)

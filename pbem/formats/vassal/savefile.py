@@ -8,7 +8,7 @@ included, as long as nothing was changed; change ``tree`` and the rest is encode
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.formats.vassal.archive import ZipArchive, is_zip, read_zip, write_zip
@@ -23,6 +23,7 @@ SAVE_ENTRY = "savedGame"
 # Bounds that keep reading within seconds and well under 1 GiB (documented in docs/vassal.md).  The
 # largest real save at hand (Paths of Glory's, 6,000 pieces) is 27 MB of hex and 2,500 commands.
 MAX_SAVED_GAME_BYTES = 64 * 1024 * 1024  # the savedGame entry as stored (hex: twice the text)
+MAX_METADATA_BYTES = 1024 * 1024  # savedata, moduledata
 MAX_COMMANDS = 100_000  # ESC-separated commands in it: a real log of a whole day holds a few thousand
 
 
@@ -37,6 +38,7 @@ class SavedGame:
     archive: ZipArchive | None = None
     savedata: Metadata | None = None
     moduledata: Metadata | None = None
+    _restore: tuple[int, list] | None = field(default=None, repr=False)  # (id of the tree, its commands)
 
     @property
     def tokens(self) -> list:
@@ -54,8 +56,10 @@ class SavedGame:
         return [token for token in self.tokens if _is_step(token)]
 
     def restore_commands(self) -> list:
-        """The restore part's leaf commands, parsed."""
-        return [parse_command(leaf) for token in self.restore for leaf in leaves(token)]
+        """The restore part's leaf commands, parsed (once for a tree: pieces, players and boards all ask)."""
+        if self._restore is None or self._restore[0] != id(self.tree):
+            self._restore = (id(self.tree), [parse_command(leaf) for token in self.restore for leaf in leaves(token)])
+        return self._restore[1]
 
     def players(self) -> list[Player]:
         return [command for command in self.restore_commands() if isinstance(command, Player)]
@@ -148,18 +152,24 @@ def decode_saved_game(data: bytes, source: str | Path) -> tuple[list | str, Obfu
     return tree, how
 
 
-def read_saved_game(data: bytes, source: str | Path) -> SavedGame:
-    """A save or log from the bytes of a ``.vsav``/``.vlog`` (or a bare ``savedGame`` stream)."""
-    archive = None
+def read_saved_game(data: bytes, source: str | Path, archive: ZipArchive | None = None) -> SavedGame:
+    """A save or log from the bytes of a ``.vsav``/``.vlog`` (or a bare ``savedGame`` stream); ``archive``
+    is ``data`` already read as a zip, if it was."""
     savedata = moduledata = None
-    if is_zip(data):
+    if archive is None and is_zip(data):
         archive = read_zip(data, source)
+    if archive is not None:
         size = archive.size(SAVE_ENTRY)
         if size is not None and size > MAX_SAVED_GAME_BYTES:
             raise _too_large(size, source)  # before inflating a byte of it
         raw = archive.get(SAVE_ENTRY)
         if raw is None:
             raise PbemError.at(source, "zip has no savedGame entry: not a VASSAL save or log")
+        for name in ("savedata", "moduledata"):
+            size = archive.size(name)
+            if size is not None and size > MAX_METADATA_BYTES:
+                raise PbemError.at(source, f"{name} holds {size} bytes, more than the {MAX_METADATA_BYTES} "
+                                           "pbem reads (a real one is a few hundred)")
         if archive.get("savedata") is not None:
             savedata = read_metadata(archive.get("savedata"), f"{source}!savedata")
         if archive.get("moduledata") is not None:

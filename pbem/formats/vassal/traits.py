@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pbem.formats.vassal.sequence import MAX_LINKS, TAB, join, split, split_chain
 
@@ -59,7 +60,10 @@ class Piece:
     def name(self) -> str:
         """The piece's name as VASSAL shows it: BasicPiece name, then layer and label traits, inside out."""
         if self._name is None:
-            self._name = piece_name(self.traits, self.basic_name)
+            if self._traits is not None:
+                self._name = piece_name(self._traits, self.basic_name)
+            else:
+                self._name = name_from_chains(self.type_text, self.state_text, self.basic_name)
         return self._name
 
     @property
@@ -121,16 +125,42 @@ class PieceError(ValueError):
     """A piece definition that cannot be read (e.g. an absurdly long trait chain)."""
 
 
+def type_links(type_text: str) -> tuple[str, ...]:
+    """A type chain's links: pieces made from one palette entry share their type, so each is split once
+    (types up to 64 KB are remembered, 1,024 of them: at most 64 MB kept between files)."""
+    if len(type_text) > 65_536:
+        return tuple(split_chain(type_text, TAB))
+    return _cached_type_links(type_text)
+
+
+@lru_cache(maxsize=1024)
+def _cached_type_links(type_text: str) -> tuple[str, ...]:
+    return tuple(split_chain(type_text, TAB))
+
+
 def decode_chain(type_text: str, state_text: str) -> list[Trait]:
     """The traits of a piece, outermost first; a state chain shorter than the type chain leaves states empty."""
     try:
-        types = split_chain(type_text, TAB)
+        types = type_links(type_text)
         states = split_chain(state_text, TAB) if state_text else [""]
     except ValueError as error:
         raise PieceError(str(error)) from None
     if len(states) < len(types):
         states = states + [""] * (len(types) - len(states))
     return [Trait(trait_kind(kind_type), kind_type, state) for kind_type, state in zip(types, states)]
+
+
+def name_from_chains(type_text: str, state_text: str, basic_name: str) -> str:
+    """:func:`piece_name` of a piece's chains, building traits only for the links that change the name
+    (every link is read; only those few become :class:`Trait` objects)."""
+    try:
+        types = type_links(type_text)
+        states = split_chain(state_text, TAB) if state_text else [""]
+    except ValueError as error:
+        raise PieceError(str(error)) from None
+    named = [Trait(trait_kind(types[index]), types[index], states[index] if index < len(states) else "")
+             for index in range(len(types) - 1) if types[index].startswith(NAME_TRAITS)]
+    return piece_name(named + [Trait("piece;", types[-1], "")], basic_name)
 
 
 def _int(value: str) -> int | None:
