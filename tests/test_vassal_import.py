@@ -15,6 +15,7 @@ from pbem.formats.vassal.geometry import imported_module
 from pbem.formats.vassal.layout import layouts_for
 from pbem.formats.vassal.logevents import read_events
 from pbem.formats.vassal.modulefile import open_module
+from pbem.model.jsonsource import load_json
 from pbem.model.module import load_module
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -181,3 +182,28 @@ def test_module_without_a_name_is_refused(tmp_path, pbem):
     source.write_text(HOSTILE.format(name="").replace('name="../../"', 'name="///"'))
     result = pbem("module", "import", source, "--out", tmp_path / "out")
     assert result.code == 2 and "no name" in result.err and not (tmp_path / "out").exists()
+
+
+def test_paths_of_glory_classic_setup_agrees_with_the_bundled_1914_scenario(imported):
+    """The Classic save beside the buildFile becomes a scenario; every army and named corps on the map stands
+    where the bundled 1914 scenario (cross-checked with that save by hand) puts it."""
+    from pbem.formats.vassal.mapping import fill, load_mapping
+
+    folder = imported("paths-of-glory")
+    _need(POG / "Classic10-8.vsav")
+    copy = load_module(folder)
+    assert "classic10-8" in copy.scenarios
+    setup = {u["id"]: u["at"] for u in load_json(copy.scenarios["classic10-8"]).data["units"]}
+    bundled = load_module("paths-of-glory")
+    mapping = load_mapping(bundled)
+    expected = {u["id"]: u["at"] for u in load_json(bundled.scenarios["1914"]).data["units"]}
+    compared = 0
+    for unit_id, unit in copy.units.items():
+        rule = mapping.unit_rule(unit.name)
+        if rule is None or rule[0] != "unit" or unit_id not in setup:
+            continue
+        theirs = fill(rule[1], rule[2])
+        if theirs in expected and bundled.map.find(expected[theirs]) is not None:
+            assert setup[unit_id] == expected[theirs], (unit.name, theirs)
+            compared += 1
+    assert compared >= 20, compared

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,7 @@ from pbem.formats.vassal.buildfile import MapDef, Module
 from pbem.formats.vassal.geometry import module_json
 from pbem.formats.vassal.grids import HexGrid, RegionGrid, SquareGrid, ZonedGrid
 from pbem.formats.vassal.layout import OFFBOARD, MapLayout, map_layout
-from pbem.formats.vassal.modulefile import ModuleFile
+from pbem.formats.vassal.modulefile import BUILD_FILES, ModuleFile
 from pbem.formats.vassal.sequence import split
 from pbem.formats.vassal.traits import Piece, PieceError
 from pbem.model.errors import PbemError
@@ -373,6 +374,12 @@ def module_setups(found: ModuleFile) -> dict[str, Any]:
         for member in found.archive.names:
             if member.lower().endswith((".vsav", ".sav")) and "/" not in member:
                 members[member] = found.archive.get(member)
+    elif Path(found.source).name in BUILD_FILES:  # an unpacked module: its set-ups lie beside the buildFile
+        from pbem.formats.vassal.modulefile import read_vassal_bytes
+
+        for path in sorted(Path(found.source).parent.iterdir()):
+            if path.suffix.lower() in (".vsav", ".sav") and path.is_file():
+                members[path.name] = read_vassal_bytes(path)
     for name, data in sorted(members.items()):
         if data is None:
             continue
