@@ -18,9 +18,7 @@ from pbem.formats.vassal.modulefile import open_module
 from pbem.model.jsonsource import load_json
 from pbem.model.module import load_module
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-if not DATA.is_dir():
-    DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"  # ../shared beside the clone
 SAMPLES = DATA / "vassal-samples"
 POG = DATA / "paths-of-glory" / "vassal"
 
