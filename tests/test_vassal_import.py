@@ -205,3 +205,16 @@ def test_paths_of_glory_classic_setup_agrees_with_the_bundled_1914_scenario(impo
             assert setup[unit_id] == expected[theirs], (unit.name, theirs)
             compared += 1
     assert compared >= 25, compared  # 28 armies and named corps start on the map
+
+
+def test_board_size_given_lists_the_cells_of_a_board_whose_image_is_absent(tmp_path, pbem):
+    source, _ = CASES["tld"]
+    _need(source)
+    out = tmp_path / "tld"
+    result = pbem("module", "import", source, "--out", out, "--board-size", "Normandy=2400x1800")
+    assert result.code == 0, result.err
+    game_map = load_module(out).map
+    assert game_map.find("1010") is not None and game_map.find("Cherbourg Alarm Units") is not None
+    assert len(game_map.neighbours[game_map.find("1010")]) == 6
+    bad = pbem("module", "import", source, "--out", tmp_path / "x", "--board-size", "Normandy=0x1")
+    assert bad.code == 2 and "--board-size" in bad.err and not (tmp_path / "x").exists()
