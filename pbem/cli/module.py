@@ -113,3 +113,77 @@ def validate(name: str) -> int:
         load_mapping(loaded)
     click.echo(f"{loaded.id} {loaded.version}: valid ({len(loaded.map)} locations, {len(loaded.units)} units, {len(loaded.scenarios)} scenarios{', a VASSAL mapping' if vassal else ''})")
     return EXIT_OK
+
+
+def _board_sizes(values: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    from pbem.model.errors import PbemError
+
+    sizes = {}
+    for value in values:
+        name, _, size = value.rpartition("=")
+        width, _, height = size.partition("x")
+        if not name or not width.isdigit() or not height.isdigit() or not (0 < int(width) <= 10**6 and 0 < int(height) <= 10**6):
+            raise PbemError(f"--board-size {value!r}: give BOARD=WIDTHxHEIGHT in pixels, e.g. 'Main Map=2048x2593'")
+        sizes[name] = (int(width), int(height))
+    return sizes
+
+
+@module.command("import")
+@click.argument("source", type=click.Path(path_type=str))
+@click.option("--out", required=True, type=click.Path(file_okay=False, path_type=str),
+              help="The new module folder (must not exist yet).")
+@click.option("--board-size", "board_sizes", multiple=True, metavar="BOARD=WxH",
+              help="A board's size in pixels when its image is not in SOURCE (repeatable).")
+def import_module(source: str, out: str, board_sizes: tuple[str, ...]) -> int:
+    """Write a pbem module folder from the VASSAL module SOURCE (.vmod, buildFile or unpacked folder)."""
+    from pathlib import Path
+
+    from pbem.formats.vassal.importer import import_module as build
+    from pbem.formats.vassal.modulefile import open_module
+    from pbem.formats.vassal.moduleio import write_module_folder
+    from pbem.model.errors import PbemError
+
+    target = Path(out)
+    if target.exists():
+        raise PbemError.at(out, "already exists: give a new folder")
+    imported = build(open_module(source), _board_sizes(board_sizes))
+    if imported.files["module.json"]["id"] == "x":
+        raise PbemError.at(source, "the module has no name to make an id from")
+    if imported.setups:
+        import tempfile
+
+        from pbem.formats.vassal.importer import scenarios_from_setups
+
+        with tempfile.TemporaryDirectory() as scratch:  # the module as written so far reads its set-ups
+            draft = Path(scratch) / "module"
+            write_module_folder(draft, imported.files)
+            scenarios_from_setups(imported, load_module(draft))
+    write_module_folder(target, imported.files)
+    counts = imported.counts
+    click.echo(f"{out}: module {imported.module_id} with {counts['locations']} locations, {counts['connections']} connections,"
+               f" {counts['units']} units, {counts['maps']} maps, {counts['dice']} dice buttons, {counts['decks']} decks,"
+               f" {counts['scenarios']} scenarios")
+    for note in imported.not_imported:
+        click.echo(f"  not imported: {note}")
+    return EXIT_OK
+
+
+@module.command("export")
+@click.argument("name")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=str), help="The .vmod to write.")
+@click.option("--scenario", "scenarios", multiple=True, help="Export only this scenario as a set-up (repeatable; default: all).")
+def export_module(name: str, out: str, scenarios: tuple[str, ...]) -> int:
+    """Write module NAME (an id or a folder) as a VASSAL module: board, grid, counters, dice, turn, set-ups."""
+    from pbem.formats.vassal.exporter import export_module as build
+    from pbem.formats.vassal.exporter import vmod_bytes
+    from pbem.model.files import write_atomic
+
+    loaded = load_module(name)
+    exported = build(loaded, list(scenarios) or None)
+    write_atomic(out, vmod_bytes(exported))
+    click.echo(f"{out}: {loaded.name} {loaded.version} for VASSAL: {exported.locations} locations, {exported.pieces} counters,"
+               f" {len(exported.off_map)} set-ups")
+    for scenario, units in exported.off_map.items():
+        if units:
+            click.echo(f"  {scenario}: {len(units)} units are in boxes, not on the map (in the palette): {', '.join(units[:8])}{' ...' if len(units) > 8 else ''}")
+    return EXIT_OK

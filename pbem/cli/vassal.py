@@ -89,7 +89,7 @@ def info(file: str, fmt: str) -> int:
 @vassal.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--module", "module_path", type=click.Path(path_type=str),
-              help="The game's .vmod, buildFile or module folder, to name locations instead of pixels.")
+              help="The game's .vmod, buildFile or module folder (or a pbem module imported from it), to name locations instead of pixels.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def log(file: str, module_path: str | None, fmt: str) -> int:
     """FILE's steps as events (moves, adds, removes, changes, chat, dice, undos) and a summary."""
@@ -105,7 +105,11 @@ def log(file: str, module_path: str | None, fmt: str) -> int:
         game = open_vassal_file(file)
         if not isinstance(game, SavedGame):
             raise PbemError.at(file, "not a VASSAL save or log")
-        module = open_module(module_path).module if module_path else None
+        module = None
+        if module_path:
+            from pbem.formats.vassal.geometry import imported_module
+
+            module = imported_module(module_path) or open_module(module_path).module
         report = read_events(game, module)
     except (PbemError, PieceError, RecursionError) as error:
         raise _located(file, error) from None

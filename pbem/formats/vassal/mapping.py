@@ -157,7 +157,9 @@ class Mapping:
 
         places = self.data.get("places")
         if places is None:
-            return None
+            from pbem.formats.vassal.geometry import imported_module
+
+            return imported_module(self.module.path)  # a module imported from VASSAL keeps its maps whole
         grid = RegionGrid([Region(name, x, y) for name, x, y in places["regions"]])
         game_map = MapDef(id=places["map"], name=places["map"], kind="Map", boards=[Board(places["board"], grid=grid)],
                           decks=[(name, x, y, "") for name, (x, y) in places.get("decks", {}).items()])

@@ -1,0 +1,333 @@
+"""A pbem module as a VASSAL module (``.vmod``) and its scenarios as ``.vsav`` saves.
+
+The board is the map picture pbem draws; a hex map gets a ``HexGrid`` numbered so that VASSAL names each
+hex by the module's own label, a point-to-point map a ``RegionGrid`` with one region per space. Every unit
+is a palette piece named by its unit id, with a two-level layer (front, back) flipped by Ctrl-F.
+Names, piece ids and slot ids derive from the module's ids, and the zip carries no dates, so the same
+module gives the same bytes and a later export is a clean upgrade.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zlib
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import quoteattr
+
+from PIL import Image
+
+from pbem.art.counters import render_counter
+from pbem.art.maps import MapPicture, map_picture
+from pbem.art.style import load_style
+from pbem.formats.vassal.archive import write_zip
+from pbem.formats.vassal.commands import encode_tree
+from pbem.formats.vassal.obfuscation import Obfuscation, obfuscate
+from pbem.formats.vassal.sequence import ESC, TAB, join, join_chain
+from pbem.model.errors import PbemError
+from pbem.model.hexgrid import HexGridSpec
+from pbem.model.maps import HexMap, PointMap
+from pbem.model.module import Module
+
+VASSAL_VERSION = "3.7.0"
+MAP_ID = "Main Map"
+BOARD = "Board"
+COUNTER_PX = 75
+HEX_SIZE = 40.0  # hex circumradius in pixels: counters of 75 px fit
+FLIP_KEY = "70,130"  # Ctrl-F as VASSAL encodes a key stroke (key code, modifiers)
+SAVE_KEY = 0x5A  # the obfuscation key: fixed, so a scenario gives the same bytes every time
+_MEMBER = re.compile(r"^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,120}/)?[A-Za-z0-9][A-Za-z0-9._ -]{0,120}$")
+_T = "VASSAL.build."
+
+
+def member_name(name: str) -> str:
+    """``name`` if it is a safe zip member (no absolute path, no ``..``, plain characters), else an error."""
+    if not _MEMBER.fullmatch(name) or ".." in name:
+        raise PbemError(f"refusing to write {name!r} into the module: not a plain file name")
+    return name
+
+
+def stable_id(text: str, used: set[int]) -> int:
+    """A positive id from ``text`` alone, so a unit keeps its id in every export."""
+    number = zlib.crc32(text.encode("utf-8")) % 900_000_000 + 100_000_000
+    if number in used:
+        raise PbemError(f"two names give the same VASSAL id ({text!r}); rename one")
+    used.add(number)
+    return number
+
+
+@dataclass
+class Board:
+    """The exported board: its picture, its grid element, and where each location's centre is."""
+
+    image: Image.Image
+    grid_xml: str
+    centres: dict[str, tuple[int, int]]
+
+
+def hex_numbering(spec: HexGridSpec) -> tuple[int, dict[str, Any]]:
+    """The raw column of the first printed column and the ``HexGridNumbering`` attributes that name a hex
+    by ``spec``'s labels. VASSAL shifts odd raw columns half a hex down; pbem says which printed columns are."""
+    first_shifted = (spec.first_column % 2 == 1) == (spec.shifted == "odd")
+    k = 1 if first_shifted else 0
+    if spec.label == "letter-number":
+        if spec.first_column + spec.columns - 1 > 26:
+            raise PbemError("VASSAL letters columns A..Z, then AA, BB (not AB): a letter-number map wider than 26 columns cannot be numbered alike")
+        return k, {"hType": "A", "hOff": spec.first_column - k - 1, "hLeading": 0, "vType": "N",
+                   "vOff": spec.first_row, "vLeading": 0}
+    match = re.fullmatch(r"(C+)(R+)", spec.label)
+    assert match is not None
+    return k, {"hType": "N", "hOff": spec.first_column - k, "hLeading": len(match.group(1)) - 1, "vType": "N",
+               "vOff": spec.first_row, "vLeading": len(match.group(2)) - 1}
+
+
+def _attrs(values: dict[str, Any]) -> str:
+    def text(value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+    return "".join(f" {key}={quoteattr(_NOT_XML.sub('', text(value)))}" for key, value in values.items())
+
+
+def hex_board(module: Module, hex_size: float = HEX_SIZE) -> Board:
+    game_map = module.map
+    assert isinstance(game_map, HexMap)
+    spec = game_map.spec
+    if spec.orientation != "flat":
+        raise PbemError("only flat-topped hex grids (VASSAL's default, not sideways) are exported yet")
+    picture: MapPicture = map_picture(game_map, load_style(module.path), hex_size=hex_size)
+    layout = picture.layout
+    assert layout is not None
+    k, numbering = hex_numbering(spec)
+    dx, dy = layout.pitch
+    first_shifted = k == 1
+    x0 = round(layout.origin[0] - k * dx)
+    y0 = round(layout.origin[1] - (dy / 2 if first_shifted else 0))
+    grid = {"color": "0,0,0", "cornersLegal": False, "dotsVisible": False, "dx": repr(dx), "dy": repr(dy),
+            "edgesLegal": False, "sideways": False, "snapTo": True, "visible": False, "x0": x0, "y0": y0}
+    number = {"color": "0,0,0", "first": "H", "fontSize": 9, "hDescend": False, "hDrawOff": 0, **{k2: numbering[k2] for k2 in ("hLeading", "hOff", "hType")},
+              "locationFormat": "$gridLocation$", "rotateText": 0, "sep": "", "stagger": False, "vDescend": False, "vDrawOff": 0,
+              **{k2: numbering[k2] for k2 in ("vLeading", "vOff", "vType")}, "visible": False}
+    xml = (f"<{_T}module.map.boardPicker.board.HexGrid{_attrs(grid)}>"
+           f"<{_T}module.map.boardPicker.board.mapgrid.HexGridNumbering{_attrs(number)}/>"
+           f"</{_T}module.map.boardPicker.board.HexGrid>")
+    # A piece stands where VASSAL snaps it: the centre of its raw (column, row).
+    from pbem.formats.vassal.grids import HexGrid
+
+    vassal_grid = HexGrid(dx=dx, dy=dy, x0=x0, y0=y0)
+    centres = {}
+    for index in range(len(game_map)):
+        column, row = spec.unformat(game_map.label(index))
+        centres[game_map.label(index)] = vassal_grid.snap_center(column - spec.first_column + k, row - spec.first_row)
+    return Board(picture.image, xml, centres)
+
+
+def point_board(module: Module) -> Board:
+    game_map = module.map
+    assert isinstance(game_map, PointMap)
+    picture = map_picture(game_map, load_style(module.path))
+    centres = {game_map.label(i): (round(x), round(y)) for i, (x, y) in enumerate(picture.centers)}
+    regions = "".join(f"<{_T}module.map.boardPicker.board.Region{_attrs({'name': name, 'originx': x, 'originy': y})}/>"
+                      for name, (x, y) in centres.items())
+    xml = (f"<{_T}module.map.boardPicker.board.RegionGrid{_attrs({'fontsize': 9, 'snapto': True, 'visible': False})}>"
+           f"{regions}</{_T}module.map.boardPicker.board.RegionGrid>")
+    return Board(picture.image, xml, centres)
+
+
+REDUCED = "+ (reduced)"  # the back face's level name: VASSAL names a reduced piece "ID (reduced)"
+
+
+def piece_type(unit_id: str, front: str, back: str, reduced: bool = True) -> str:
+    """The trait chain of a unit's piece: a Layer of its two faces over a BasicPiece named by the unit id."""
+    layer = join(["", "130", "", "Flip", "130", "", "", "130", "", "", "", "1", "false", "0", "0",
+                  join([front, back], ","), join(["", REDUCED if reduced else ""], ","), "true", "Face", "", "", "false", "", "1",
+                  "1", "true", "", FLIP_KEY, "", "Face", "1.0"], ";")
+    return join_chain(["emb2;" + layer, "piece;;;;" + unit_id])
+
+
+def add_piece(piece_id: str, type_text: str, state: str) -> str:
+    """An AddPiece command (``+/id/type/state``, each part escaped as VASSAL's SequenceEncoder does)."""
+    return join(["+", piece_id, type_text, state], "/")
+
+
+def piece_state(level: int, map_id: str | None, x: int, y: int, gpid: int) -> str:
+    return join_chain([str(level), join([map_id or "null", str(x), str(y), str(gpid), "0"], ";")])
+
+
+def _png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False)
+    return out.getvalue()
+
+
+@dataclass
+class Exported:
+    files: dict[str, bytes]
+    pieces: int
+    locations: int
+    off_map: dict[str, list[str]]  # scenario -> units not on the map (in a box)
+
+
+def export_module(module: Module, scenarios: list[str] | None = None) -> Exported:
+    """The ``.vmod`` members for ``module``, with ``scenarios`` (default: all) as predefined set-ups."""
+    board = hex_board(module) if isinstance(module.map, HexMap) else point_board(module)
+    style = load_style(module.path)
+    images: dict[str, bytes] = {"images/board.png": _png(board.image)}
+    used: set[int] = set()
+    slots_by_side: dict[str, list[str]] = {}
+    slot_of: dict[str, tuple[int, str]] = {}
+    for unit_id, unit in module.units.items():
+        kind = unit.type
+        front = member_name(f"{kind.id}-front.png")
+        back = member_name(f"{kind.id}-back.png")
+        if f"images/{front}" not in images:
+            images[f"images/{front}"] = _png(render_counter(kind, 0, style, COUNTER_PX))
+            images[f"images/{back}"] = _png(render_counter(kind, 1, style, COUNTER_PX))  # the reduced step, or a blank back
+        gpid = stable_id(unit_id, used)
+        type_text = piece_type(unit_id, front, back, reduced=len(kind.steps) > 1)
+        slot_of[unit_id] = (gpid, type_text)
+        text = add_piece("null", type_text, piece_state(1, None, 0, 0, gpid))
+        slots_by_side.setdefault(kind.side, []).append(
+            f"<{_T}widget.PieceSlot{_attrs({'entryName': unit_id, 'gpid': gpid, 'height': COUNTER_PX, 'width': COUNTER_PX})}>"
+            f"{_text(text)}</{_T}widget.PieceSlot>")
+    chosen = sorted(module.scenarios) if scenarios is None else scenarios
+    for name in chosen:
+        if name not in module.scenarios:
+            raise PbemError(f"module {module.id} has no scenario {name!r} ({', '.join(sorted(module.scenarios)) or 'none'})")
+    files: dict[str, bytes] = {}
+    off_map: dict[str, list[str]] = {}
+    setups = []
+    for name in chosen:
+        save, missing = scenario_save(module, name, board, slot_of)
+        member = member_name(f"{name}.vsav")
+        files[member] = save
+        off_map[name] = missing
+        setups.append(f"<{_T}module.PredefinedSetup{_attrs({'file': member, 'isMenu': False, 'name': name, 'useFile': True})}/>")
+    build = build_file(module, board, slots_by_side, setups, max(used, default=0) + 1)
+    files = {"buildFile.xml": build, "moduledata": moduledata(module), **files, **images}
+    for member in files:
+        member_name(member)
+    return Exported(files, len(slot_of), len(board.centres), off_map)
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _text(text: str) -> str:
+    """``text`` as XML character data: escaped, and without the control characters XML cannot hold."""
+    return _NOT_XML.sub("", text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def build_file(module: Module, board: Board, slots_by_side: dict[str, list[str]], setups: list[str], next_slot: int) -> bytes:
+    width, height = board.image.size
+    sides = "".join(f"<entry>{_text(side)}</entry>" for side in module.sides)
+    lists = "".join(
+        f"<{_T}widget.ListWidget{_attrs({'divider': 150, 'entryName': side, 'height': 400, 'scale': 1.0, 'width': 400})}>"
+        + "".join(slots) + f"</{_T}widget.ListWidget>" for side, slots in slots_by_side.items())
+    dice = "".join(
+        f"<{_T}module.DiceButton{_attrs({'addToTotal': 0, 'canDisable': False, 'hotkey': '', 'icon': '/images/die.gif', 'keepCount': 1, 'keepDice': False, 'keepOption': '>', 'lockAdd': False, 'lockDice': False, 'lockPlus': False, 'lockSides': False, 'nDice': n, 'nSides': 6, 'name': f'{n}d6', 'plus': 0, 'prompt': False, 'propertyGate': '', 'reportFormat': '** $name$ = $result$ *** &lt;$PlayerName$&gt;', 'reportTotal': False, 'sortDice': False, 'text': f'{n}d6', 'tooltip': f'Roll {n}d6'})}/>"
+        for n in (1, 2))
+    last = max((_last_turn(module, name) for name in module.scenarios), default=None)
+    turn_level = _attrs({"incr": 1, "loop": False, "loopLimit": last or -1, "start": 1, "turnFormat": "Turn $value$"})
+    tracker = (f"<{_T}module.turn.TurnTracker{_attrs({'buttonText': 'Turn', 'hotkey': '', 'icon': '', 'length': -1, 'lengthStyle': 'Maximum', 'name': 'Turn', 'nexthotkey': '', 'prevhotkey': '', 'reportFormat': '* Turn $newTurn$', 'tooltip': 'Game turn', 'turnFormat': '$level1$'})}>"
+               f"<{_T}module.turn.CounterTurnLevel{turn_level}/></{_T}module.turn.TurnTracker>")
+    root = _attrs({"ModuleOther1": f"Exported by pbem from module {module.id}", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION,
+                   "description": module.metadata.get("title", module.name), "name": module.name,
+                   "nextPieceSlotId": next_slot, "version": module.version})
+    map_attrs = _attrs({"allowMultiple": False, "backgroundcolor": "255,255,255", "buttonName": "Map", "changeFormat": "$message$",
+                        "color": "0,0,0", "createFormat": "$pieceName$ created in $location$ *", "edgeHeight": 0, "edgeWidth": 0,
+                        "hotkey": "", "icon": "/images/map.gif", "launch": False, "mapName": MAP_ID, "markMoved": "Never",
+                        "moveToFormat": "$pieceName$ moves $previousLocation$ &rarr; $location$ *",
+                        "moveWithinFormat": "$pieceName$ moves $previousLocation$ &rarr; $location$ *", "thickness": 3})
+    xml = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
+        f"<{_T}GameModule{root}>"
+        f"<{_T}module.BasicCommandEncoder/>"
+        f"<{_T}module.Documentation/>"
+        f"<{_T}module.PlayerRoster{_attrs({'buttonText': 'Retire', 'buttonToolTip': 'Switch sides'})}>{sides}</{_T}module.PlayerRoster>"
+        f"<{_T}module.GlobalOptions{_attrs({'autoReport': 'Always', 'playerIdFormat': '$PlayerName$'})}/>"
+        f"<{_T}module.Chatter/>"
+        f"<{_T}module.KeyNamer/>"
+        f"<{_T}module.Map{map_attrs}>"
+        f"<{_T}module.map.BoardPicker{_attrs({'addColumnText': 'Add column', 'addRowText': 'Add row', 'boardPrompt': 'Select board', 'slotHeight': 125, 'slotScale': 0.2, 'slotWidth': 350, 'title': 'Choose Boards'})}>"
+        f"<{_T}module.map.boardPicker.Board{_attrs({'image': 'board.png', 'name': BOARD, 'reversible': False, 'width': width, 'height': height})}>"
+        f"{board.grid_xml}</{_T}module.map.boardPicker.Board>"
+        f"<setup>{_text(MAP_ID + 'BoardPicker' + TAB + BOARD + TAB + '0' + TAB + '0')}</setup>"
+        f"</{_T}module.map.BoardPicker>"
+        f"<{_T}module.map.StackMetrics{_attrs({'bottom': '40,0', 'disabled': False, 'down': '37,0', 'exSepX': 6, 'exSepY': 18, 'top': '38,0', 'unexSepX': 4, 'unexSepY': 6, 'up': '39,0'})}/>"
+        f"<{_T}module.map.ForwardToKeyBuffer/><{_T}module.map.Scroller/><{_T}module.map.ForwardToChatter/>"
+        f"<{_T}module.map.MenuDisplayer/><{_T}module.map.MapCenterer/><{_T}module.map.StackExpander/>"
+        f"<{_T}module.map.PieceMover/><{_T}module.map.KeyBufferer/>"
+        f"<{_T}module.map.Zoomer{_attrs({'zoomLevels': '0.25,0.333,0.5,0.75,1.0,1.5', 'zoomStart': 5})}/>"
+        f"</{_T}module.Map>"
+        f"<{_T}module.PieceWindow{_attrs({'hidden': False, 'hotkey': '', 'icon': '', 'scale': 1.0, 'text': 'Counters', 'tooltip': 'Counters'})}>"
+        f"<{_T}widget.TabWidget{_attrs({'entryName': 'Counters'})}>{lists}</{_T}widget.TabWidget>"
+        f"</{_T}module.PieceWindow>"
+        f"{dice}{tracker}{''.join(setups)}"
+        f"<{_T}module.PrototypesContainer/>"
+        f"</{_T}GameModule>\n")
+    return xml.encode("utf-8")
+
+
+def _last_turn(module: Module, scenario: str) -> int | None:
+    from pbem.model.jsonsource import load_json
+
+    value = load_json(module.scenarios[scenario]).data.get("last_turn")
+    return value if isinstance(value, int) else None
+
+
+def moduledata(module: Module) -> bytes:
+    """The module's metadata; ``dateSaved`` is 0 so that the bytes depend on the module alone."""
+    return ('<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<data version="1">\n'
+            f"  <version>{_text(module.version)}</version>\n  <VassalVersion>{VASSAL_VERSION}</VassalVersion>\n"
+            f"  <dateSaved>0</dateSaved>\n  <description>{_text(module.metadata.get('title', module.name))}</description>\n"
+            f"  <name>{_text(module.name)}</name>\n</data>\n").encode("utf-8")
+
+
+def scenario_save(module: Module, scenario: str, board: Board, slot_of: dict[str, tuple[int, str]]) -> tuple[bytes, list[str]]:
+    """A ``.vsav`` with every unit of ``scenario`` on its location, stacked as the set-up stacks them."""
+    from pbem.model.jsonsource import load_json
+    from pbem.model.state import State
+
+    state = State.from_json(module, load_json(module.scenarios[scenario]))
+    by_place: dict[str, list[str]] = {}
+    missing = []
+    for unit_id, unit in state.units.items():
+        at = unit.at
+        label = module.map.label(at) if at >= 0 else None
+        if at < 0 or label is None or label not in board.centres:
+            missing.append(unit_id)
+            continue
+        by_place.setdefault(label, []).append(unit_id)
+    adds: list[str] = []
+    stacks: list[str] = []
+    used: set[int] = set()
+    for label in sorted(by_place, key=lambda name: module.map.find(name)):
+        x, y = board.centres[label]
+        ids = []
+        for unit_id in by_place[label]:
+            gpid, type_text = slot_of[unit_id]
+            step = state.units[unit_id].step
+            piece_id = str(gpid)
+            ids.append(piece_id)
+            adds.append(add_piece(piece_id, type_text, piece_state(2 if step else 1, MAP_ID, x, y, gpid)))
+        stack_id = str(stable_id(f"stack {label}", used))
+        stacks.append(add_piece(stack_id, "stack", join([MAP_ID, str(x), str(y), *ids], ";")))
+    restore = ["begin_save", "", adds + stacks] if adds else ["begin_save", ""]
+    restore += [MAP_ID + "BoardPicker" + TAB + BOARD + TAB + "0" + TAB + "0", "end_save"]
+    plain = encode_tree(restore).encode("utf-8")
+    saved = obfuscate(plain, Obfuscation("obfuscated", SAVE_KEY, "lower"))
+    savedata = ('<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<data version="1">\n'
+                f"  <version>{_text(module.version)}</version>\n  <VassalVersion>{VASSAL_VERSION}</VassalVersion>\n"
+                f"  <dateSaved>0</dateSaved>\n  <description>{_text(scenario)}</description>\n</data>\n").encode("utf-8")
+    return write_zip({"savedGame": saved, "savedata": savedata, "moduledata": moduledata(module)}), sorted(missing)
+
+
+def vmod_bytes(exported: Exported) -> bytes:
+    """The ``.vmod`` zip: members in a fixed order, no dates."""
+    return write_zip({name: exported.files[name] for name in exported.files})
+
+
+__all__ = ["ESC", "Exported", "export_module", "hex_numbering", "member_name", "vmod_bytes"]

@@ -1,0 +1,35 @@
+"""Writing a new module folder whole or not at all."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pbem.model.errors import PbemError
+
+
+def write_module_folder(target: Path, files: dict[str, Any]) -> None:
+    """Write ``files`` (relative name -> JSON data) as the new folder ``target``: complete, or absent."""
+    parent = target.parent if str(target.parent) else Path(".")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+    except OSError as error:
+        raise PbemError.at(target, f"cannot write: {error.strerror or error}") from None
+    try:
+        for name, data in sorted(files.items()):
+            path = staging / name
+            if path.resolve().parent != staging.resolve():
+                raise PbemError.at(target, f"refusing to write {name!r} outside the module folder")
+            path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.rename(staging, target)
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise PbemError.at(target, f"cannot write: {error.strerror or error}") from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
