@@ -35,6 +35,7 @@ MAX_TURNS = 10_000
 MAX_ZIP_MEMBERS = 20_000
 MAX_ZIP_TOTAL = 512 * 1024 * 1024
 MAX_ZIP_RATIO = 200
+MAX_ZIP_VERSION = 45  # zip 4.5 (ZIP64): what Python's zipfile reads
 _PLAIN_NAME = re.compile(r"^[^/\\\x00-\x1f:]{1,200}$")
 
 
@@ -134,6 +135,10 @@ def _read_zip(path: Path) -> GameInput:
     for info in infos:
         if info.is_dir():
             continue
+        if info.flag_bits & 0x41:  # bit 0: encrypted; bit 6: strong encryption
+            raise PbemError.at(path, f"zip member {info.filename!r} is encrypted: pbem reads only plain zip files")
+        if info.extract_version > MAX_ZIP_VERSION:
+            raise PbemError.at(path, f"zip member {info.filename!r} needs zip version {info.extract_version / 10:.1f}, more than this reader supports")
         # An exported game sits in one folder inside the zip; anything deeper or outside is refused.
         name = info.filename.rsplit("/", 1)[-1]
         folder = info.filename[: -len(name)].rstrip("/")
@@ -152,7 +157,7 @@ def _read_zip(path: Path) -> GameInput:
         try:
             with archive.open(info) as member:
                 content = member.read(MAX_INPUT_BYTES + 1)
-        except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as error:
+        except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, RuntimeError) as error:
             raise PbemError.at(path, f"cannot read zip member {info.filename!r}: {error}") from None
         if len(content) > MAX_INPUT_BYTES:
             raise PbemError.at(path, f"zip member {info.filename!r} is too large")
