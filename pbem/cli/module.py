@@ -67,7 +67,7 @@ def show(name: str, list_units: bool, list_locations: bool, output: str) -> int:
     if list_units:
         click.echo("units:")
         for unit in units:
-            also = ", ".join(n for n in (unit.get("name"), *unit["aliases"]) if n)
+            also = ", ".join(dict.fromkeys(n for n in (unit.get("name"), *unit["aliases"]) if n and n != unit["id"]))
             click.echo(f"  {unit['id']}{f' ({also})' if also else ''}: {unit['side']} {unit['type']}, {unit['values']}")
     if list_locations:
         click.echo("locations:")
@@ -78,7 +78,7 @@ def show(name: str, list_units: bool, list_locations: bool, output: str) -> int:
 
 
 def _unit_entry(unit) -> dict:
-    faces = " / ".join(f"{s.attack}-{s.defence}-{s.move}" for s in unit.type.steps)
+    faces = " / ".join(s.printed() for s in unit.type.steps)
     entry = {"id": unit.id, "side": unit.side, "type": unit.type.name, "values": faces, "aliases": list(unit.aliases)}
     if unit.name:
         entry["name"] = unit.name

@@ -122,7 +122,7 @@ def _unit(unit) -> dict[str, Any]:
     entry: dict[str, Any] = {"id": unit.id, "name": unit.unit.display(), "side": unit.side, "type": unit.unit.type.name}
     entry["steps"] = len(steps)
     entry["steps_lost"] = unit.step
-    entry["values"] = f"{face.attack}-{face.defence}-{face.move}"
+    entry["values"] = face.printed()
     if not unit.supplied:
         entry["supplied"] = False
     if unit.markers:

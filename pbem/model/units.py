@@ -19,6 +19,10 @@ class Step:
     move: int
     loss: int | None = None
 
+    def printed(self) -> str:
+        """The values as players quote them: ``6-6-9``, or combat-loss-movement (``3-3-3``) where a loss factor is printed."""
+        return f"{self.attack}-{self.defence if self.loss is None else self.loss}-{self.move}"
+
 
 @dataclass(frozen=True)
 class CounterType:
