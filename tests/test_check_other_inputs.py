@@ -6,7 +6,7 @@ import zipfile
 
 import pytest
 
-from tests.test_cli_errors import check_fails
+from test_cli_errors import check_fails
 
 
 @pytest.mark.parametrize("name", ["illegal-6.12-mp-overrun.json", "illegal-6.12-mp-overrun.pbem"])
