@@ -63,7 +63,27 @@ def db_option(command):
     )(command)
 
 
-@click.group(cls=WrappingGroup)
+class ArchiveGroup(WrappingGroup):
+    """The archive verbs; SQLite's own errors on a damaged or foreign file end as one line naming the file."""
+
+    def invoke(self, ctx: click.Context):
+        import sqlite3
+
+        try:
+            return super().invoke(ctx)
+        except sqlite3.DatabaseError as error:
+            raise database_error(ctx, error) from None
+
+
+def database_error(ctx: click.Context, error: Exception):
+    from pbem.archive.store import default_path
+    from pbem.model.errors import PbemError
+
+    db = (ctx.obj or {}).get("db") or default_path()
+    return PbemError.at(db, f"cannot read the archive: {error} (a damaged file? keep a copy and restore a backup)")
+
+
+@click.group(cls=ArchiveGroup)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help=DB_HELP)
 @click.pass_context
 def archive(ctx: click.Context, db: Path | None) -> None:

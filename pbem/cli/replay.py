@@ -39,8 +39,16 @@ def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str |
     if len(game) == 1 and reference.isdigit() and not Path(game[0]).exists():
         from pbem.archive.store import open_archive
 
-        with open_archive(db) as archive:
-            stored = games.load_game(archive, reference)
+        import sqlite3
+
+        from pbem.archive.store import default_path
+        from pbem.model.errors import PbemError
+
+        try:
+            with open_archive(db) as archive:
+                stored = games.load_game(archive, reference)
+        except sqlite3.DatabaseError as error:
+            raise PbemError.at(db or default_path(), f"cannot read the archive: {error} (a damaged file? keep a copy and restore a backup)") from None
         # A stored game names its module by id only: a path in a received archive must not pick the code run.
         module = load_module(module_name) if module_name else load_module_by_id(stored.module)
         played = play_game(module, stored.turns, stored.start_name, stored.start_data)
