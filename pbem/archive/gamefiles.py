@@ -19,6 +19,7 @@ import io
 import json
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,7 +158,7 @@ def _read_zip(path: Path) -> GameInput:
         try:
             with archive.open(info) as member:
                 content = member.read(MAX_INPUT_BYTES + 1)
-        except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, RuntimeError) as error:
+        except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, RuntimeError, EOFError, zlib.error) as error:
             raise PbemError.at(path, f"cannot read zip member {info.filename!r}: {error}") from None
         if len(content) > MAX_INPUT_BYTES:
             raise PbemError.at(path, f"zip member {info.filename!r} is too large")
