@@ -124,3 +124,20 @@ def test_a_chosen_module_whose_data_its_rules_cannot_use_is_refused_in_one_line(
     result = pbem("module", "validate", folder)
     assert result.code == 2 and len(result.err.strip().splitlines()) == 1
     assert str(folder) in result.err and "rules could not be built" in result.err and "KeyError" in result.err
+
+
+def test_a_module_id_too_long_for_a_file_name_is_refused(pbem, tmp_path):
+    turn = tmp_path / "turn.json"
+    turn.write_text(json.dumps(TURN | {"module": "x" * 300}))
+    result = pbem("check", turn)
+    assert result.code == 2 and "/module" in result.err and len(result.err.strip().splitlines()) == 1
+
+
+def test_a_module_part_that_is_not_a_file_name_is_refused(pbem, tmp_path):
+    folder = tmp_path / "mine"
+    shutil.copytree(data_dir("modules") / "china-war-1980", folder)
+    manifest = json.loads((folder / "module.json").read_text())
+    manifest["tables"] = "tables\u0000.json"
+    (folder / "module.json").write_text(json.dumps(manifest))
+    result = pbem("module", "validate", folder)
+    assert result.code == 2 and "not a file name" in result.err

@@ -108,7 +108,7 @@ def load_module_by_id(module_id: str) -> Module:
     A module folder holds code (its rules), so only the user chooses one by path (``--module``); a file
     from an opponent can only name a module that is bundled or on the user's ``PBEM_MODULE_PATH``.
     """
-    if not MODULE_ID.fullmatch(module_id):
+    if not MODULE_ID.fullmatch(module_id) or len(module_id) > 100:
         raise PbemError(f"a file names its module by id (e.g. china-war-1980), not {module_id!r}; give a module folder with --module")
     for folder in module_dirs():
         if (folder / module_id / "module.json").is_file():
@@ -160,7 +160,10 @@ def bundled_modules() -> list[Path]:
 
 
 def _part(path: Path, relative: str, schema: str) -> JsonDocument:
-    target = (path / relative).resolve()
+    try:
+        target = (path / relative).resolve()
+    except (OSError, ValueError):  # a NUL byte, a name too long, a loop of links
+        raise PbemError.at(path / "module.json", f"{relative[:80]!r} is not a file name") from None
     if path not in target.parents:
         raise PbemError.at(path / "module.json", f"{relative!r} lies outside the module folder")
     document = load_json(target)
