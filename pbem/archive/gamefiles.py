@@ -127,7 +127,7 @@ def _read_zip(path: Path) -> GameInput:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
-    except (zipfile.BadZipFile, ValueError) as error:
+    except (zipfile.BadZipFile, ValueError, NotImplementedError, EOFError, OSError) as error:
         raise PbemError.at(path, f"not a readable zip file: {error}") from None
     if len(infos) > MAX_ZIP_MEMBERS:
         raise PbemError.at(path, f"the zip holds more than {MAX_ZIP_MEMBERS} files")

@@ -131,6 +131,8 @@ def play_game(
 
     ``check`` refuses a turn that does not follow on from the one before (a stored game is played as stored).
     """
+    if not turns:
+        raise PbemError("the game has no turn files")
     with TurnLoader() as loader:
         parsed = [loader.load(name, data, module) for name, data in turns]
         state = start_state(loader, module, parsed[0], start_name, start_data)

@@ -331,7 +331,10 @@ def expected_schema(version: int) -> tuple[tuple[str, str, str, str], ...]:
 
 
 def _schema(db: sqlite3.Connection) -> tuple[tuple[str, str, str, str], ...]:
-    rows = db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema").fetchall()
+    try:
+        rows = db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema").fetchall()
+    except UnicodeDecodeError:  # schema text that is not UTF-8: not something pbem wrote
+        return (("?", "a schema entry that is not UTF-8 text", "?", "?"),)
     return tuple(sorted((str(t), str(n), str(tbl), re.sub(r"\s+", " ", str(sql or "")).strip()) for t, n, tbl, sql in rows))
 
 
