@@ -14,6 +14,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -200,17 +201,21 @@ def load_json(path: str | Path, limit: int = MAX_INPUT_BYTES) -> JsonDocument:
     return parse_json(read_text(path, limit), path)
 
 
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
 def _depth_exceeds(text: str, limit: int) -> bool:
-    depth = 0
-    for match in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', text):
-        char = match.group()[0]
-        if char in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif char in "]}":
-            depth -= 1
-    return False
+    """Whether ``text`` (JSON already parsed, so well formed) nests deeper than ``limit``.
+
+    The strings are cut out and the brackets that remain are counted in C (regular expressions,
+    ``accumulate``, ``max``): a Python loop over every bracket was a fifth of reading a long turn.
+    """
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if len(brackets) <= limit:
+        return False
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets))) > limit
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
