@@ -90,7 +90,10 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
     else:
         document = load_json(path)
     actions = document.data.get("actions") if isinstance(document.data, dict) else None
-    _bounded(document, actions if isinstance(actions, list) else [])
+    # Each JSON value starts at a character of its own, so a JSON text no longer than the bound holds no
+    # more values than that; only a notation or VASSAL turn, or a long JSON one, needs them counted.
+    if not (type(document) is JsonDocument and len(document.text) <= MAX_TURN_VALUES):
+        _bounded(document, actions if isinstance(actions, list) else [])
     for n, action in enumerate(actions if isinstance(actions, list) else []):
         kinds = action_kinds(action) if isinstance(action, dict) else ["?"]
         if len(kinds) != 1:
