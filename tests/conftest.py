@@ -38,3 +38,51 @@ def pbem(capsys):
 @pytest.fixture(scope="session")
 def samples() -> Path:
     return data_dir("samples") / "china-war-1980"
+
+
+class _AgreeingValidator:
+    """jsonschema-rs's verdict, checked against jsonschema's on the same value (see the fixture below)."""
+
+    def __init__(self, name: str):
+        from pbem.model import schemas
+
+        self.name, self.fast, self.slow = name, _fast_validator(name), schemas.validator(name)
+
+    def is_valid(self, value: object) -> bool:
+        verdict = self.fast.is_valid(value)
+        assert verdict == self.slow.is_valid(value), f"jsonschema-rs says {verdict}, jsonschema {not verdict}, schema {self.name}: {value!r:.300}"
+        return verdict
+
+
+def _fast_validator(name: str):
+    from pbem.model import schemas
+
+    return _real_fast_validator(schemas)(name)
+
+
+def _real_fast_validator(schemas):
+    if "real" not in _REAL:
+        _REAL["real"] = schemas.fast_validator
+    return _REAL["real"]
+
+
+_REAL: dict = {}
+
+
+_agreeing: dict[str, _AgreeingValidator] = {}
+
+
+@pytest.fixture(autouse=True)
+def _schema_verdicts_agree(monkeypatch):
+    """Every value any test validates (samples, fixtures, generated hostile inputs) gets both validators'
+    verdicts, which must be the same: the fast path may only say sooner what jsonschema would say."""
+    from pbem.model import schemas
+
+    _real_fast_validator(schemas)
+
+    def agreeing(name: str) -> _AgreeingValidator:
+        if name not in _agreeing:
+            _agreeing[name] = _AgreeingValidator(name)
+        return _agreeing[name]
+
+    monkeypatch.setattr(schemas, "fast_validator", agreeing)

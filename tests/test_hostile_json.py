@@ -168,3 +168,28 @@ def test_every_value_is_found_where_it_stands(value, indent, ascii_only):
     for pointer, expected in _pointers(document.data):
         offset = document.offset(pointer)
         assert decoder.raw_decode(text, offset)[0] == expected, pointer
+
+
+def _depth(value) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+_BRACKETY = st.text(alphabet='[]{}"\\ab', max_size=6)
+_NESTED = st.recursive(
+    st.none() | st.integers() | _BRACKETY,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_BRACKETY, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_NESTED, st.integers(0, 6), st.booleans())
+def test_nesting_depth_is_counted_outside_strings(value, limit, indent):
+    from pbem.model.jsonsource import _depth_exceeds
+
+    text = json.dumps(value, indent=1 if indent else None)
+    assert _depth_exceeds(text, limit) == (_depth(value) > limit)

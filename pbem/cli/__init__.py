@@ -11,7 +11,6 @@ import importlib
 import importlib.util
 import os
 import sys
-import traceback
 from pathlib import Path
 
 import click
@@ -158,6 +157,8 @@ def one_line(message: str) -> str:
 
 def _internal(what: str, error: BaseException | None) -> None:
     """An unexpected exception: one line (no message text, which may quote a hostile file), exit 3."""
+    import traceback  # only here: it costs ~6 ms of every start
+
     if _debug:
         traceback.print_exc()
     where = _where(error) if error is not None else ""
@@ -167,6 +168,8 @@ def _internal(what: str, error: BaseException | None) -> None:
 
 def _where(error: BaseException) -> str:
     """`` in pbem/x/y.py:123``: the innermost frame inside pbem or a module's rules, for the bug report."""
+    import traceback
+
     package = Path(__file__).resolve().parents[1]
     found = ""
     for frame in traceback.extract_tb(error.__traceback__):

@@ -90,7 +90,10 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
     else:
         document = load_json(path)
     actions = document.data.get("actions") if isinstance(document.data, dict) else None
-    _bounded(document, actions if isinstance(actions, list) else [])
+    # Each JSON value starts at a character of its own, so a JSON text no longer than the bound holds no
+    # more values than that; only a notation or VASSAL turn, or a long JSON one, needs them counted.
+    if not (type(document) is JsonDocument and len(document.text) <= MAX_TURN_VALUES):
+        _bounded(document, actions if isinstance(actions, list) else [])
     for n, action in enumerate(actions if isinstance(actions, list) else []):
         kinds = action_kinds(action) if isinstance(action, dict) else ["?"]
         if len(kinds) != 1:
@@ -98,7 +101,10 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
             raise document.error(
                 f"/actions/{n}", f"an action needs exactly one of {', '.join(ACTION_KINDS)} (found {found})"
             )
-    # The same verdict as the whole turn schema, but each action meets only its own kind's definition.
+    if schemas.fast_validator("turn").is_valid(document.data):
+        return document
+    # To explain the fault: the same verdict as the whole turn schema, but each action meets only its own
+    # kind's definition, so the message is about the kind the player wrote.
     schemas.check_value(document, schemas.shallow_validator("turn", "actions"), document.data, "")
     for n, action in enumerate(document.data["actions"]):
         kind = action_kinds(action)[0]
@@ -164,8 +170,25 @@ def normalize_ratio(text: str) -> str:
     return f"{int(match.group(1))}/{int(match.group(2))}"
 
 
+_NAMES: dict[int, tuple[Module, dict[str, str]]] = {}  # by id(module); the module is kept so its id stays its own
+
+
 def _unit_names(module: Module) -> dict[str, str]:
-    """Each unit by its id, the name pbem prints (``1/1/JR16``) and its aliases, any case; ambiguous names left out."""
+    """Each unit by its id, the name pbem prints (``1/1/JR16``) and its aliases, any case; ambiguous names left out.
+
+    Worked out once per module object in a process (a tenth of reading a turn file otherwise).
+    """
+    known = _NAMES.get(id(module))
+    if known is not None and known[0] is module and len(known[1]) >= len(module.units):
+        return known[1]
+    if len(_NAMES) >= 16:
+        _NAMES.clear()
+    names = _work_out_unit_names(module)
+    _NAMES[id(module)] = (module, names)
+    return names
+
+
+def _work_out_unit_names(module: Module) -> dict[str, str]:
     found: dict[str, set[str]] = {}
     for unit in module.units.values():
         for key in (unit.id, unit.name, *unit.aliases):
@@ -223,6 +246,8 @@ class _ActionBuilder:
     def _units(self, names: str | list[str], pointer: str) -> tuple[str, ...]:
         if isinstance(names, str):
             return (self._unit(names, pointer),)
+        if all(name in self.units for name in names) and len(set(names)) == len(names):
+            return tuple(names)  # the common case, without a pointer made for each name
         result = tuple(self._unit(name, f"{pointer}/{k}") for k, name in enumerate(names))
         if len(set(result)) != len(result):
             raise self.document.error(pointer, "a unit is listed twice")
@@ -235,11 +260,17 @@ class _ActionBuilder:
             raise self.document.error(pointer, f"unknown {kind} {label!r}: not on the {self.module.id} map")
         return found
 
+    def _path(self, labels: list[str], pointer: str) -> tuple[int, ...]:
+        path = tuple(map(self.module.map.find, labels))
+        if None in path:  # name the first unknown place
+            return tuple(self._location(label, f"{pointer}/{k}") for k, label in enumerate(labels))
+        return path  # type: ignore[return-value]
+
     # --- kinds ----------------------------------------------------------------------------------------
     def _move(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         return {
             "units": self._units(entry["move"], f"{pointer}/move"),
-            "path": tuple(self._location(label, f"{pointer}/path/{k}") for k, label in enumerate(entry["path"])),
+            "path": self._path(entry["path"], f"{pointer}/path"),
             "by": entry.get("by", "land"),
             "declared": frozenset(entry.get("declare", ())),
         }

@@ -14,6 +14,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,6 @@ MAX_DEPTH = 64
 MAX_SAFE_INTEGER = 2**53 - 1  # RFC 7493 (I-JSON) 2.2: the integers every JSON reader represents exactly
 
 # Cheap tests on the text that tell whether the slower checks are needed at all.
-_MAYBE_HUGE_NUMBER = re.compile(r"\d{16}|\d[eE]|NaN|Infinity")
 _MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
@@ -135,11 +135,10 @@ class JsonDocument:
 def parse_json(text: str, file: str | Path) -> JsonDocument:
     """Parse ``text`` (the contents of ``file``) into a :class:`JsonDocument`."""
     file = str(file)
-    numbers: dict[str, Any] = {"parse_constant": _constant}
-    if _MAYBE_HUGE_NUMBER.search(text):
-        numbers |= {"parse_int": _int, "parse_float": _float}
     try:
-        data = json.loads(text, object_pairs_hook=_refuse_duplicates, **numbers)
+        # Every number through its bounds check: a few µs a file, where screening the text for numbers
+        # that might need it took ~20 ns a character (0.5 ms for a long turn).
+        data = json.loads(text, object_pairs_hook=_refuse_duplicates, parse_constant=_constant, parse_int=_int, parse_float=_float)
     except _BadNumber as bad:
         offset = _find_number(text, bad.token)
         line, column = JsonDocument(file, None, text).line_column(offset) if offset is not None else (None, None)
@@ -200,17 +199,21 @@ def load_json(path: str | Path, limit: int = MAX_INPUT_BYTES) -> JsonDocument:
     return parse_json(read_text(path, limit), path)
 
 
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
 def _depth_exceeds(text: str, limit: int) -> bool:
-    depth = 0
-    for match in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', text):
-        char = match.group()[0]
-        if char in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif char in "]}":
-            depth -= 1
-    return False
+    """Whether ``text`` (JSON already parsed, so well formed) nests deeper than ``limit``.
+
+    The strings are cut out and the brackets that remain are counted in C (regular expressions,
+    ``accumulate``, ``max``): a Python loop over every bracket was a fifth of reading a long turn.
+    """
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if len(brackets) <= limit:
+        return False
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets))) > limit
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")

@@ -77,6 +77,9 @@ class GameMap:
         return found
 
     def find(self, label: str) -> int | None:
+        found = self._index.get(label)  # a label as printed: most of them, and checked per step of every move
+        if found is not None:
+            return found
         try:
             return self.index(label)
         except KeyError:

@@ -230,13 +230,18 @@ def _cards(document: JsonDocument, units: dict[str, UnitDef], types: dict[str, C
 
 def _status_checker(path: Path, relative: str, manifest: JsonDocument):
     """The validator of the JSON Schema that describes a state's ``status`` (what the rules code reads there)."""
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
-
     target = (path / relative).resolve()
     if path.resolve() not in target.parents:
         raise manifest.error("/status", f"{relative!r} lies outside the module folder")
     document = load_json(target)
+    if isinstance(document.data, dict):
+        try:
+            return schemas.Checker(document.data)
+        except ValueError:
+            pass  # not a schema jsonschema-rs compiles: jsonschema says where it is wrong
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
     try:
         Draft202012Validator.check_schema(document.data)
     except SchemaError as error:

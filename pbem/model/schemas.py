@@ -1,34 +1,101 @@
-"""JSON Schema checks of every input, with errors that name the file, the JSON pointer and the line."""
+"""JSON Schema checks of every input, with errors that name the file, the JSON pointer and the line.
+
+Two validators of the same schemas: jsonschema-rs (compiled) gives the verdict on the fast path, and only
+when it finds a fault does jsonschema (pure Python, slow to import and to run) look again to explain it
+with a pointer and a short message. jsonschema stays the reference: should the two ever disagree, its
+verdict stands (tests/test_schema_fast_path.py holds them to the same verdict on every input we have).
+"""
 
 from __future__ import annotations
 
 import copy
 import json
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
+import jsonschema_rs
 
 from pbem.model.jsonsource import JsonDocument, escape_pointer_token
 from pbem.model.resources import data_dir
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
 
 SCHEMA_BASE = "https://pbem.invalid/schemas/"
 
 
 @cache
-def registry() -> Registry:
-    """Every schema in ``schemas/``, resolvable by its ``$id`` without any network access."""
-    resources = []
+def _schema_files() -> tuple[tuple[str, Any], ...]:
+    """Every schema in ``schemas/`` as (``$id``, contents)."""
+    found = []
     for path in sorted(data_dir("schemas").glob("*.schema.json")):
         contents = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((contents["$id"], Resource.from_contents(contents)))
-    return Registry().with_resources(resources)
+        found.append((contents["$id"], contents))
+    return tuple(found)
+
+
+@cache
+def registry() -> Registry:
+    """Every schema in ``schemas/``, resolvable by its ``$id`` without any network access."""
+    from referencing import Registry, Resource
+
+    return Registry().with_resources((uri, Resource.from_contents(ecma_anchors(contents))) for uri, contents in _schema_files())
+
+
+def ecma_anchors(value: Any) -> Any:
+    """``value`` with each ``pattern`` ending in ``$`` made to end in ``\\Z``.
+
+    JSON Schema patterns are ECMA-262 regular expressions, where ``$`` is the end of the text; Python's
+    ``$`` also matches before a final newline, so jsonschema alone took ``"soviet\\n"`` for ``^[a-z]+$``.
+    With ``\\Z`` both validators refuse it.
+    """
+    if isinstance(value, dict):
+        out = {k: ecma_anchors(v) for k, v in value.items()}
+        pattern = value.get("pattern")
+        if isinstance(pattern, str) and pattern.endswith("$") and not pattern.endswith("\\$"):
+            out["pattern"] = pattern[:-1] + "\\Z"
+        return out
+    if isinstance(value, list):
+        return [ecma_anchors(item) for item in value]
+    return value
+
+
+@cache
+def _fast_registry() -> jsonschema_rs.Registry:
+    return jsonschema_rs.Registry(list(_schema_files()))
+
+
+@cache
+def fast_validator(name: str) -> jsonschema_rs.Validator:
+    """The compiled validator for ``schemas/<name>.schema.json`` (the verdict only, no explanation)."""
+    return jsonschema_rs.Draft202012Validator(dict(_schema_files())[f"{SCHEMA_BASE}{name}.schema.json"], registry=_fast_registry())
+
+
+class Checker:
+    """A schema that stands alone (a module's own ``status`` schema): compiled for the verdict, and
+    jsonschema's validator, built only when a value breaks it, for the explanation."""
+
+    def __init__(self, schema: dict):
+        self.schema = schema
+        self.fast = jsonschema_rs.Draft202012Validator(schema)
+        self._slow: Draft202012Validator | None = None
+
+    @property
+    def slow(self) -> Draft202012Validator:
+        if self._slow is None:
+            from jsonschema import Draft202012Validator
+
+            self._slow = Draft202012Validator(ecma_anchors(self.schema))
+        return self._slow
 
 
 @cache
 def validator(name: str) -> Draft202012Validator:
-    """The validator for ``schemas/<name>.schema.json``."""
+    """The explaining validator for ``schemas/<name>.schema.json``."""
+    from jsonschema import Draft202012Validator
+
     schema = registry().contents(f"{SCHEMA_BASE}{name}.schema.json")
     return Draft202012Validator(schema, registry=registry())
 
@@ -43,6 +110,8 @@ def fragment_validator(name: str, fragment: str) -> Draft202012Validator:
     whole = registry().contents(f"{SCHEMA_BASE}{name}.schema.json")
     part = _inline(_resolve(whole, fragment), whole, ())
     schema = {"$id": f"{SCHEMA_BASE}{name}-{fragment.strip('/').replace('/', '-')}.schema.json", "$defs": whole.get("$defs", {})}
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(_bounds_first(schema | part if isinstance(part, dict) else part), registry=registry())
 
 
@@ -94,6 +163,8 @@ def shallow_validator(name: str, array: str) -> Draft202012Validator:
     schema["$id"] = f"{SCHEMA_BASE}{name}-shallow.schema.json"
     bounds = {k: v for k, v in schema["properties"][array].items() if k in ("maxItems", "minItems")}
     schema["properties"][array] = {"type": "array"} | bounds | {"items": {"type": "object"}}
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(schema, registry=registry())
 
 
@@ -133,11 +204,22 @@ def _short(value: object) -> str:
 
 def check(document: JsonDocument, name: str) -> None:
     """Raise a :class:`PbemError` at the most relevant place if ``document`` breaks schema ``name``."""
+    if fast_validator(name).is_valid(document.data):
+        return
     check_value(document, validator(name), document.data, "")
 
 
-def check_value(document: JsonDocument, checker: Draft202012Validator, value: object, base: str) -> None:
-    """Check ``value`` (found at pointer ``base`` of ``document``); the error names its place."""
+def check_value(document: JsonDocument, checker: Checker | Draft202012Validator, value: object, base: str) -> None:
+    """Check ``value`` (found at pointer ``base`` of ``document``); the error names its place.
+
+    A :class:`Checker` gives the verdict first; a jsonschema validator always explains.
+    """
+    if isinstance(checker, Checker):
+        if checker.fast.is_valid(value):
+            return
+        checker = checker.slow
+    from jsonschema.exceptions import best_match
+
     errors = checker.iter_errors(value)
     first = next(errors, None)
     if first is None:
