@@ -77,7 +77,8 @@ class NoRetreatBase(Ruleset):
         found = []
         seen = ctx.extra.setdefault("phases", [])
         if seen and order.index(name) <= order.index(seen[-1]):
-            found.append(illegal("4.0", f"the {name} phase comes after the {seen[-1]} phase, not before it (phases run in order: {', '.join(order)})", action))
+            what = f"the {name} phase comes once a turn" if name == seen[-1] else f"the {name} phase comes before the {seen[-1]} phase, not after it"
+            found.append(illegal("4.0", f"{what} (phases run in order: {', '.join(order)})", action))
         if name in HOUSEKEEPING and ctx.active_side != "axis":
             found.append(illegal("4.0", f"the {name} phase is part of the new-turn housekeeping before the Axis player turn", action))
         seen.append(name)

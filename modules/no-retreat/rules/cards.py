@@ -101,7 +101,9 @@ class CardRules(NoRetreatBase):
         if (number, half) in played:
             found.append(illegal("5.0", f"{title} was already played this player turn: the same event happens at most once per player turn", action))
         played.add((number, half))
-        found += self._timing(title, event, player, state, ctx, action)
+        # The half's timing is written for its own side ("the opponent's card phase" on the Axis half is the Soviet one):
+        # judge it for that side, so a half played by the wrong player is one 5.3 violation, not a contradictory 5.3.1 too.
+        found += self._timing(title, event, half, state, ctx, action)
         return found
 
     def _deck_1945(self, number: str, card: dict, state: State, action: CardPlay) -> list[Violation]:
