@@ -67,3 +67,11 @@ def test_printed_names_work_in_notation():
 
     text = "Game: red-winter\nScenario: campaign\nTurn: 1\nSide: soviet\n== Action ==\n1/1/609 + 2/1/609: Q25-P25\n"
     assert parse_notation(text, "t.pbem").data["actions"][1]["move"] == ["SOV-1-1-609", "SOV-2-1-609"]
+
+
+def test_china_war_units_by_the_names_players_type():
+    from pbem.formats.notation import parse_notation
+
+    header = "Game: china-war-1980\nScenario: border-war\nTurn: 1\nSide: soviet\n== Movement ==\n"
+    for written in ("SOV TK 1-02", "sov tk xx 1-02", "SOV-TK-XX-1-02"):
+        assert parse_notation(header + f"{written}: 2604-2605\n", "t.pbem").data["actions"][1]["move"] == "SOV-TK-XX-1-02"
