@@ -80,31 +80,19 @@ def test_every_snap_centre_is_named_as_its_location(exported):
     board = hex_board(module) if isinstance(module.map, HexMap) else point_board(module)
     layout = map_layout(read_back.module.maps[0])
     assert {label: layout.location_name(*point) for label, point in board.centres.items()} == {label: label for label in board.centres}
+    if isinstance(module.map, HexMap):  # and the snap centre is the hex pbem drew on the board picture
+        from pbem.art.maps import map_picture
+        from pbem.art.style import load_style
+        from pbem.formats.vassal.exporter import HEX_SIZE
+
+        drawn = map_picture(module.map, load_style(module.path), hex_size=HEX_SIZE).layout
+        far = {label: point for label, point in board.centres.items()
+               if max(abs(a - b) for a, b in zip(point, drawn.label_center(label))) > 1.5}
+        assert not far, list(far.items())[:3]
 
 
-def _with_samples_as_scenarios(tmp_path, name="no-retreat"):
-    """A copy of module ``name`` whose scenarios are its sample states (No Retreat! ships no scenario)."""
-    import json
-    import shutil
-
-    from pbem.model.resources import data_dir
-
-    folder = tmp_path / name
-    shutil.copytree(load_module(name).path, folder)
-    (folder / "scenarios").mkdir(exist_ok=True)
-    scenarios = {}
-    for sample in sorted((data_dir("samples") / name).glob("state-*.json")):
-        shutil.copy(sample, folder / "scenarios" / sample.name)
-        scenarios[sample.stem] = f"scenarios/{sample.name}"
-    assert scenarios
-    manifest = json.loads((folder / "module.json").read_text())
-    manifest["scenarios"] = scenarios
-    (folder / "module.json").write_text(json.dumps(manifest))
-    return folder
-
-
-def test_sideways_saves_put_every_sample_unit_on_its_hex(tmp_path):
-    module = load_module(_with_samples_as_scenarios(tmp_path))
+def test_sideways_saves_put_every_sample_unit_on_its_hex(samples_as_scenarios):
+    module = load_module(samples_as_scenarios("no-retreat"))
     result = export_module(module)
     data = vmod_bytes(result)
     placed = _check_saves(module, result, data, module_from_archive(read_zip(data, "x.vmod"), "x.vmod"))
@@ -204,9 +192,9 @@ def test_wide_letter_maps_are_refused():
 
 
 @pytest.mark.parametrize("name", ["china-war-1980", "red-winter", "no-retreat"])
-def test_round_trip_through_the_cli_keeps_every_unit_on_its_hex(name, tmp_path, pbem):
+def test_round_trip_through_the_cli_keeps_every_unit_on_its_hex(name, tmp_path, pbem, samples_as_scenarios):
     vmod = tmp_path / f"{name}.vmod"
-    source = name if load_module(name).scenarios else _with_samples_as_scenarios(tmp_path, name)
+    source = name if load_module(name).scenarios else samples_as_scenarios(name)
     assert pbem("module", "export", source, "--out", vmod).code == 0
     back = tmp_path / "back"
     result = pbem("module", "import", vmod, "--out", back)
