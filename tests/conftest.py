@@ -86,3 +86,29 @@ def _schema_verdicts_agree(monkeypatch):
         return _agreeing[name]
 
     monkeypatch.setattr(schemas, "fast_validator", agreeing)
+
+
+@pytest.fixture
+def samples_as_scenarios(tmp_path):
+    """``samples_as_scenarios(name)``: a copy of module ``name`` whose scenarios are its sample states
+    (No Retreat! ships no scenario, its samples are the set-ups there are)."""
+    import json
+    import shutil
+
+    from pbem.model.module import load_module
+
+    def copy(name: str) -> Path:
+        folder = tmp_path / f"{name}-with-samples"
+        shutil.copytree(load_module(name).path, folder)
+        (folder / "scenarios").mkdir(exist_ok=True)
+        scenarios = {}
+        for sample in sorted((data_dir("samples") / name).glob("state-*.json")):
+            shutil.copy(sample, folder / "scenarios" / sample.name)
+            scenarios[sample.stem] = f"scenarios/{sample.name}"
+        assert scenarios, f"module {name} has no sample states"
+        manifest = json.loads((folder / "module.json").read_text())
+        manifest["scenarios"] = scenarios
+        (folder / "module.json").write_text(json.dumps(manifest))
+        return folder
+
+    return copy

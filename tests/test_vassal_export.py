@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.formats.vassal.exporter import export_module, hex_numbering, member_name, vmod_bytes
+from pbem.formats.vassal.exporter import export_module, hex_numbering, member_name, vassal_hex_grid, vmod_bytes
 from pbem.formats.vassal.importer import import_module
 from pbem.formats.vassal.layout import map_layout
 from pbem.formats.vassal.modulefile import module_from_archive
@@ -19,7 +19,7 @@ from pbem.model.maps import HexMap
 from pbem.model.module import load_module
 from pbem.model.state import State
 
-MODULES = ["china-war-1980", "red-winter", "paths-of-glory"]
+MODULES = ["china-war-1980", "red-winter", "paths-of-glory", "no-retreat"]  # no-retreat: pointy hexes, a sideways grid
 
 
 @pytest.fixture(scope="module", params=MODULES)
@@ -69,7 +69,38 @@ def test_every_unit_is_a_palette_piece_with_both_faces(exported):
 
 
 def test_scenario_saves_put_every_unit_on_its_location(exported):
-    module, result, data, read_back = exported
+    _check_saves(*exported)
+
+
+def test_every_snap_centre_is_named_as_its_location(exported):
+    """Where the export puts a unit (its snap centre, computed apart from the reader's point_of) is its hex."""
+    module, result, _, read_back = exported
+    from pbem.formats.vassal.exporter import hex_board, point_board
+
+    board = hex_board(module) if isinstance(module.map, HexMap) else point_board(module)
+    layout = map_layout(read_back.module.maps[0])
+    assert {label: layout.location_name(*point) for label, point in board.centres.items()} == {label: label for label in board.centres}
+    if isinstance(module.map, HexMap):  # and the snap centre is the hex pbem drew on the board picture
+        from pbem.art.maps import map_picture
+        from pbem.art.style import load_style
+        from pbem.formats.vassal.exporter import HEX_SIZE
+
+        drawn = map_picture(module.map, load_style(module.path), hex_size=HEX_SIZE).layout
+        far = {label: point for label, point in board.centres.items()
+               if max(abs(a - b) for a, b in zip(point, drawn.label_center(label))) > 1.5}
+        assert not far, list(far.items())[:3]
+
+
+def test_sideways_saves_put_every_sample_unit_on_its_hex(samples_as_scenarios):
+    module = load_module(samples_as_scenarios("no-retreat"))
+    result = export_module(module)
+    data = vmod_bytes(result)
+    placed = _check_saves(module, result, data, module_from_archive(read_zip(data, "x.vmod"), "x.vmod"))
+    assert placed >= 60  # the six sample states put 72 units on the map
+
+
+def _check_saves(module, result, data, read_back) -> int:
+    placed_count = 0
     archive = read_zip(data, "x.vmod")
     layout = map_layout(read_back.module.maps[0])
     for scenario, path in module.scenarios.items():
@@ -88,6 +119,8 @@ def test_scenario_saves_put_every_unit_on_its_location(exported):
             assert piece.name == unit_id + (" (reduced)" if unit.step else "")
         members = [m for stack in stacks.values() for m in stack.children]
         assert sorted(members) == sorted(p.id for p in pieces.values())
+        placed_count += len(on_map)
+    return placed_count
 
 
 def test_import_gives_back_the_map_and_the_counters(exported):
@@ -129,23 +162,28 @@ def test_member_names_from_data_are_checked(name):
         member_name(name)
 
 
+@pytest.mark.parametrize("orientation", ["flat", "pointy"])
 @pytest.mark.parametrize("label,shifted,first", [("CCRR", "even", 10), ("CCRR", "odd", 1), ("letter-number", "odd", 1),
-                                                 ("letter-number", "even", 2), ("CCCRRR", "even", 1)])
-def test_numbering_matches_labels_for_any_first_column_and_shift(label, shifted, first):
+                                                 ("letter-number", "even", 2), ("CCCRRR", "even", 1), ("CCRR", "odd", 4)])
+def test_numbering_matches_labels_for_any_first_column_and_shift(label, shifted, first, orientation):
     from pbem.art.layout import HexLayout
     from pbem.formats.vassal.grids import HexGrid, Numbering
 
-    spec = HexGridSpec(label=label, first_column=first, columns=7, first_row=3, rows=5, shifted=shifted)
+    spec = HexGridSpec(label=label, first_column=first, columns=7, first_row=first + 2, rows=5, shifted=shifted,
+                       orientation=orientation)
     layout = HexLayout.regular(spec, 30.0, margin=8.0)
-    k, attributes = hex_numbering(spec)
-    dx, dy = layout.pitch
-    grid = HexGrid(dx=dx, dy=dy, x0=round(layout.origin[0] - k * dx), y0=round(layout.origin[1] - (dy / 2 if k else 0)),
-                   numbering=Numbering(h_type=attributes["hType"], v_type=attributes["vType"], h_off=attributes["hOff"],
-                                       v_off=attributes["vOff"], h_leading=attributes["hLeading"],
-                                       v_leading=attributes["vLeading"], stagger=False))
+    _, attributes = hex_numbering(spec)
+    _, geometry = vassal_hex_grid(spec, layout.origin, layout.pitch)
+    assert geometry["sideways"] == (orientation == "pointy")
+    grid = HexGrid(**geometry, numbering=Numbering(first=attributes["first"], h_type=attributes["hType"], v_type=attributes["vType"],
+                                                   h_off=attributes["hOff"], v_off=attributes["vOff"],
+                                                   h_leading=attributes["hLeading"], v_leading=attributes["vLeading"], stagger=False))
+    reach = int(min(layout.pitch) * 0.4)
     for h in spec.hexes():
         x, y = layout.center(h)
-        assert grid.location_name((round(x), round(y))) == spec.label_of(h)
+        names = {grid.location_name((round(x) + dx, round(y) + dy)) for dx in (-reach, 0, reach) for dy in (-reach, 0, reach)}
+        assert names == {spec.label_of(h)}
+        assert grid.location_name(grid.point_of(spec.label_of(h))) == spec.label_of(h)
 
 
 def test_wide_letter_maps_are_refused():
@@ -153,15 +191,17 @@ def test_wide_letter_maps_are_refused():
         hex_numbering(HexGridSpec(label="letter-number", first_column=1, columns=30, rows=3, shifted="odd"))
 
 
-@pytest.mark.parametrize("name", ["china-war-1980", "red-winter"])
-def test_round_trip_through_the_cli_keeps_every_unit_on_its_hex(name, tmp_path, pbem):
+@pytest.mark.parametrize("name", ["china-war-1980", "red-winter", "no-retreat"])
+def test_round_trip_through_the_cli_keeps_every_unit_on_its_hex(name, tmp_path, pbem, samples_as_scenarios):
     vmod = tmp_path / f"{name}.vmod"
-    assert pbem("module", "export", name, "--out", vmod).code == 0
+    source = name if load_module(name).scenarios else samples_as_scenarios(name)
+    assert pbem("module", "export", source, "--out", vmod).code == 0
     back = tmp_path / "back"
     result = pbem("module", "import", vmod, "--out", back)
     assert result.code == 0, result.err
     assert pbem("module", "validate", back).code == 0
-    original, copy = load_module(name), load_module(back)
+    original, copy = load_module(source), load_module(back)
+    assert original.scenarios
     by_name = {unit.name: unit_id for unit_id, unit in copy.units.items()}
     for scenario, path in original.scenarios.items():
         state = State.from_json(original, load_json(path))

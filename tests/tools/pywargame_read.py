@@ -24,6 +24,8 @@ def main(path: str) -> None:
             out["boards"].append(name)
             for grid in board.getGrids(single=False) + board.getRegionGrids(single=False):
                 out["grids"].append(type(grid).__name__)
+                if type(grid).__name__ == "HexGrid":
+                    out.setdefault("sideways", []).append(grid["sideways"])
                 if hasattr(grid, "getRegions"):
                     out.setdefault("regions", []).extend(grid.getRegions())  # a dict keyed by region name
         out["dice"] = sorted(game.getDiceButtons(asdict=True))

@@ -67,19 +67,52 @@ class Board:
 
 
 def hex_numbering(spec: HexGridSpec) -> tuple[int, dict[str, Any]]:
-    """The raw column of the first printed column and the ``HexGridNumbering`` attributes that name a hex
-    by ``spec``'s labels. VASSAL shifts odd raw columns half a hex down; pbem says which printed columns are."""
-    first_shifted = (spec.first_column % 2 == 1) == (spec.shifted == "odd")
+    """The raw column of the first printed column (flat) or row (pointy) and the ``HexGridNumbering``
+    attributes that name a hex by ``spec``'s labels.
+
+    VASSAL shifts odd raw columns half a hex down; pbem says which printed columns are. A sideways
+    (pointy) VASSAL grid is the flat one turned on its side: its raw columns are the printed rows, shifted
+    half a hex right, and its "horizontal" numbering names them, so the label's column comes from the
+    vertical numbering and is written first (``first="V"``).
+    """
+    pointy = spec.orientation == "pointy"
+    first_line = spec.first_row if pointy else spec.first_column
+    first_shifted = (first_line % 2 == 1) == (spec.shifted == "odd")
     k = 1 if first_shifted else 0
     if spec.label == "letter-number":
         if spec.first_column + spec.columns - 1 > 26:
             raise PbemError("VASSAL letters columns A..Z, then AA, BB (not AB): a letter-number map wider than 26 columns cannot be numbered alike")
-        return k, {"hType": "A", "hOff": spec.first_column - k - 1, "hLeading": 0, "vType": "N",
+        if pointy:
+            return k, {"first": "V", "hType": "N", "hOff": spec.first_row - k, "hLeading": 0, "vType": "A",
+                       "vOff": spec.first_column - 1, "vLeading": 0}
+        return k, {"first": "H", "hType": "A", "hOff": spec.first_column - k - 1, "hLeading": 0, "vType": "N",
                    "vOff": spec.first_row, "vLeading": 0}
     match = re.fullmatch(r"(C+)(R+)", spec.label)
     assert match is not None
-    return k, {"hType": "N", "hOff": spec.first_column - k, "hLeading": len(match.group(1)) - 1, "vType": "N",
-               "vOff": spec.first_row, "vLeading": len(match.group(2)) - 1}
+    column_leading, row_leading = len(match.group(1)) - 1, len(match.group(2)) - 1
+    if pointy:
+        return k, {"first": "V", "hType": "N", "hOff": spec.first_row - k, "hLeading": row_leading, "vType": "N",
+                   "vOff": spec.first_column, "vLeading": column_leading}
+    return k, {"first": "H", "hType": "N", "hOff": spec.first_column - k, "hLeading": column_leading, "vType": "N",
+               "vOff": spec.first_row, "vLeading": row_leading}
+
+
+def vassal_hex_grid(spec: HexGridSpec, origin: tuple[float, float], pitch: tuple[float, float]) -> tuple[int, dict[str, Any]]:
+    """The raw column of the first printed column (row, when pointy) and the ``HexGrid`` attributes whose
+    hexes sit where a layout of ``origin`` and ``pitch`` draws them.
+
+    Sideways, VASSAL reads ``dx`` and ``x0`` along the board's height and ``dy`` and ``y0`` along its width.
+    """
+    k, _ = hex_numbering(spec)
+    if spec.orientation == "pointy":
+        across, along = pitch[1], pitch[0]  # row to row (down the board); hex to hex within a row
+        start_across, start_along = origin[1], origin[0]
+    else:
+        across, along = pitch
+        start_across, start_along = origin
+    x0 = round(start_across - k * across)
+    y0 = round(start_along - (along / 2 if k else 0))
+    return k, {"dx": across, "dy": along, "x0": x0, "y0": y0, "sideways": spec.orientation == "pointy"}
 
 
 def _attrs(values: dict[str, Any]) -> str:
@@ -92,35 +125,37 @@ def _attrs(values: dict[str, Any]) -> str:
 
 
 def hex_board(module: Module, hex_size: float = HEX_SIZE) -> Board:
+    from pbem.formats.vassal.grids import HexGrid
+
     game_map = module.map
     assert isinstance(game_map, HexMap)
     spec = game_map.spec
-    if spec.orientation != "flat":
-        raise PbemError("only flat-topped hex grids (VASSAL's default, not sideways) are exported yet")
     picture: MapPicture = map_picture(game_map, load_style(module.path), hex_size=hex_size)
     layout = picture.layout
     assert layout is not None
-    k, numbering = hex_numbering(spec)
-    dx, dy = layout.pitch
-    first_shifted = k == 1
-    x0 = round(layout.origin[0] - k * dx)
-    y0 = round(layout.origin[1] - (dy / 2 if first_shifted else 0))
-    grid = {"color": "0,0,0", "cornersLegal": False, "dotsVisible": False, "dx": repr(dx), "dy": repr(dy),
-            "edgesLegal": False, "sideways": False, "snapTo": True, "visible": False, "x0": x0, "y0": y0}
-    number = {"color": "0,0,0", "first": "H", "fontSize": 9, "hDescend": False, "hDrawOff": 0, **{k2: numbering[k2] for k2 in ("hLeading", "hOff", "hType")},
+    _, numbering = hex_numbering(spec)
+    k, geometry = vassal_hex_grid(spec, layout.origin, layout.pitch)
+    grid = {"color": "0,0,0", "cornersLegal": False, "dotsVisible": False, "dx": repr(geometry["dx"]), "dy": repr(geometry["dy"]),
+            "edgesLegal": False, "sideways": geometry["sideways"], "snapTo": True, "visible": False,
+            "x0": geometry["x0"], "y0": geometry["y0"]}
+    number = {"color": "0,0,0", "first": numbering["first"], "fontSize": 9, "hDescend": False, "hDrawOff": 0,
+              **{k2: numbering[k2] for k2 in ("hLeading", "hOff", "hType")},
               "locationFormat": "$gridLocation$", "rotateText": 0, "sep": "", "stagger": False, "vDescend": False, "vDrawOff": 0,
               **{k2: numbering[k2] for k2 in ("vLeading", "vOff", "vType")}, "visible": False}
     xml = (f"<{_T}module.map.boardPicker.board.HexGrid{_attrs(grid)}>"
            f"<{_T}module.map.boardPicker.board.mapgrid.HexGridNumbering{_attrs(number)}/>"
            f"</{_T}module.map.boardPicker.board.HexGrid>")
     # A piece stands where VASSAL snaps it: the centre of its raw (column, row).
-    from pbem.formats.vassal.grids import HexGrid
-
-    vassal_grid = HexGrid(dx=dx, dy=dy, x0=x0, y0=y0)
+    vassal_grid = HexGrid(**geometry)
+    pointy = spec.orientation == "pointy"
     centres = {}
     for index in range(len(game_map)):
         column, row = spec.unformat(game_map.label(index))
-        centres[game_map.label(index)] = vassal_grid.snap_center(column - spec.first_column + k, row - spec.first_row)
+        if pointy:
+            raw = (row - spec.first_row + k, column - spec.first_column)
+        else:
+            raw = (column - spec.first_column + k, row - spec.first_row)
+        centres[game_map.label(index)] = vassal_grid.snap_center(*raw)
     return Board(picture.image, xml, centres)
 
 
@@ -229,7 +264,7 @@ def build_file(module: Module, board: Board, slots_by_side: dict[str, list[str]]
     dice = "".join(
         f"<{_T}module.DiceButton{_attrs({'addToTotal': 0, 'canDisable': False, 'hotkey': '', 'icon': '/images/die.gif', 'keepCount': 1, 'keepDice': False, 'keepOption': '>', 'lockAdd': False, 'lockDice': False, 'lockPlus': False, 'lockSides': False, 'nDice': n, 'nSides': 6, 'name': f'{n}d6', 'plus': 0, 'prompt': False, 'propertyGate': '', 'reportFormat': '** $name$ = $result$ *** &lt;$PlayerName$&gt;', 'reportTotal': False, 'sortDice': False, 'text': f'{n}d6', 'tooltip': f'Roll {n}d6'})}/>"
         for n in (1, 2))
-    last = max((_last_turn(module, name) for name in module.scenarios), default=None)
+    last = max((turn for name in module.scenarios if (turn := _last_turn(module, name)) is not None), default=None)
     turn_level = _attrs({"incr": 1, "loop": False, "loopLimit": last or -1, "start": 1, "turnFormat": "Turn $value$"})
     tracker = (f"<{_T}module.turn.TurnTracker{_attrs({'buttonText': 'Turn', 'hotkey': '', 'icon': '', 'length': -1, 'lengthStyle': 'Maximum', 'name': 'Turn', 'nexthotkey': '', 'prevhotkey': '', 'reportFormat': '* Turn $newTurn$', 'tooltip': 'Game turn', 'turnFormat': '$level1$'})}>"
                f"<{_T}module.turn.CounterTurnLevel{turn_level}/></{_T}module.turn.TurnTracker>")
@@ -330,4 +365,4 @@ def vmod_bytes(exported: Exported) -> bytes:
     return write_zip({name: exported.files[name] for name in exported.files})
 
 
-__all__ = ["ESC", "Exported", "export_module", "hex_numbering", "member_name", "vmod_bytes"]
+__all__ = ["ESC", "Exported", "export_module", "hex_numbering", "member_name", "vassal_hex_grid", "vmod_bytes"]
