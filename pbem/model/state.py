@@ -197,10 +197,14 @@ class State:
         )
         state.first_side = data.get("first_side")
         state.control = dict(data.get("control", {}))
+        for key, value in (("first_side", state.first_side), ("side", state.side)):
+            if value is not None and value not in module.sides:
+                raise document.error(f"/{key}", f"{value!r} is not one of the sides {', '.join(module.sides)}")
         if module.status_checker is not None:  # what the rules code will read there has the shape it expects
             schemas.check_value(document, module.status_checker, data.get("status", {}), "/status")
         state.status = copy.deepcopy(data.get("status", {}))
         seen: dict[str, int] = {}
+        sides = set(module.sides) | {t.side for t in module.counter_types.values()}  # the players' and e.g. neutrals'
         for n, entry in enumerate(data["units"]):
             unit_id = entry["id"]
             definition = module.units.get(unit_id)
@@ -212,6 +216,9 @@ class State:
                 )
             seen[unit_id] = n
             side = entry.get("side") or state.control.get(definition.type.nationality) or definition.type.side
+            if side not in sides:
+                pointer = f"/units/{n}/side" if entry.get("side") else "/control"
+                raise document.error(pointer, f"{unit_id} is on side {side!r}, which is not one of {', '.join(sorted(sides))}")
             unit = UnitState(definition, supplied=entry.get("supplied", True), side=side, markers=set(entry.get("markers", ())))
             step = entry.get("step", 0)
             if step >= len(definition.type.steps):

@@ -1,0 +1,33 @@
+"""A state's sides are the module's: a unit, the phasing side or the first side on an unknown side is an input error
+(the rules read sides as keys; found by the fuzz pass as a crash in No Retreat!'s supply)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pbem.model.resources import data_dir
+
+SCENARIO = data_dir("modules") / "red-winter" / "scenarios" / "campaign.json"
+
+
+@pytest.mark.parametrize(
+    ("edit", "pointer"),
+    [
+        (lambda d: d["units"][0].update(side="SOV-1-1-364"), "/units/0/side"),
+        (lambda d: d.update(side="swedish"), "/side"),
+        (lambda d: d.update(first_side="swedish"), "/first_side"),
+    ],
+)
+def test_an_unknown_side_is_refused(pbem, tmp_path, edit, pointer):
+    state = json.loads(SCENARIO.read_text())
+    state.pop("$schema", None)
+    for key in ("id", "title", "note", "source", "last_turn"):
+        state.pop(key, None)
+    state["module"] = "red-winter"
+    edit(state)
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))
+    result = pbem("state", "show", path)
+    assert result.code == 2 and pointer in result.err and result.err.count("\n") == 1, result.err
