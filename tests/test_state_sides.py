@@ -31,3 +31,19 @@ def test_an_unknown_side_is_refused(pbem, tmp_path, edit, pointer):
     path.write_text(json.dumps(state))
     result = pbem("state", "show", path)
     assert result.code == 2 and pointer in result.err and result.err.count("\n") == 1, result.err
+
+
+def test_a_users_module_whose_rules_fail_on_its_own_data_is_an_input_error(pbem, tmp_path):
+    """A module folder the user chose, with a table its rules cannot read, ends in one line naming the module (exit 2),
+    not an internal error: its code and data belong together (found by the fuzz pass)."""
+    import shutil
+
+    folder = tmp_path / "red-winter"
+    shutil.copytree(data_dir("modules") / "red-winter", folder)
+    tables = json.loads((folder / "tables.json").read_text())
+    tables["terrain"]["cost"] = 3  # a number where the rules look up a cost per terrain
+    (folder / "tables.json").write_text(json.dumps(tables))
+    turn = data_dir("samples") / "red-winter" / "legal-01-soviet-advance.json"
+    result = pbem("check", turn, "--module", folder)
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert str(folder) in result.err and "rules failed on this turn" in result.err and "internal error" not in result.err

@@ -37,6 +37,17 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
     (odds, shifts, column, the result for every roll) in the situation before it.
     """
     _units_in_play(state, turn)
+    try:
+        return _replay(module, state, turn, stop_at_first, explain)
+    except (PbemError, MemoryError, RecursionError):
+        raise
+    except Exception as error:
+        if module.bundled:  # pbem's own rules on valid input: a bug, reported as one (exit 3)
+            raise
+        raise module.failure(error, "the module's rules failed on this turn") from None
+
+
+def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, explain: bool) -> Replay:
     rules = module.ruleset
     context = rules.begin(state, turn)
     violations: list[Violation] = list(turn.notices)

@@ -74,12 +74,17 @@ class Module:
             if self.bundled:  # pbem's own module on its own data: a bug, reported as one (exit 3)
                 raise
             # A module folder the user chose: its code and data belong together, and a failure is the module's.
-            import traceback
+            raise self.failure(error, "the module's rules could not be built from its data") from None
 
-            frames = [f for f in traceback.extract_tb(error.__traceback__) if self.path.resolve() in Path(f.filename).resolve().parents]
-            where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
-            message = str(error).replace("\n", " ")[:120]
-            raise PbemError.at(self.path, f"the module's rules could not be built from its data: {type(error).__name__} {message}{where}") from None
+    def failure(self, error: Exception, what: str) -> PbemError:
+        """An exception in the rules code of a module folder the user chose, as an input error naming the module
+        (and the line of its own code) rather than a crash of pbem."""
+        import traceback
+
+        frames = [f for f in traceback.extract_tb(error.__traceback__) if self.path.resolve() in Path(f.filename).resolve().parents]
+        where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+        message = str(error).replace("\n", " ")[:120]
+        return PbemError.at(self.path, f"{what}: {type(error).__name__} {message}{where}")
 
     @property
     def bundled(self) -> bool:
