@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -21,8 +20,7 @@ def run(capsys, *args) -> tuple[int, str, str]:
 
 
 def archive_bench():
-    """``benchmarks/archive.py`` as a module: its game generator is what the tests archive."""
-    spec = importlib.util.spec_from_file_location("pbem_archive_bench", ROOT / "benchmarks" / "archive.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The generated-game helpers (``tests/gamegen.py``) that the archive tests store, export and replay."""
+    import gamegen
+
+    return gamegen
