@@ -504,7 +504,7 @@ def _sample_game() -> dict[str, bytes]:
     """The archive tests' sample game (three turns and the manifest) as file name -> bytes."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("pbem_archive_bench", ROOT / "benchmarks" / "archive.py")
+    spec = importlib.util.spec_from_file_location("pbem_gamegen", ROOT / "tests" / "gamegen.py")
     if spec is None or spec.loader is None:
         return {}
     bench = importlib.util.module_from_spec(spec)
