@@ -47,3 +47,13 @@ def test_a_users_module_whose_rules_fail_on_its_own_data_is_an_input_error(pbem,
     result = pbem("check", turn, "--module", folder)
     assert result.code == 2 and result.err.count("\n") == 1, result.err
     assert str(folder) in result.err and "rules failed on this turn" in result.err and "internal error" not in result.err
+
+
+def test_a_start_state_name_too_long_for_the_file_system(pbem, tmp_path):
+    turn = json.loads((data_dir("samples") / "red-winter" / "legal-01-soviet-advance.json").read_text())
+    turn.pop("$schema", None)
+    turn["start"] = {"state": "x" * 5000 + ".json"}
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(turn))
+    result = pbem("check", path)
+    assert result.code == 2 and result.err.count("\n") == 1 and "no such file" in result.err and "internal error" not in result.err

@@ -409,11 +409,17 @@ def load_start_state(turn: act.Turn, module: Module, override: str | Path | None
         if written.is_absolute() or ".." in written.parts:
             raise PbemError.at(turn.file, f"start state {turn.header.start_state!r}: name a file beside the turn (no absolute path, no ..), or give --state", pointer="/start/state")
         path = inside(Path(turn.file).parent / written, Path(turn.file).parent)
-        if not path.is_file():
+        try:
+            found = path.is_file()
+        except OSError:  # a name too long for the file system, say: no such file either
+            found = False
+        if not found:
+            name = turn.header.start_state if len(turn.header.start_state) <= 100 else turn.header.start_state[:60] + "…"
+            target = path if len(str(path)) <= 200 else "FILE"
             raise PbemError.at(
                 turn.file,
-                f"start state {turn.header.start_state!r}: no such file beside the turn; write it with "
-                f"'pbem check PREVIOUS-TURN --write-state {path}' (the turn before this one), or give --state FILE",
+                f"start state {name!r}: no such file beside the turn; write it with "
+                f"'pbem check PREVIOUS-TURN --write-state {target}' (the turn before this one), or give --state FILE",
                 pointer="/start/state",
             )
         document = load_json(path)
