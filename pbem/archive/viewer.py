@@ -172,20 +172,17 @@ def _marks(action: act.Action, state: State, style: Any = None) -> dict[str, Any
 
 
 def _fire_result(action: act.Fire, style: Any) -> str:
-    kind = "anti_tank" if "anti_tank" in action.declared else "fire"
-    rolls = ", ".join(str(r) for r in action.rolls)
-    result = action.result
-    if not result:
-        steps = len(action.losses_defender) + len(action.eliminated)
-        result = f"{steps} step{'s' if steps != 1 else ''} lost" if steps else "no effect"
-    return f"{_order_name(style, kind)} {rolls}: {result}"
+    from pbem.art.overlay import fire_label
+    from pbem.art.style import CounterStyle
+
+    return fire_label(action, style or CounterStyle())  # the same words as the turn picture's
 
 
 def _order_label(action: act.Special, style: Any) -> str:
-    text = _order_name(style, action.order)
-    if action.rolls:
-        text += " " + ", ".join(str(r) for r in action.rolls)
-    return text + (f": {action.result}" if action.result else "")
+    from pbem.art.overlay import order_label
+    from pbem.art.style import CounterStyle
+
+    return order_label(action, style or CounterStyle())
 
 
 def describe(action: act.Action, module: Module, style: Any = None) -> str:
