@@ -164,14 +164,22 @@ def bundled_modules() -> list[Path]:
     return sorted(p for d in module_dirs() if d.is_dir() for p in d.iterdir() if (p / "module.json").is_file())
 
 
-def _part(path: Path, relative: str, schema: str) -> JsonDocument:
+def _module_file(path: Path, relative: str) -> Path:
+    """The file ``module.json`` names, resolved; refused unless it is a usable name inside the module folder."""
     try:
         target = (path / relative).resolve()
+        os.stat(target)
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
+        pass  # reported where the file is read, as for any other input
     except (OSError, ValueError):  # a NUL byte, a name too long, a loop of links
         raise PbemError.at(path / "module.json", f"{relative[:80]!r} is not a file name") from None
-    if path not in target.parents:
-        raise PbemError.at(path / "module.json", f"{relative!r} lies outside the module folder")
-    document = load_json(target)
+    if path.resolve() not in target.parents:
+        raise PbemError.at(path / "module.json", f"{relative[:80]!r} lies outside the module folder")
+    return target
+
+
+def _part(path: Path, relative: str, schema: str) -> JsonDocument:
+    document = load_json(_module_file(path, relative))
     schemas.check(document, schema)
     return document
 
@@ -189,10 +197,10 @@ def _load(path: Path) -> Module:
     cards = _cards(_part(path, data["cards"], "cards"), units, counter_types, tuple(data["sides"])) if "cards" in data else {}
     scenarios = {}
     for scenario_id, relative in data.get("scenarios", {}).items():
-        scenarios[scenario_id] = (path / relative).resolve()
+        scenarios[scenario_id] = _module_file(path, relative)
     status_checker = _status_checker(path, data["status"], manifest) if "status" in data else None
-    rules_file = (path / data["rules"]).resolve() if "rules" in data else None
-    if rules_file is not None and not (rules_file.is_file() or (rules_file / "__init__.py").is_file()):
+    rules_file = _module_file(path, data["rules"]) if "rules" in data else None
+    if rules_file is not None and not (os.path.isfile(rules_file) or os.path.isfile(rules_file / "__init__.py")):
         raise manifest.error("/rules", f"rules {data['rules']!r}: no such file or package")
     return Module(
         id=data["id"],
@@ -235,10 +243,7 @@ def _cards(document: JsonDocument, units: dict[str, UnitDef], types: dict[str, C
 
 def _status_checker(path: Path, relative: str, manifest: JsonDocument):
     """The validator of the JSON Schema that describes a state's ``status`` (what the rules code reads there)."""
-    target = (path / relative).resolve()
-    if path.resolve() not in target.parents:
-        raise manifest.error("/status", f"{relative!r} lies outside the module folder")
-    document = load_json(target)
+    document = load_json(_module_file(path, relative))
     if isinstance(document.data, dict):
         try:
             return schemas.Checker(document.data)
