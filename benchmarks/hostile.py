@@ -67,10 +67,19 @@ CASES: dict[str, tuple[str, Callable[[], str]]] = {
 }
 
 
-def run(path: Path) -> tuple[int, float, float]:
-    """Exit code, wall seconds and peak resident MiB of ``pbem check PATH``."""
+def _game(folder: Path) -> Path:
+    """A game at the archive's bounds: ten 4 MiB turns of moves that all break a rule (about 91,000 actions)."""
+    folder.mkdir()
+    turn = _fill(lambda n: _moves(n, 2, "x" * 400), 4 * MIB)
+    for k in range(1, 11):
+        (folder / f"turn-{k:02}.json").write_text(turn)
+    return folder
+
+
+def run(path: Path, command: tuple[str, ...] = ("check",), extra: tuple[str, ...] = ()) -> tuple[int, float, float]:
+    """Exit code, wall seconds and peak resident MiB of ``pbem COMMAND PATH EXTRA``."""
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "pbem", "check", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen([sys.executable, "-m", "pbem", *command, str(path), *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - start
     return os.waitstatus_to_exitcode(status), seconds, usage.ru_maxrss / 1024
@@ -87,6 +96,11 @@ def main() -> int:
             worst = max(worst, seconds)
             print(f"{title:<52}{path.stat().st_size / MIB:>8.1f}MB{code:>6}{seconds:>9.2f}{mib:>10.0f}")
             path.unlink()
+        folder = _game(Path(tmp) / "game")
+        code, seconds, mib = run(folder, ("archive", "add"), ("--db", str(Path(tmp) / "archive.sqlite")))
+        worst = max(worst, seconds)
+        size = sum(p.stat().st_size for p in folder.iterdir())
+        print(f"{'archive add: 10 turns of 4 MiB, 91,000 illegal moves':<52}{size / MIB:>8.1f}MB{code:>6}{seconds:>9.2f}{mib:>10.0f}")
     print(f"slowest: {worst:.2f} s (target 10 s)")
     return 0
 

@@ -32,7 +32,8 @@ from pbem.model.jsonsource import JsonDocument, parse_json
 
 MANIFEST = "game.json"
 TURN_SUFFIXES = (".json", *NOTATION_SUFFIXES, ".vlog")
-MAX_TURNS = 10_000
+MAX_TURNS = 2_000  # a long campaign played action round by action round stays far below
+MAX_GAME_BYTES = 64 * 1024 * 1024  # all turn files of a game together: time and memory stay bounded
 MAX_ZIP_MEMBERS = 20_000
 MAX_ZIP_TOTAL = 512 * 1024 * 1024
 MAX_ZIP_RATIO = 200
@@ -289,4 +290,6 @@ def _checked(game: GameInput) -> GameInput:
         raise PbemError.at(game.origin, "no turn files found (JSON turn files have an \"actions\" list)")
     if len(game.turns) > MAX_TURNS:
         raise PbemError.at(game.origin, f"more than {MAX_TURNS} turn files")
+    if sum(len(t.data) for t in game.turns) > MAX_GAME_BYTES:
+        raise PbemError.at(game.origin, f"the turn files hold more than {MAX_GAME_BYTES // (1024 * 1024)} MiB together")
     return game

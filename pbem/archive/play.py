@@ -24,6 +24,8 @@ from pbem.model.module import Module
 from pbem.model.state import State
 from pbem.model.violation import WARNING, Violation
 
+MAX_GAME_ACTIONS = 100_000  # with the bound on bytes, what keeps a whole game's replay within seconds
+
 
 @dataclass
 class PlayedTurn:
@@ -134,7 +136,13 @@ def play_game(
     if not turns:
         raise PbemError("the game has no turn files")
     with TurnLoader() as loader:
-        parsed = [loader.load(name, data, module) for name, data in turns]
+        parsed = []
+        total = 0
+        for name, data in turns:
+            parsed.append(loader.load(name, data, module))
+            total += len(parsed[-1].actions)
+            if total > MAX_GAME_ACTIONS:
+                raise PbemError.at(name, f"the game holds more than {MAX_GAME_ACTIONS:,} actions by this turn file")
         state = start_state(loader, module, parsed[0], start_name, start_data)
         game = PlayedGame(module, start_state(loader, module, parsed[0], start_name, start_data))
         sequence = TurnSequence(module, state.first_side or state.side) if check else None
