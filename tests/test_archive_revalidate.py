@@ -83,6 +83,8 @@ def test_turn_files_pass_through_the_memory_folder_and_nothing_is_left(capsys, a
 
     memory = tmp_path / "memory"
     memory.mkdir()
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(play, "_MEMORY_FOLDER", memory)
     monkeypatch.setattr(play, "_MEMORY_FOLDER_FREE", 0)
     written: list[Path] = []
@@ -96,9 +98,11 @@ def test_turn_files_pass_through_the_memory_folder_and_nothing_is_left(capsys, a
     assert list(memory.iterdir()) == []
 
 
-def test_without_a_usable_memory_folder_the_system_temporary_folder_is_used(tmp_path, monkeypatch):
+def test_the_users_temporary_folder_or_without_a_usable_memory_folder_the_systems_is_used(tmp_path, monkeypatch):
     from pbem.archive import play
 
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(play, "_MEMORY_FOLDER", tmp_path / "absent")
     assert play.scratch_parent() is None
     monkeypatch.setattr(play, "_MEMORY_FOLDER", tmp_path)
@@ -106,3 +110,5 @@ def test_without_a_usable_memory_folder_the_system_temporary_folder_is_used(tmp_
     assert play.scratch_parent() is None
     monkeypatch.setattr(play, "_MEMORY_FOLDER_FREE", 0)
     assert play.scratch_parent() == str(tmp_path)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "chosen"))  # the user's choice comes first
+    assert play.scratch_parent() is None

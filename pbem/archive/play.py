@@ -72,8 +72,10 @@ _MEMORY_FOLDER_FREE = 256 * 1024 * 1024  # room for a few turn files at their si
 
 
 def scratch_parent() -> str | None:
-    """The folder to make private temporary folders in: the memory file system if it is usable, else the
-    system's temporary folder (``None``)."""
+    """The folder to make private temporary folders in: the one the user chose (``TMPDIR``, ``TEMP``,
+    ``TMP``), else the memory file system if it is usable, else the system's temporary folder (``None``)."""
+    if any(os.environ.get(name) for name in ("TMPDIR", "TEMP", "TMP")):
+        return None
     try:
         if _MEMORY_FOLDER.is_dir() and os.access(_MEMORY_FOLDER, os.W_OK | os.X_OK):
             found = os.statvfs(_MEMORY_FOLDER)
