@@ -173,6 +173,42 @@ def revalidate_rounds(archive, games: list[int], rounds: int) -> None:
     print("limit: " + (" ".join(limits) if limits else f"neither: revalidate scales as the probe does ({speedup:.2f}x against {machine:.2f}x)"))
 
 
+# Where one process's time goes, by the functions that do each stage (cumulative cProfile time).
+STAGES = (
+    ("read turn files (load_turn)", (("turnfile.py", "load_turn"),)),
+    ("read start states", (("play.py", "start_state"),)),
+    ("replay (rules + apply)", (("replay.py", "replay"),)),
+    ("each turn's state as JSON text", (("state.py", "to_json"), ("games.py", "_compact"))),
+)
+
+
+def profile_revalidate(archive, games: list[int]) -> None:
+    """Re-check ``games`` in this process under cProfile: the time by stage, then the hottest functions."""
+    import cProfile
+    import io
+    import pstats
+
+    from pbem.archive.revalidate import revalidate
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    report = revalidate(archive, games=games, jobs=1, store=True)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    total = sum(row[2] for row in stats.stats.values())  # type: ignore[attr-defined]
+    print(f"profile of --jobs 1 ({report.actions} actions; cProfile slows it down, the shares are what counts):")
+    accounted = 0.0
+    for label, functions in STAGES:
+        seconds = sum(row[3] for (path, _, name), row in stats.stats.items() if any(path.endswith(f) and name == n for f, n in functions))  # type: ignore[attr-defined]
+        accounted += seconds
+        print(f"  {label:32s} {seconds:6.2f} s {seconds / total:5.0%}  {seconds / report.actions * 1e6:6.1f} us/action")
+    rest = total - accounted
+    print(f"  {'the rest (archive, compare, store)':32s} {rest:6.2f} s {rest / total:5.0%}  {rest / report.actions * 1e6:6.1f} us/action")
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
+    print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[-2500:])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -181,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--templates", type=int, default=20, help="distinct generated games (the rest are copies with other players)")
     parser.add_argument("--revalidate", type=int, default=200, help="games to re-validate (with 1, then 2 processes)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds of re-validation with 1 and 2 processes")
+    parser.add_argument("--profile", action="store_true", help="also profile re-validation in one process, by stage")
     parser.add_argument("--db", type=Path, help="archive file (default: a temporary one)")
     args = parser.parse_args(argv)
 
@@ -234,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
 
     subset = list(range(1, min(args.revalidate, args.games) + 1))
     revalidate_rounds(archive, subset, args.rounds)
+    if args.profile:
+        profile_revalidate(archive, subset[:50])
     archive.close()
     return 0
 
