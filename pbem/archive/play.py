@@ -2,8 +2,8 @@
 
 The state files players mail each other are never trusted: turn 2 starts where the replay of turn 1
 ended, whatever its header names. The turn loader reads files, so the stored bytes are written into a
-private temporary folder under their plain names (the suffix picks JSON or notation) and violations are
-reported against those names.
+private temporary folder (in memory where the system allows) under their plain names (the suffix picks
+JSON or notation) and violations are reported against those names.
 """
 
 from __future__ import annotations
@@ -175,7 +175,8 @@ def play_game(
     with TurnLoader(scratch) as loader:
         parsed = [loader.load(name, data, module) for name, data in turns]
         state = start_state(loader, module, parsed[0], start_name, start_data)
-        game = PlayedGame(module, lambda: _start_again(module, parsed[0], start_name, start_data))
+        first = parsed[0]
+        game = PlayedGame(module, lambda: _start_again(module, first, start_name, start_data))
         sequence = TurnSequence(module, state.first_side or state.side) if check else None
         previous: tuple[str, Turn] | None = None
         for (name, data), turn in zip(turns, parsed):

@@ -3,6 +3,10 @@
 Workers replay games (the CPU work); the parent alone writes, one transaction per game, so a kill leaves
 every game either re-checked or as it was. Games stream through a bounded window of pending work, so
 memory stays flat however large the archive is; cost is linear in the number of actions.
+
+A worker loads each module once, for the whole run (on Linux it is forked with the parent's modules
+already loaded), gets a game as the stored bytes, and sends back verdicts and each turn's state as text.
+Turn files pass through a private folder in memory where the system has one (see ``play.scratch_parent``).
 """
 
 from __future__ import annotations
