@@ -201,11 +201,13 @@ class _checker:
         self.pool = ProcessPoolExecutor(self.jobs, context, initializer=_start_worker, initargs=(self.paths, self.scratch))
         # What is frozen before the fork, the workers' garbage collector leaves alone; it would otherwise go
         # through every object the parent shares with them, and so copy every page they share.
+        frozen_already = gc.get_freeze_count() > 0  # someone else's freeze is theirs to undo
         gc.freeze()
         try:
             self.pool.submit(_ready).result()  # starts every process (a forking pool starts them all at once)
         finally:
-            gc.unfreeze()
+            if not frozen_already:
+                gc.unfreeze()
         return lambda job: self.pool.submit(_check_in_worker, job)
 
     def __exit__(self, *exc: object) -> None:
