@@ -1,11 +1,16 @@
 """Benchmark the archive: add generated games, time searches, time re-validation with 1 and 2 processes.
 
     .venv/bin/python benchmarks/archive.py [--games 1000] [--turns 10] [--actions 50] [--db PATH]
+                                           [--revalidate 200] [--rounds 3] [--profile]
 
 Games are generated on the China War ``border-war`` scenario with every unit of the order of battle set
 up on the map (a generated state), so each player-turn has 50 legal one-hex moves to choose from; a
 few games get a deliberate illegal move so that "games with violations of rule X" finds something.
 The game generator is ``tests/gamegen.py``, which the archive tests use to build their sample game.
+
+Re-validation runs with 1 and 2 processes in turn, each round beside a pure-CPU probe, and prints what each
+run got from the machine (CPU seconds, cores used, load, how busy all cores were), so that a speed-up that
+fails to come shows whether the work or the machine held it back (see benchmarks/README.md).
 """
 
 from __future__ import annotations
