@@ -53,6 +53,7 @@ def kill_inside(tmp_path: Path, module: str, function: str, args: list[str]) -> 
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD.format(module=module, function=function), str(marker), *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(tmp_path)},  # what the killed child leaves behind goes with the test's folder
     )  # fmt: skip
     deadline = time.monotonic() + 30
     while not marker.exists():

@@ -67,3 +67,48 @@ def test_against_a_module_folder(capsys, archived, tmp_path):
     assert code == 0 and "2 game(s)" in out
     code, out, _ = run(capsys, "archive", "--db", archived, "revalidate", "--module", "nonesuch")
     assert code == 2
+
+
+def test_changes_are_listed_by_game_whichever_worker_finishes_first(capsys, archived):
+    assert run(capsys, "archive", "--db", archived, "add", archived.parent / "game")[0] == 0
+    forget_verdicts(archived)
+    code, out, _ = run(capsys, "archive", "--db", archived, "revalidate", "--jobs", "2", "--format", "json", "--dry-run")
+    assert code == 1
+    assert [c["game"] for c in json.loads(out)["changed"]] == [1, 3]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_turn_files_pass_through_the_memory_folder_and_nothing_is_left(capsys, archived, tmp_path, monkeypatch, jobs):
+    from pbem.archive import play
+
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(play, "_MEMORY_FOLDER", memory)
+    monkeypatch.setattr(play, "_MEMORY_FOLDER_FREE", 0)
+    written: list[Path] = []
+    write = play.TurnLoader.write
+    monkeypatch.setattr(play.TurnLoader, "write", lambda self, name, data: written.append(write(self, name, data)) or written[-1])
+    forget_verdicts(archived)
+    code, out, _ = run(capsys, "archive", "--db", archived, "revalidate", "--jobs", jobs)
+    assert code == 1 and "game #1: legal -> violations" in out
+    if jobs == "1":  # a worker's writes happen in its own process
+        assert written and all(memory in p.parents for p in written)
+    assert list(memory.iterdir()) == []
+
+
+def test_the_users_temporary_folder_or_without_a_usable_memory_folder_the_systems_is_used(tmp_path, monkeypatch):
+    from pbem.archive import play
+
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(play, "_MEMORY_FOLDER", tmp_path / "absent")
+    assert play.scratch_parent() is None
+    monkeypatch.setattr(play, "_MEMORY_FOLDER", tmp_path)
+    monkeypatch.setattr(play, "_MEMORY_FOLDER_FREE", 2**62)  # more room than any disk has
+    assert play.scratch_parent() is None
+    monkeypatch.setattr(play, "_MEMORY_FOLDER_FREE", 0)
+    assert play.scratch_parent() == str(tmp_path)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "chosen"))  # the user's choice comes first
+    assert play.scratch_parent() is None

@@ -228,7 +228,8 @@ def store_violations(db, game_id: int, seq: int, violations) -> None:
 
 
 def _compact(value: Any) -> str:
-    return escape_json(json.dumps(value, separators=(",", ":"), ensure_ascii=False), everything=False)
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return text if text.isascii() else escape_json(text, everything=False)  # ASCII holds no lone surrogate
 
 
 def _storable(text: str) -> str:

@@ -3,12 +3,19 @@
 Workers replay games (the CPU work); the parent alone writes, one transaction per game, so a kill leaves
 every game either re-checked or as it was. Games stream through a bounded window of pending work, so
 memory stays flat however large the archive is; cost is linear in the number of actions.
+
+A worker loads each module once, for the whole run (on Linux it is forked with the parent's modules
+already loaded), gets a game as the stored bytes, and sends back verdicts and each turn's state as text.
+Turn files pass through a private folder in memory where the system has one (see ``play.scratch_parent``).
 """
 
 from __future__ import annotations
 
 import datetime
+import gc
 import os
+import sys
+import tempfile
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -72,25 +79,50 @@ class Report:
 
 
 # --- the work, in a worker process -----------------------------------------------------------------------
-Job = tuple[int, str, str | None, bytes | None, list[tuple[str, bytes]]]
+Job = tuple[int, str, str | None, bytes | None, list[tuple[str, bytes]]]  # (game, module id, start name, start, turns)
 
 
-def check_game(job: Job) -> tuple[int, Any]:
-    """Replay one stored game: (id, [(verdicts, state JSON, actions) per turn]) or (id, error message)."""
-    from pbem.archive.play import play_game
-    from pbem.model.module import load_module
+class Worker:
+    """What a process keeps from game to game: each module loaded once (every game of a run is judged by
+    the same module), and the folder its games' private folders go in."""
 
-    gid, module_path, start_name, start_data, turns = job
-    try:
-        module = load_module(module_path)
-        played = play_game(module, turns, start_name, start_data)
-    except PbemError as error:
-        return gid, str(error)
-    return gid, [
-        ([(v.index, v.rule, v.severity, v.message, v.source.line if v.source else None, v.source.column if v.source else None)
-          for v in turn.violations], _compact(turn.state), turn.actions)
-        for turn in played.turns
-    ]  # fmt: skip
+    def __init__(self, paths: dict[str, str], scratch: str | None):
+        from pbem.model.module import load_module
+
+        self.modules = {module_id: load_module(path) for module_id, path in paths.items() if path}
+        self.scratch = scratch
+
+    def check(self, job: Job) -> tuple[int, Any]:
+        """Replay one stored game: (id, [(verdicts, state JSON, actions) per turn]) or (id, error message)."""
+        from pbem.archive.play import play_game
+
+        gid, module_id, start_name, start_data, turns = job
+        try:
+            played = play_game(self.modules[module_id], turns, start_name, start_data, scratch=self.scratch)
+        except PbemError as error:
+            return gid, str(error)
+        return gid, [
+            ([(v.index, v.rule, v.severity, v.message, v.source.line if v.source else None, v.source.column if v.source else None)
+              for v in turn.violations], _compact(turn.state), turn.actions)
+            for turn in played.turns
+        ]  # fmt: skip
+
+
+_worker: Worker | None = None  # a pool process's own
+
+
+def _start_worker(paths: dict[str, str], scratch: str | None) -> None:
+    global _worker
+    _worker = Worker(paths, scratch)
+
+
+def _check_in_worker(job: Job) -> tuple[int, Any]:
+    assert _worker is not None
+    return _worker.check(job)
+
+
+def _ready() -> int:
+    return os.getpid()
 
 
 # --- the parent -----------------------------------------------------------------------------------------
@@ -104,6 +136,7 @@ def revalidate(
     progress: bool = False,
 ) -> Report:
     """Replay every game (of ``module``, or the ``games`` listed, if given) and store and report what changed."""
+    from pbem.archive.play import scratch_parent
     from pbem.model.module import load_module, load_module_by_id
 
     jobs = jobs or os.cpu_count() or 1
@@ -127,55 +160,95 @@ def revalidate(
         ids = [gid for gid in ids if gid in wanted]
     version = {mid: load_module(path).version for mid, path in paths.items() if path}
     start = time.perf_counter()
-    with _progress(progress, len(ids)) as advance:
-        for gid, outcome in _results(archive, ids, paths, jobs):
-            if isinstance(outcome, str):
-                report.errors.append((gid, outcome))
-            else:
-                module_id = archive.db.execute("SELECT CAST(module AS TEXT) FROM games WHERE id = ?", (gid,)).fetchone()[0]
-                change = _compare_and_store(archive, gid, outcome, version[module_id], store)
-                report.actions += sum(turn[2] for turn in outcome)
-                if change is not None:
-                    report.changed.append(change)
-            report.games += 1
-            advance()
+    # One private folder for the run, in memory where possible: each game's turn files pass through a
+    # folder of their own inside it, and whatever a worker leaves behind goes with it.
+    with tempfile.TemporaryDirectory(prefix="pbem-revalidate-", dir=scratch_parent()) as scratch:
+        with _checker(jobs, paths, scratch) as check, _progress(progress, len(ids)) as advance:
+            for gid, module_id, outcome in _results(archive, ids, paths, check, jobs * 4):
+                if isinstance(outcome, str):
+                    report.errors.append((gid, outcome))
+                else:
+                    change = _compare_and_store(archive, gid, outcome, version[module_id], store)
+                    report.actions += sum(turn[2] for turn in outcome)
+                    if change is not None:
+                        report.changed.append(change)
+                report.games += 1
+                advance()
     report.seconds = time.perf_counter() - start
+    # Workers finish games in any order; the report lists them by game, as one process does.
+    report.changed.sort(key=lambda change: change.game)
+    report.errors.sort(key=lambda error: error[0])
     return report
 
 
-def _jobs(archive: Archive, ids: list[int], paths: dict[str, str]) -> Iterator[Job | tuple[int, str]]:
+class _checker:
+    """``with _checker(jobs, paths, scratch) as check``: ``check(job)`` is a function that returns the outcome
+    (one job: in this process) or a Future of it (a pool of worker processes).
+
+    The pool's processes start here, before any progress bar's thread does: a process forked while another
+    thread holds a lock would inherit the lock held. Forked workers inherit the modules this process loaded.
+    """
+
+    def __init__(self, jobs: int, paths: dict[str, str], scratch: str):
+        self.jobs, self.paths, self.scratch = jobs, paths, scratch
+
+    def __enter__(self):
+        if self.jobs == 1:
+            return Worker(self.paths, self.scratch).check
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+        self.pool = ProcessPoolExecutor(self.jobs, context, initializer=_start_worker, initargs=(self.paths, self.scratch))
+        # What is frozen before the fork, the workers' garbage collector leaves alone; it would otherwise go
+        # through every object the parent shares with them, and so copy every page they share.
+        frozen_already = gc.get_freeze_count() > 0  # someone else's freeze is theirs to undo
+        gc.freeze()
+        try:
+            self.pool.submit(_ready).result()  # starts every process (a forking pool starts them all at once)
+        finally:
+            if not frozen_already:
+                gc.unfreeze()
+        return lambda job: self.pool.submit(_check_in_worker, job)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.jobs != 1:
+            self.pool.shutdown(cancel_futures=True)
+
+
+def _jobs(archive: Archive, ids: list[int], paths: dict[str, str]) -> Iterator[tuple[str, Job | tuple[int, str]]]:
+    """(module id, job) for each game, or (module id, (game id, why it cannot be replayed))."""
     for gid in ids:
         module_id, start_name, start_data = archive.db.execute(
             "SELECT CAST(module AS TEXT), CAST(start_name AS TEXT), CAST(start_data AS BLOB) FROM games WHERE id = ?", (gid,)
         ).fetchone()
         if not paths.get(module_id):
-            yield gid, f"module {module_id} is not installed; give its folder with --module"
+            yield module_id, (gid, f"module {module_id} is not installed; give its folder with --module")
             continue
         turns = [(n, bytes(d)) for n, d in archive.db.execute(
             "SELECT CAST(name AS TEXT), CAST(data AS BLOB) FROM turns WHERE game_id = ? ORDER BY seq", (gid,))]  # fmt: skip
-        yield gid, paths[module_id], start_name, bytes(start_data) if start_data is not None else None, turns
+        yield module_id, (gid, module_id, start_name, bytes(start_data) if start_data is not None else None, turns)
 
 
-def _results(archive: Archive, ids: list[int], paths: dict[str, str], jobs: int) -> Iterator[tuple[int, Any]]:
-    """(game id, outcome) as games finish: in this process for one job, else over a process pool."""
-    if jobs == 1:
-        for job in _jobs(archive, ids, paths):
-            yield job if len(job) == 2 else check_game(job)  # type: ignore[arg-type, misc]
-        return
-    window = jobs * 4
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: set[Future] = set()
-        for job in _jobs(archive, ids, paths):
-            if len(job) == 2:
-                yield job  # type: ignore[misc]
-                continue
-            pending.add(pool.submit(check_game, job))  # type: ignore[arg-type]
-            if len(pending) >= window:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield future.result()
-        for future in pending:
-            yield future.result()
+def _results(archive: Archive, ids: list[int], paths: dict[str, str], check, window: int) -> Iterator[tuple[int, str, Any]]:
+    """(game id, module id, outcome) as games finish, with at most ``window`` games in the workers at once."""
+    pending: dict[Future, str] = {}
+    for module_id, job in _jobs(archive, ids, paths):
+        if len(job) == 2:
+            yield job[0], module_id, job[1]
+            continue
+        outcome = check(job)
+        if not isinstance(outcome, Future):
+            yield outcome[0], module_id, outcome[1]
+            continue
+        pending[outcome] = module_id
+        if len(pending) >= window:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                gid, outcome = future.result()
+                yield gid, pending.pop(future), outcome
+    for future in list(pending):
+        gid, outcome = future.result()
+        yield gid, pending.pop(future), outcome
 
 
 def _compare_and_store(archive: Archive, gid: int, outcome: list, version: str, store: bool) -> Change | None:
