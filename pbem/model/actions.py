@@ -13,7 +13,7 @@ from pbem.model.errors import Source
 
 
 # Every action shares the one ``__eq__`` and ``__repr__`` that Action defines, instead of a pair generated for
-# each kind: compiling those pairs was a tenth of the start of ``pbem check``.
+# each kind: compiling those pairs cost ~4% of a ``pbem check`` (measured in instructions).
 action = dataclass(slots=True, kw_only=True, eq=False, repr=False)
 
 
