@@ -121,8 +121,11 @@ class Combat(Action):
     kind = "attack"
 
 
-@action
 class Overrun(Combat):
+    """An attack made during movement (an overrun or assault): a Combat's fields, its own kind (and no
+    ``__init__`` compiled again for the same 24 fields)."""
+
+    __slots__ = ()
     kind = "overrun"
 
 
