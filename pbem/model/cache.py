@@ -19,15 +19,20 @@ from __future__ import annotations
 
 import io
 import os
-import pickle
 import sys
 from pathlib import Path
 from typing import Any, Collection, Iterable
 
-try:  # blake2b straight from its C module: hashlib itself loads OpenSSL, 2 ms of every start
+# Straight from the C modules, for a start's sake: hashlib loads OpenSSL (~2 ms) and pickle.py is ~1 ms of
+# Python around the ``_pickle`` that does the reading; the full modules only where these are missing.
+try:
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - a Python built without it
     from hashlib import blake2b
+try:
+    from _pickle import Unpickler, UnpicklingError
+except ImportError:  # pragma: no cover
+    from pickle import Unpickler, UnpicklingError
 
 import pbem
 from pbem.model.resources import data_dir
@@ -107,7 +112,8 @@ def store(kind: str, place: str, wanted: str, value: Any) -> None:
     path = entry_path(kind, place)
     if path is None:
         return
-    import tempfile  # only here, on a miss: it costs ~2 ms to import
+    import pickle
+    import tempfile  # only here, on a miss: they cost ~3 ms to import
 
     tmp = None
     try:
@@ -128,7 +134,7 @@ def store(kind: str, place: str, wanted: str, value: Any) -> None:
                 pass
 
 
-class _Unpickler(pickle.Unpickler):
+class _Unpickler(Unpickler):
     """Unpickles plain data and the classes it is given; refuses every other class or function."""
 
     def __init__(self, file: io.BytesIO, classes: Collection[type]):
@@ -138,5 +144,5 @@ class _Unpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         found = self.classes.get((module, name))
         if found is None:
-            raise pickle.UnpicklingError(f"{module}.{name} is not kept in pbem's cache")
+            raise UnpicklingError(f"{module}.{name} is not kept in pbem's cache")
         return found
