@@ -263,3 +263,18 @@ def test_the_key_covers_pbem_python_and_each_input():
     assert cache.key(parts) != cache.key([("module.json", b"{}"), ("map:map.json", b"[ ]")])
     # Names and contents cannot run into each other.
     assert cache.key([("ab", b"c")]) != cache.key([("a", b"bc")])
+
+
+def test_where_the_cache_lives(monkeypatch, tmp_path):
+    monkeypatch.delenv(cache.CACHE_DIR_ENV, raising=False)
+    monkeypatch.delenv(cache.NO_CACHE_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cache_dir() == tmp_path / "pbem"
+    monkeypatch.setenv("XDG_CACHE_HOME", "not/absolute")  # never a cache in whatever folder pbem runs in
+    assert cache.cache_dir() is None
+    monkeypatch.setenv(cache.CACHE_DIR_ENV, str(tmp_path / "mine"))
+    assert cache.cache_dir() == tmp_path / "mine"
+    monkeypatch.setenv(cache.NO_CACHE_ENV, "0")
+    assert cache.cache_dir() == tmp_path / "mine"
+    monkeypatch.setenv(cache.NO_CACHE_ENV, "1")
+    assert cache.cache_dir() is None

@@ -52,6 +52,8 @@ def cache_dir() -> Path | None:
     if chosen:
         return Path(chosen)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):  # no home to be found: no cache, rather than one in the current folder
+        return None
     return Path(base) / "pbem"
 
 
