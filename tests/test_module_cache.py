@@ -270,7 +270,10 @@ def test_where_the_cache_lives(monkeypatch, tmp_path):
     monkeypatch.delenv(cache.NO_CACHE_ENV, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache.cache_dir() == tmp_path / "pbem"
-    monkeypatch.setenv("XDG_CACHE_HOME", "not/absolute")  # never a cache in whatever folder pbem runs in
+    monkeypatch.setenv("XDG_CACHE_HOME", "not/absolute")  # ignored, as the XDG specification says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache.cache_dir() == tmp_path / "home" / ".cache" / "pbem"
+    monkeypatch.setenv("HOME", "not/absolute")  # never a cache in whatever folder pbem runs in
     assert cache.cache_dir() is None
     monkeypatch.setenv(cache.CACHE_DIR_ENV, str(tmp_path / "mine"))
     assert cache.cache_dir() == tmp_path / "mine"

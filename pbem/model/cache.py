@@ -51,7 +51,9 @@ def cache_dir() -> Path | None:
     chosen = os.environ.get(CACHE_DIR_ENV)
     if chosen:
         return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # unset, or relative, which the XDG specification says to ignore
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     if not os.path.isabs(base):  # no home to be found: no cache, rather than one in the current folder
         return None
     return Path(base) / "pbem"
