@@ -19,6 +19,8 @@ action = dataclass(slots=True, kw_only=True, eq=False, repr=False)
 
 @action
 class Action:
+    """One thing a player did: its place in the turn (``index``), where it was written, and the player's note."""
+
     index: int
     source: Source
     note: str | None = None
@@ -235,12 +237,16 @@ class Activate(Action):
 
 @action
 class Comment(Action):
+    """Words for the opponent, kept and shown, never judged."""
+
     text: str
     kind = "comment"
 
 
 @dataclass
 class TurnHeader:
+    """What a turn file says about itself: module, scenario, turn, side, and where its start state comes from."""
+
     module: str
     scenario: str | None
     turn: int

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Module:
+    """A game module as built from its folder: map, counters, tables, cards, scenarios and where its rules are."""
+
     id: str
     name: str
     version: str
