@@ -20,6 +20,18 @@ class CliResult:
     err: str
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _module_cache_in_tmp(tmp_path_factory):
+    """pbem's cache of built modules lives in a folder of this test run (subprocesses inherit it), never in
+    the user's own cache."""
+    from pbem.model import cache
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(cache.CACHE_DIR_ENV, str(tmp_path_factory.mktemp("pbem-cache")))
+        patch.delenv(cache.NO_CACHE_ENV, raising=False)
+        yield
+
+
 @pytest.fixture
 def pbem(capsys):
     """``pbem(*args)`` runs the ``pbem`` command as a user would and returns its exit code and output."""

@@ -100,7 +100,7 @@ def validate(name: str) -> int:
     from pbem.model.jsonsource import load_json
     from pbem.model.state import State
 
-    loaded = load_module(name)
+    loaded = load_module(name, reuse=False)  # checked from its files, whatever pbem's cache holds
     _ = loaded.ruleset  # builds the rules: a broken rules.py or table fails here
     for path in sorted(loaded.scenarios.values()):
         document = load_json(path)

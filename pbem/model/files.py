@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from pbem.model.errors import PbemError
@@ -87,6 +86,8 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
     path = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")
+    import tempfile  # only here: with shutil, random and the compressors it costs ~2 ms of every start
+
     directory = path.parent if str(path.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)

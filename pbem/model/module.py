@@ -8,18 +8,21 @@ Every file is checked against its schema and cross-checked before use.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.model import schemas
+from pbem.model import cache, schemas
 from pbem.model.errors import PbemError
+from pbem.model.files import read_bytes
+from pbem.model.hexgrid import Hex, HexGridSpec
 from pbem.model.jsonsource import JsonDocument, load_json
-from pbem.model.maps import GameMap, check_routes_adjacent, load_map
+from pbem.model.maps import GameMap, HexMap, PointMap, check_routes_adjacent, load_map
 from pbem.model.resources import data_dir
 from pbem.model.units import CounterType, Step, UnitDef
 
@@ -29,6 +32,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Module:
+    """A game module as built from its folder: map, counters, tables, cards, scenarios and where its rules are."""
+
     id: str
     name: str
     version: str
@@ -142,21 +147,85 @@ _CACHE: dict[Path, tuple[tuple, Module]] = {}
 
 def _signature(path: Path) -> tuple:
     """What the module's files look like on disk, so an edited module is loaded again."""
-    return tuple(
-        (str(f.relative_to(path)), f.stat().st_mtime_ns, f.stat().st_size)
-        for f in sorted(path.rglob("*"))
-        if f.is_file() and "__pycache__" not in f.parts
-    )
+    found = []
+    for folder, subfolders, names in os.walk(path):  # not rglob: its pattern matching cost ~1 ms a start
+        subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
+        for name in sorted(names):
+            try:
+                info = os.stat(os.path.join(folder, name))
+            except OSError:
+                continue
+            found.append((os.path.relpath(os.path.join(folder, name), path), info.st_mtime_ns, info.st_size))
+    return tuple(found)
 
 
-def load_module(name_or_path: str | Path) -> Module:
-    """Load and check a module; loaded once per process unless its files change."""
+def load_module(name_or_path: str | Path, *, reuse: bool = True) -> Module:
+    """Load and check a module; loaded once per process unless its files change.
+
+    Between processes, the built module is kept in pbem's cache (:mod:`pbem.model.cache`) under the hash of
+    the files it came from, so a start reads one file instead of parsing and checking them all again;
+    ``reuse=False`` builds and checks it from its files whatever the cache holds.
+    """
     path = module_path(name_or_path).resolve()
     signature = _signature(path)
     cached = _CACHE.get(path)
-    if cached is None or cached[0] != signature:
-        _CACHE[path] = (signature, _load(path))
+    if cached is None or cached[0] != signature or not reuse:
+        _CACHE[path] = (signature, _load_or_reuse(path, reuse))
     return _CACHE[path][1]
+
+
+# The entries of module.json naming a file the module's data comes from; its rules code is loaded apart.
+_DATA_FILES = ("map", "counters", "tables", "cards", "status")
+# What a cached module holds besides plain data.
+_CACHED_CLASSES = (Module, HexMap, PointMap, HexGridSpec, Hex, CounterType, Step, UnitDef, type(Path()))
+
+
+def _load_or_reuse(path: Path, reuse: bool) -> Module:
+    found = _inputs(path)
+    if found is None:  # module.json does not name its files plainly: loading it says what is wrong
+        return _load(path)
+    inputs, manifest = found
+    key = cache.key(inputs)
+    if reuse:
+        entry = cache.load("modules", str(path), key, _CACHED_CLASSES)
+        if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], Module):
+            module, status_schema = entry
+            module.scenarios, module.rules_file = _places(path, manifest)
+            if module.rules_file is None or _is_code(module.rules_file):
+                module.status_checker = None if status_schema is None else _checker(status_schema)
+                return module
+    module = _load(path)
+    # The status checker is compiled code, not data: its schema is kept and compiled again on reuse.
+    status_schema = getattr(module.status_checker, "schema", None)
+    cache.store("modules", str(path), key, (replace(module, status_checker=None), status_schema))
+    return module
+
+
+def _inputs(path: Path) -> tuple[list[tuple[str, bytes]], dict[str, Any]] | None:
+    """The name and bytes of module.json and of every data file it names, and its contents; None when it
+    cannot be read so (then the module is loaded without the cache, which tells what is wrong)."""
+    try:
+        text = read_bytes(path / "module.json")
+        manifest = json.loads(text)
+        inputs = [(str(path), b""), ("module.json", text)]
+        for key in _DATA_FILES:
+            relative = manifest.get(key)
+            if relative is not None:
+                inputs.append((f"{key}:{relative}", read_bytes(path / relative)))
+    except (PbemError, OSError, ValueError, TypeError, AttributeError, RecursionError):
+        return None
+    return inputs, manifest
+
+
+def _places(path: Path, manifest: dict[str, Any]) -> tuple[dict[str, Path], Path | None]:
+    """The module's scenario files by id, and its rules code (a file or a package), as module.json names them."""
+    scenarios = {scenario_id: _module_file(path, relative) for scenario_id, relative in manifest.get("scenarios", {}).items()}
+    rules_file = _module_file(path, manifest["rules"]) if "rules" in manifest else None
+    return scenarios, rules_file
+
+
+def _is_code(rules_file: Path) -> bool:
+    return os.path.isfile(rules_file) or os.path.isfile(rules_file / "__init__.py")
 
 
 def bundled_modules() -> list[Path]:
@@ -195,12 +264,9 @@ def _load(path: Path) -> Module:
     counter_types, units = _load_counters(counters_doc, tuple(data["sides"]))
     tables = _part(path, data["tables"], "tables").data if "tables" in data else {}
     cards = _cards(_part(path, data["cards"], "cards"), units, counter_types, tuple(data["sides"])) if "cards" in data else {}
-    scenarios = {}
-    for scenario_id, relative in data.get("scenarios", {}).items():
-        scenarios[scenario_id] = _module_file(path, relative)
+    scenarios, rules_file = _places(path, data)
     status_checker = _status_checker(path, data["status"], manifest) if "status" in data else None
-    rules_file = _module_file(path, data["rules"]) if "rules" in data else None
-    if rules_file is not None and not (os.path.isfile(rules_file) or os.path.isfile(rules_file / "__init__.py")):
+    if rules_file is not None and not _is_code(rules_file):
         raise manifest.error("/rules", f"rules {data['rules']!r}: no such file or package")
     return Module(
         id=data["id"],
@@ -257,6 +323,18 @@ def _status_checker(path: Path, relative: str, manifest: JsonDocument):
     except SchemaError as error:
         raise document.error("/" + "/".join(map(str, error.absolute_path)), f"not a JSON Schema: {error.message[:120]}") from None
     return Draft202012Validator(document.data)
+
+
+def _checker(schema: Any):
+    """The status checker of a schema already found valid (a cached module's), as :func:`_status_checker` made it."""
+    if isinstance(schema, dict):
+        try:
+            return schemas.Checker(schema)
+        except ValueError:
+            pass
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema)
 
 
 _TYPE_KEYS = {"name", "side", "nationality", "arm", "size", "quality", "mechanized", "steps", "retreats"}

@@ -8,7 +8,6 @@ player actually created.
 from __future__ import annotations
 
 import copy
-import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -238,5 +237,7 @@ class State:
 
 def suggest(name: str, known: dict[str, Any]) -> str:
     """`` (did you mean X?)`` for a mistyped name, or an empty string."""
+    import difflib  # only for a name that is not known: it is not worth importing at every start
+
     close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
     return f" (did you mean {', '.join(close)}?)" if close else ""

@@ -17,6 +17,20 @@ SOVIET, CHINESE = "soviet", "chinese"
 MINOR_POWERS = ("North Korea", "Taiwan", "Vietnam")  # nations whose stance the political events decide (5.0)
 
 
+class _EntryCosts(dict):
+    """``costs[a][b]``: the MP cost of entering ``b`` from its neighbour ``a`` for one movement class, worked out
+    for ``a`` when first asked: a turn's moves touch a few hexes, and the whole map's costs were a fifth of a
+    ``pbem check``'s time."""
+
+    def __init__(self, rules: ChinaWarBase, cls: str):
+        super().__init__()
+        self.rules, self.cls = rules, cls
+
+    def __missing__(self, a: int) -> dict[int, int | None]:
+        row = self[a] = {b: self.rules._entry_cost(a, b, self.cls) for b in self.rules.map.neighbours[a]}
+        return row
+
+
 class ChinaWarBase(Ruleset):
     """Tables and map facts every China War check uses."""
 
@@ -37,10 +51,12 @@ class ChinaWarBase(Ruleset):
         game_map = module.map
         self.map = game_map
         n = len(game_map)
-        self.river_hex = [
-            "river" in game_map.features[i] or any("river" in game_map.hexside(i, j) for j in game_map.neighbours[i])
-            for i in range(n)
-        ]
+        # A river hex: a river in it, or along one of its hexsides (read from the few river hexsides, not by
+        # asking each hex about its six sides).
+        self.river_hex = ["river" in features for features in game_map.features]
+        for (a, b), kinds in game_map.side_features.items():
+            if "river" in kinds:
+                self.river_hex[a] = self.river_hex[b] = True
         self.pop = ["pop200" if p >= 200 else "pop100" if p >= 100 else None for p in game_map.population]
         limits = stacking["limits"]
         populated_wins = options.get("stacking_mixed_terrain", "populated") == "populated"
@@ -49,11 +65,10 @@ class ChinaWarBase(Ruleset):
         ]
         self.costs = tables["movement_costs"]
         # entry[class][a] maps each neighbour b of a to the MP cost of entering b from a (None: impassable).
-        self.entry = {
-            cls: [{b: self._entry_cost(a, b, cls) for b in game_map.neighbours[a]} for a in range(n)]
-            for cls in ("mechanized", "non_mechanized")
-        }
-        self.rail_hex = [any(game_map.rail(i, j) for j in game_map.neighbours[i]) for i in range(n)]
+        self.entry = {cls: _EntryCosts(self, cls) for cls in ("mechanized", "non_mechanized")}
+        self.rail_hex = [False] * n
+        for a, b in game_map.rails:
+            self.rail_hex[a] = self.rail_hex[b] = True
         self.trans_siberian = self._rail_line(*options.get("trans_siberian", ("2701", "4711")))
         self.home = options.get("home_country", {})
 
