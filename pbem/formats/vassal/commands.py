@@ -8,7 +8,6 @@ a ``str``, a group is a ``list`` of trees, and encoding a decoded tree gives bac
 from __future__ import annotations
 
 from collections.abc import Iterator
-import html
 from bisect import bisect_left
 from dataclasses import dataclass
 
@@ -257,6 +256,10 @@ class Player:
     @property
     def shown_name(self) -> str:
         """The name as VASSAL shows it: 3.4+ writes chat-escaped names (``&lt;Brian&gt;``)."""
+        if "&" not in self.name:
+            return self.name  # nothing escaped: html (and its entity table) is not imported
+        import html
+
         return html.unescape(self.name)
 
 
