@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,3 +63,18 @@ def test_tree_reading_agrees_with_literal_reading(tree):
 def test_any_text_reads_as_vassal_reads_it(text):
     assert decode_tree(text) == _decode_literal(text)
 
+
+
+@settings(max_examples=150)
+@given(st.lists(TEXT.filter(lambda item: TAB not in item), min_size=1, max_size=30))
+def test_chain_of_one_piece_links_agrees_with_literal_reading(links):
+    # No link holds the delimiter: the shape of a real piece's state, read on its own fast path.
+    encoded = join_chain(links)
+    assert split_chain(encoded) == _split_chain_slow(encoded, TAB, 10_000)
+
+
+def test_chain_of_one_piece_links_keeps_the_link_limit():
+    encoded = join_chain(["x"] * 6)
+    assert split_chain(encoded, TAB, 5) == ["x"] * 6
+    with pytest.raises(ValueError, match="more than 4 links"):
+        split_chain(encoded, TAB, 4)

@@ -133,8 +133,15 @@ def _split_chain_plain(text: str, delim: str, max_links: int) -> list[str] | Non
         return None
     pieces = text.split(delim)
     last = len(pieces) - 1
-    counts = list(map(operator.sub, map(len, pieces), map(len, map(str.rstrip, pieces, repeat(BACKSLASH)))))
+    stripped = list(map(str.rstrip, pieces, repeat(BACKSLASH)))
+    counts = list(map(operator.sub, map(len, pieces), map(len, stripped)))
     counts[last] = -1  # the end of the text: no delimiter there
+    if last <= max_links and counts[:last] == _LEVELS[:last]:
+        # Every link is one piece, the k-th closed by exactly k backslashes (a piece's state when no trait
+        # state holds the delimiter): each link is its piece less those, as the loop below would take it.
+        links = stripped[:last]
+        links.append(pieces[last])
+        return None if any(map(str.startswith, links, repeat(BACKSLASH))) else links
     links: list[str] = []
     append = links.append
     find = counts.index
@@ -164,6 +171,9 @@ def _split_chain_plain(text: str, delim: str, max_links: int) -> list[str] | Non
         level += 1
         if level > max_links:
             raise ValueError(f"a chain of more than {max_links} links")
+
+
+_LEVELS = list(range(MAX_LINKS + 1))
 
 
 def _backslashes_before_end(piece: str) -> int:
