@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.formats.vassal.commands import _decode_literal, decode_tree, encode_tree
+from pbem.formats.vassal.commands import AddPiece, Other, _decode_literal, decode_tree, encode_tree, parse_command
 from pbem.formats.vassal.sequence import ESC, TAB, _split_chain_slow, join, join_chain, split, split_chain
 
 # Text built from the characters that matter: delimiters, backslashes and quotes.
@@ -78,3 +78,17 @@ def test_chain_of_one_piece_links_keeps_the_link_limit():
     assert split_chain(encoded, TAB, 5) == ["x"] * 6
     with pytest.raises(ValueError, match="more than 4 links"):
         split_chain(encoded, TAB, 4)
+
+
+ADD_TEXT = st.lists(st.sampled_from(["a", "/", "\\", "'", "\\/", "x"]), max_size=16).map("".join)
+
+
+@settings(max_examples=300)
+@given(ADD_TEXT)
+def test_an_add_command_reads_its_first_three_fields_as_split_does(rest):
+    fields = split(rest, "/")
+    command = parse_command("+/" + rest)
+    if len(fields) >= 3:
+        assert command == AddPiece(None if fields[0] == "null" else fields[0], fields[1], fields[2])
+    else:
+        assert command == Other("+/" + rest)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from pbem.formats.vassal.sequence import ESC, TAB, join, split
+from pbem.formats.vassal.sequence import BACKSLASH, ESC, TAB, join, split, unquote
 
 MAX_DEPTH = 200  # VASSAL nests a few levels; thousands only come from a hostile file
 
@@ -290,8 +290,8 @@ def parse_command(text: str) -> Command:
     """A leaf command as a typed value; anything unknown or malformed is :class:`Other`, never an error."""
     head = text[:2]
     if head == "+/":
-        fields = split(text[2:], "/")
-        if len(fields) >= 3:
+        fields = _first_three(text)
+        if fields is not None:
             return AddPiece(_null(fields[0]), fields[1], fields[2])
     elif head == "-/":
         return RemovePiece(text[2:])
@@ -320,6 +320,39 @@ def parse_command(text: str) -> Command:
     elif "BoardPicker\t" in text:
         return _board_layout(text)
     return Other(text)
+
+
+def _first_three(text: str) -> list[str] | None:
+    """The first three of ``split(text[2:], "/")`` (``None`` if there are fewer), the rest left unsplit: a
+    piece's type and state are most of a save's text, and hold many a slash."""
+    if BACKSLASH + "/" not in text:
+        fields = text.split("/", 4)
+        return [unquote(fields[1]), unquote(fields[2]), unquote(fields[3])] if len(fields) > 3 else None
+    tokens: list[str] = []
+    start = search = 2
+    while len(tokens) < 3:
+        at = text.find("/", search)
+        if at < 0:
+            tokens.append(text[start:])
+            break
+        if text[at - 1] == BACKSLASH:  # a literal slash (the character before "+/"'s end is "/", never one)
+            search = at + 1
+            continue
+        tokens.append(text[start:at])
+        start = search = at + 1
+    if len(tokens) < 3:
+        return None
+    return [unquote(_unescape_slashes(token)) for token in tokens]
+
+
+def _unescape_slashes(token: str) -> str:
+    """A token whose every slash is escaped, each losing its one backslash as split drops it (split and
+    join: ``str.replace`` crawls through a piece's long runs of backslashes)."""
+    if "/" not in token:
+        return token
+    parts = token.split("/")
+    last = parts.pop()
+    return "/".join([part[:-1] for part in parts]) + "/" + last
 
 
 def _board_layout(text: str) -> Command:
