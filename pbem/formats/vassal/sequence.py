@@ -133,15 +133,15 @@ def _split_chain_plain(text: str, delim: str, max_links: int) -> list[str] | Non
         return None
     pieces = text.split(delim)
     last = len(pieces) - 1
-    stripped = list(map(str.rstrip, pieces, repeat(BACKSLASH)))
-    counts = list(map(operator.sub, map(len, pieces), map(len, stripped)))
-    counts[last] = -1  # the end of the text: no delimiter there
-    if last <= max_links and counts[:last] == _LEVELS[:last]:
+    if last <= max_links and all(map(str.endswith, pieces[:last], _RUNS)) and \
+            not any(map(str.endswith, pieces[:last], _LONGER_RUNS)):
         # Every link is one piece, the k-th closed by exactly k backslashes (a piece's state when no trait
         # state holds the delimiter): each link is its piece less those, as the loop below would take it.
-        links = stripped[:last]
+        links = list(map(operator.getitem, pieces[:last], _CUTS))
         links.append(pieces[last])
         return None if any(map(str.startswith, links, repeat(BACKSLASH))) else links
+    counts = list(map(operator.sub, map(len, pieces), map(len, map(str.rstrip, pieces, repeat(BACKSLASH)))))
+    counts[last] = -1  # the end of the text: no delimiter there
     links: list[str] = []
     append = links.append
     find = counts.index
@@ -173,7 +173,10 @@ def _split_chain_plain(text: str, delim: str, max_links: int) -> list[str] | Non
             raise ValueError(f"a chain of more than {max_links} links")
 
 
-_LEVELS = list(range(MAX_LINKS + 1))
+# For the one-piece links of a chain: the run of backslashes that closes link k, and the slice less it.
+_RUNS = [BACKSLASH * level for level in range(MAX_LINKS + 2)]
+_LONGER_RUNS = _RUNS[1:]
+_CUTS = [slice(None)] + [slice(None, -level) for level in range(1, MAX_LINKS + 1)]
 
 
 def _backslashes_before_end(piece: str) -> int:
