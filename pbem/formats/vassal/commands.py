@@ -30,45 +30,55 @@ def decode_tree(text: str, max_depth: int = MAX_DEPTH) -> str | list:
         return _decode_windows(text, max_depth)
     if text[0] == "'" or text[-1] == "'" or ESC + "'" in text:
         return _decode_windows(text, max_depth)
-    pieces = text.split(ESC)
+    # Each leaf is cut from the text once: splitting first and then trimming the backslashes would copy
+    # a save's text twice (and page in twice its size).
+    ends = []
+    at = text.find(ESC)
+    while at >= 0:
+        ends.append(at)
+        at = text.find(ESC, at + 1)
+    starts = [0] + [end + 1 for end in ends]
     counts = []
-    for piece in pieces[:-1]:
-        if piece and piece[-1] == "\\":
-            tail = piece[-max_depth - 1:]
+    for start, end in zip(starts, ends):
+        if end > start and text[end - 1] == "\\":
+            tail = text[max(start, end - max_depth - 1):end]
             count = len(tail) - len(tail.rstrip("\\"))
             if count > max_depth:
                 raise NestingError(f"commands nested more than {max_depth} deep")
         else:
             count = 0
         counts.append(count)
-    tree = _build(pieces, counts, 0, len(pieces) - 1, 0)
+    ends.append(len(text))
+    tree = _build(text, starts, ends, counts, 0, len(ends) - 1, 0)
     return _decode_windows(text, max_depth) if tree is None else tree
 
 
-def _build(pieces: list[str], counts: list[int], start: int, end: int, depth: int) -> list | None:
-    """The group made of ``pieces[start..end]`` at ``depth``; ``None`` if the escapes do not nest cleanly."""
+def _build(text: str, starts: list[int], ends: list[int], counts: list[int], first: int, last: int,
+           depth: int) -> list | None:
+    """The group made of pieces ``first..last`` at ``depth`` (piece ``i`` is ``text[starts[i]:ends[i]]``,
+    ``counts[i]`` the backslashes before the ESC that ends it); ``None`` if the escapes do not nest cleanly."""
     group: list = []
-    first = start
-    for index in range(start, end):
+    begin = first
+    for index in range(first, last):
         count = counts[index]
         if count == depth:
-            group.append(_child(pieces, counts, first, index, depth))
-            first = index + 1
+            group.append(_child(text, starts, ends, counts, begin, index, depth))
+            begin = index + 1
         elif count < depth:
             return None
-    group.append(_child(pieces, counts, first, end, depth))
+    group.append(_child(text, starts, ends, counts, begin, last, depth))
     if any(child is None for child in group):
         return None
     return group
 
 
-def _child(pieces: list[str], counts: list[int], start: int, end: int, depth: int) -> str | list | None:
-    if start == end:
-        piece = pieces[end]
+def _child(text: str, starts: list[int], ends: list[int], counts: list[int], first: int, last: int,
+           depth: int) -> str | list | None:
+    if first == last:
         # A leaf keeps its text; the backslashes before the next ESC belong to that ESC.
-        return piece[:len(piece) - counts[end]] if end < len(counts) and counts[end] else piece
+        return text[starts[last]:ends[last] - counts[last]] if last < len(counts) else text[starts[last]:]
     # Within a child, the last piece's closing run is this level's delimiter: it is not part of the child.
-    return _build(pieces, counts, start, end, depth + 1)
+    return _build(text, starts, ends, counts, first, last, depth + 1)
 
 
 def _decode_windows(text: str, max_depth: int) -> str | list:
