@@ -7,8 +7,10 @@ a ``str``, a group is a ``list`` of trees, and encoding a decoded tree gives bac
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import operator
 from bisect import bisect_left
+from collections.abc import Iterator
+from itertools import repeat
 from dataclasses import dataclass
 
 from pbem.formats.vassal.sequence import BACKSLASH, ESC, TAB, join, split, unquote
@@ -355,14 +357,17 @@ def _first_three(text: str) -> list[str] | None:
     return [unquote(_unescape_slashes(token)) for token in tokens]
 
 
+_ALL_BUT_LAST = slice(None, -1)
+
+
 def _unescape_slashes(token: str) -> str:
     """A token whose every slash is escaped, each losing its one backslash as split drops it (split and
     join: ``str.replace`` crawls through a piece's long runs of backslashes)."""
     if "/" not in token:
         return token
     parts = token.split("/")
-    last = parts.pop()
-    return "/".join([part[:-1] for part in parts]) + "/" + last
+    last = len(parts) - 1
+    return "/".join([*map(operator.getitem, parts[:last], repeat(_ALL_BUT_LAST)), parts[last]])
 
 
 def _board_layout(text: str) -> Command:

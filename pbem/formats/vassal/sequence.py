@@ -38,8 +38,8 @@ def split(text: str, delim: str) -> list[str]:
     if len(pieces) == 1:
         return [unquote(text)]
     if BACKSLASH + delim not in text:
-        # No escapes at all: the common case, and the fast one.
-        return [unquote(piece) for piece in pieces]
+        # No escapes at all: the common case, and the fast one (no quote either: nothing to unquote).
+        return [unquote(piece) for piece in pieces] if "'" in text else pieces
     tokens: list[str] = []
     current: list[str] = [pieces[0]]
     for piece in pieces[1:]:
