@@ -129,7 +129,7 @@ def _split_chain_plain(text: str, delim: str, max_links: int) -> list[str] | Non
     rstrip, ``list.index``, ``min``): a piece of 150 traits costs a few calls per link.  ``None`` when
     quotes, a delimiter with fewer backslashes than its level, or a link starting with one, need the windows.
     """
-    if text[-1] == "'" or text[0] == "'" or delim + "'" in text:
+    if "'" in text and (text[-1] == "'" or text[0] == "'" or delim + "'" in text):
         return None
     pieces = text.split(delim)
     last = len(pieces) - 1
@@ -157,11 +157,12 @@ def _split_chain_plain(text: str, delim: str, max_links: int) -> list[str] | Non
         else:
             if level and min(counts[start:end]) < level:
                 return None  # a delimiter closing a level already closed: VASSAL's reader stops there
-            link = delim.join(pieces[start:end + 1])
+            # Inner delimiters (all with more than ``level`` backslashes) lose those of every level read, and
+            # one more: cut from each piece before joining (str.replace crawls through long backslash runs).
+            tail = pieces[end]
             if level and end != last:
-                link = link[:-level]
-            # Inner delimiters lose the backslashes of every level read, and one more.
-            link = link.replace(BACKSLASH * (level + 1) + delim, delim)
+                tail = tail[:len(tail) - level]
+            link = delim.join([*map(operator.getitem, pieces[start:end], repeat(slice(None, -level - 1))), tail])
         if link[:1] == BACKSLASH:
             return None
         append(link)
