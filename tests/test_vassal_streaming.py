@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.formats.vassal.archive import read_zip
 from pbem.formats.vassal.obfuscation import HEADER, Obfuscation, deobfuscate, deobfuscate_chunks, obfuscate
 from pbem.formats.vassal.savefile import decode_saved_game, read_saved_game
 from pbem.model.errors import PbemError
@@ -96,3 +97,20 @@ def test_a_large_save_read_in_chunks_is_the_save_read_whole():
     tree, how = decode_saved_game(data, "big.vsav")
     assert len(data) > 1 << 18  # several chunks
     assert (game.tree, game.obfuscation) == (tree, how)
+
+
+@pytest.mark.parametrize("damage", ["crc", "stream"])
+def test_a_damaged_saved_game_member_fails_as_when_read_whole(damage):
+    data = obfuscate(SAVE_TEXT.encode() * 50, Obfuscation("obfuscated", 0x5A, "lower"))
+    archive = bytearray(zipped({"savedGame": data}))
+    info = zipfile.ZipFile(io.BytesIO(bytes(archive))).getinfo("savedGame")
+    if damage == "crc":
+        archive[info.header_offset + 14] ^= 0xFF  # the local header's CRC; the central one too below
+        central = bytes(archive).rindex(b"PK\x01\x02")
+        archive[central + 16] ^= 0xFF
+    else:
+        start = info.header_offset + 30 + len(info.filename)
+        archive[start + 40:start + 60] = b"\xff" * 20  # inside the deflate stream
+    whole = _error(lambda: read_zip(bytes(archive), "game.vsav").get("savedGame"))
+    assert _error(lambda: read_saved_game(bytes(archive), "game.vsav")) == whole
+    assert "savedGame" in whole
