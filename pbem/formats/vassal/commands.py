@@ -340,34 +340,28 @@ def _first_three(text: str) -> list[str] | None:
     if BACKSLASH + "/" not in text:
         fields = text.split("/", 4)
         return [unquote(fields[1]), unquote(fields[2]), unquote(fields[3])] if len(fields) > 3 else None
-    tokens: list[str] = []
-    start = search = 2
-    while len(tokens) < 3:
-        at = text.find("/", search)
-        if at < 0:
-            tokens.append(text[start:])
-            break
-        if text[at - 1] == BACKSLASH:  # a literal slash (the character before "+/"'s end is "/", never one)
-            search = at + 1
-            continue
-        tokens.append(text[start:at])
-        start = search = at + 1
-    if len(tokens) < 3:
-        return None
-    return [unquote(_unescape_slashes(token)) for token in tokens]
+    # Split once; a slash is literal when the piece before it ends in a backslash (which it then loses), so
+    # each field runs to the first piece that does not.  pieces[0] is the "+" of "+/".
+    pieces = text.split("/")
+    escaped = list(map(str.endswith, pieces, repeat(BACKSLASH)))
+    last = len(pieces) - 1
+    fields: list[str] = []
+    start = 1
+    while len(fields) < 3 and start <= last:
+        try:
+            end = escaped.index(False, start, last)
+        except ValueError:
+            end = last
+        if end == start:
+            fields.append(unquote(pieces[start]))
+        else:
+            cut = map(operator.getitem, pieces[start:end], repeat(_ALL_BUT_LAST))
+            fields.append(unquote("/".join([*cut, pieces[end]])))
+        start = end + 1
+    return fields if len(fields) == 3 else None
 
 
 _ALL_BUT_LAST = slice(None, -1)
-
-
-def _unescape_slashes(token: str) -> str:
-    """A token whose every slash is escaped, each losing its one backslash as split drops it (split and
-    join: ``str.replace`` crawls through a piece's long runs of backslashes)."""
-    if "/" not in token:
-        return token
-    parts = token.split("/")
-    last = len(parts) - 1
-    return "/".join([*map(operator.getitem, parts[:last], repeat(_ALL_BUT_LAST)), parts[last]])
 
 
 def _board_layout(text: str) -> Command:
