@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.formats.vassal.commands import _decode_literal, decode_tree, encode_tree
+from pbem.formats.vassal.commands import AddPiece, Other, _decode_literal, decode_tree, encode_tree, parse_command
 from pbem.formats.vassal.sequence import ESC, TAB, _split_chain_slow, join, join_chain, split, split_chain
 
 # Text built from the characters that matter: delimiters, backslashes and quotes.
@@ -62,3 +63,32 @@ def test_tree_reading_agrees_with_literal_reading(tree):
 def test_any_text_reads_as_vassal_reads_it(text):
     assert decode_tree(text) == _decode_literal(text)
 
+
+
+@settings(max_examples=150)
+@given(st.lists(TEXT.filter(lambda item: TAB not in item), min_size=1, max_size=30))
+def test_chain_of_one_piece_links_agrees_with_literal_reading(links):
+    # No link holds the delimiter: the shape of a real piece's state, read on its own fast path.
+    encoded = join_chain(links)
+    assert split_chain(encoded) == _split_chain_slow(encoded, TAB, 10_000)
+
+
+def test_chain_of_one_piece_links_keeps_the_link_limit():
+    encoded = join_chain(["x"] * 6)
+    assert split_chain(encoded, TAB, 5) == ["x"] * 6
+    with pytest.raises(ValueError, match="more than 4 links"):
+        split_chain(encoded, TAB, 4)
+
+
+ADD_TEXT = st.lists(st.sampled_from(["a", "/", "\\", "'", "\\/", "x"]), max_size=16).map("".join)
+
+
+@settings(max_examples=300)
+@given(ADD_TEXT)
+def test_an_add_command_reads_its_first_three_fields_as_split_does(rest):
+    fields = split(rest, "/")
+    command = parse_command("+/" + rest)
+    if len(fields) >= 3:
+        assert command == AddPiece(None if fields[0] == "null" else fields[0], fields[1], fields[2])
+    else:
+        assert command == Other("+/" + rest)

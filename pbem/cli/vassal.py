@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -28,6 +27,8 @@ def _tty() -> bool:
 def _print_json(data: dict) -> None:
     """Indented JSON; a log's steps one per line, each encoded compactly (json's C encoder: indenting
     100,000 steps in pure Python takes seconds)."""
+    import json  # here and in the verbs that write JSON: info's text report does without
+
     steps = data.get("steps")
     if not isinstance(steps, list):
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -129,6 +130,7 @@ def log(file: str, module_path: str | None, fmt: str) -> int:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def state(file: str, module_name: str | None, vassal_module: str | None, out: str | None, fmt: str) -> int:
     """FILE (a save, or the start of a log) as a pbem state: every mapped unit on its space or in its box."""
+    import json
     from collections import Counter
 
     from pbem.formats.vassal.to_state import open_game, state_of
@@ -175,6 +177,7 @@ def state(file: str, module_name: str | None, vassal_module: str | None, out: st
               help="Write the turn here: a JSON turn file, or PBEM notation if the name ends in .pbem.")
 def turn(file: str, module_name: str | None, previous: str | None, out: str | None) -> int:
     """The turn pbem reads in FILE (a log, or a save with --state): what it understood, as a turn file."""
+    import json
     from pathlib import Path
 
     from pbem.formats.notation.writer import write_notation

@@ -5,10 +5,24 @@
 >>> read_events(game, open_module("game.vmod").module)["summary"]   # doctest: +SKIP
 """
 
-from pbem.formats.vassal.describe import describe, open_vassal_file
-from pbem.formats.vassal.logevents import read_events
-from pbem.formats.vassal.modulefile import open_module
-from pbem.formats.vassal.savefile import SavedGame, encode_saved_game, read_saved_game
+from __future__ import annotations
 
-__all__ = ["SavedGame", "describe", "encode_saved_game", "open_module", "open_vassal_file", "read_events",
-           "read_saved_game"]
+import importlib
+
+# Each name is imported from its module when first asked for: importing one submodule (``pbem vassal info``
+# of a save) must not pay for the buildFile reader, the log's events and their imports.
+_EXPORTS = {
+    "SavedGame": "savefile", "encode_saved_game": "savefile", "read_saved_game": "savefile",
+    "describe": "describe", "open_vassal_file": "describe",
+    "open_module": "modulefile", "read_events": "logevents",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value

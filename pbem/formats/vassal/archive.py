@@ -11,6 +11,7 @@ import io
 import struct
 import zipfile
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -93,6 +94,32 @@ class ZipArchive:
             self._cache[name] = _read_member(self._archive, self._infos[name], self.source, self.limits)
         return self._cache[name]
 
+    def chunks(self, name: str, size: int = 1 << 16) -> Iterator[bytes]:
+        """One member's bytes in chunks of ``size`` (the last may be shorter), checked as :meth:`get` checks
+        them and failing with the same errors, without holding the whole member (it is not kept either)."""
+        info = self._infos[name]
+        if name in self._cache:
+            yield self._cache[name]
+            return
+        cap = min(info.file_size, self.limits.max_member_bytes)
+        read = 0
+        try:
+            with self._archive.open(info) as handle:
+                while read < cap:
+                    chunk = handle.read(min(size, cap - read))
+                    if not chunk:
+                        break
+                    read += len(chunk)
+                    yield chunk
+                if handle.read(1):
+                    raise PbemError.at(self.source, f"zip member {info.filename!r} is larger than its header says")
+        except PbemError:
+            raise
+        except _READ_ERRORS as error:
+            raise PbemError.at(self.source, f"zip member {info.filename!r} is damaged: {error}") from None
+        if read != info.file_size:
+            raise PbemError.at(self.source, f"zip member {info.filename!r} is truncated")
+
     @property
     def members(self) -> dict[str, bytes]:
         """Every member, read now if not yet."""
@@ -165,6 +192,9 @@ def _check_features(name: str, flags: int, version_needed: int, method: int, sou
                                    f"more than the {MAX_VERSION_NEEDED // 10}.{MAX_VERSION_NEEDED % 10} pbem reads")
 
 
+_READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError)
+
+
 def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, source: str | Path, limits: ZipLimits) -> bytes:
     cap = min(info.file_size, limits.max_member_bytes)
     try:
@@ -174,7 +204,7 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, source: str | 
                 raise PbemError.at(source, f"zip member {info.filename!r} is larger than its header says")
     except PbemError:
         raise
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError) as error:
+    except _READ_ERRORS as error:
         raise PbemError.at(source, f"zip member {info.filename!r} is damaged: {error}") from None
     if len(content) != info.file_size:
         raise PbemError.at(source, f"zip member {info.filename!r} is truncated")

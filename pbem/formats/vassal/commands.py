@@ -7,12 +7,13 @@ a ``str``, a group is a ``list`` of trees, and encoding a decoded tree gives bac
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-import html
+import operator
 from bisect import bisect_left
+from collections.abc import Iterator
+from itertools import repeat
 from dataclasses import dataclass
 
-from pbem.formats.vassal.sequence import ESC, TAB, join, split
+from pbem.formats.vassal.sequence import BACKSLASH, ESC, TAB, join, split, unquote
 
 MAX_DEPTH = 200  # VASSAL nests a few levels; thousands only come from a hostile file
 
@@ -31,45 +32,55 @@ def decode_tree(text: str, max_depth: int = MAX_DEPTH) -> str | list:
         return _decode_windows(text, max_depth)
     if text[0] == "'" or text[-1] == "'" or ESC + "'" in text:
         return _decode_windows(text, max_depth)
-    pieces = text.split(ESC)
+    # Each leaf is cut from the text once: splitting first and then trimming the backslashes would copy
+    # a save's text twice (and page in twice its size).
+    ends = []
+    at = text.find(ESC)
+    while at >= 0:
+        ends.append(at)
+        at = text.find(ESC, at + 1)
+    starts = [0] + [end + 1 for end in ends]
     counts = []
-    for piece in pieces[:-1]:
-        if piece and piece[-1] == "\\":
-            tail = piece[-max_depth - 1:]
+    for start, end in zip(starts, ends):
+        if end > start and text[end - 1] == "\\":
+            tail = text[max(start, end - max_depth - 1):end]
             count = len(tail) - len(tail.rstrip("\\"))
             if count > max_depth:
                 raise NestingError(f"commands nested more than {max_depth} deep")
         else:
             count = 0
         counts.append(count)
-    tree = _build(pieces, counts, 0, len(pieces) - 1, 0)
+    ends.append(len(text))
+    tree = _build(text, starts, ends, counts, 0, len(ends) - 1, 0)
     return _decode_windows(text, max_depth) if tree is None else tree
 
 
-def _build(pieces: list[str], counts: list[int], start: int, end: int, depth: int) -> list | None:
-    """The group made of ``pieces[start..end]`` at ``depth``; ``None`` if the escapes do not nest cleanly."""
+def _build(text: str, starts: list[int], ends: list[int], counts: list[int], first: int, last: int,
+           depth: int) -> list | None:
+    """The group made of pieces ``first..last`` at ``depth`` (piece ``i`` is ``text[starts[i]:ends[i]]``,
+    ``counts[i]`` the backslashes before the ESC that ends it); ``None`` if the escapes do not nest cleanly."""
     group: list = []
-    first = start
-    for index in range(start, end):
+    begin = first
+    for index in range(first, last):
         count = counts[index]
         if count == depth:
-            group.append(_child(pieces, counts, first, index, depth))
-            first = index + 1
+            group.append(_child(text, starts, ends, counts, begin, index, depth))
+            begin = index + 1
         elif count < depth:
             return None
-    group.append(_child(pieces, counts, first, end, depth))
+    group.append(_child(text, starts, ends, counts, begin, last, depth))
     if any(child is None for child in group):
         return None
     return group
 
 
-def _child(pieces: list[str], counts: list[int], start: int, end: int, depth: int) -> str | list | None:
-    if start == end:
-        piece = pieces[end]
+def _child(text: str, starts: list[int], ends: list[int], counts: list[int], first: int, last: int,
+           depth: int) -> str | list | None:
+    if first == last:
         # A leaf keeps its text; the backslashes before the next ESC belong to that ESC.
-        return piece[:len(piece) - counts[end]] if end < len(counts) and counts[end] else piece
+        return text[starts[last]:ends[last] - counts[last]] if last < len(counts) else text[starts[last]:]
     # Within a child, the last piece's closing run is this level's delimiter: it is not part of the child.
-    return _build(pieces, counts, start, end, depth + 1)
+    return _build(text, starts, ends, counts, first, last, depth + 1)
 
 
 def _decode_windows(text: str, max_depth: int) -> str | list:
@@ -257,6 +268,10 @@ class Player:
     @property
     def shown_name(self) -> str:
         """The name as VASSAL shows it: 3.4+ writes chat-escaped names (``&lt;Brian&gt;``)."""
+        if "&" not in self.name:
+            return self.name  # nothing escaped: html (and its entity table) is not imported
+        import html
+
         return html.unescape(self.name)
 
 
@@ -287,8 +302,8 @@ def parse_command(text: str) -> Command:
     """A leaf command as a typed value; anything unknown or malformed is :class:`Other`, never an error."""
     head = text[:2]
     if head == "+/":
-        fields = split(text[2:], "/")
-        if len(fields) >= 3:
+        fields = _first_three(text)
+        if fields is not None:
             return AddPiece(_null(fields[0]), fields[1], fields[2])
     elif head == "-/":
         return RemovePiece(text[2:])
@@ -317,6 +332,36 @@ def parse_command(text: str) -> Command:
     elif "BoardPicker\t" in text:
         return _board_layout(text)
     return Other(text)
+
+
+def _first_three(text: str) -> list[str] | None:
+    """The first three of ``split(text[2:], "/")`` (``None`` if there are fewer), the rest left unsplit: a
+    piece's type and state are most of a save's text, and hold many a slash."""
+    if BACKSLASH + "/" not in text:
+        fields = text.split("/", 4)
+        return [unquote(fields[1]), unquote(fields[2]), unquote(fields[3])] if len(fields) > 3 else None
+    # Split once; a slash is literal when the piece before it ends in a backslash (which it then loses), so
+    # each field runs to the first piece that does not.  pieces[0] is the "+" of "+/".
+    pieces = text.split("/")
+    escaped = list(map(str.endswith, pieces, repeat(BACKSLASH)))
+    last = len(pieces) - 1
+    fields: list[str] = []
+    start = 1
+    while len(fields) < 3 and start <= last:
+        try:
+            end = escaped.index(False, start, last)
+        except ValueError:
+            end = last
+        if end == start:
+            fields.append(unquote(pieces[start]))
+        else:
+            cut = map(operator.getitem, pieces[start:end], repeat(_ALL_BUT_LAST))
+            fields.append(unquote("/".join([*cut, pieces[end]])))
+        start = end + 1
+    return fields if len(fields) == 3 else None
+
+
+_ALL_BUT_LAST = slice(None, -1)
 
 
 def _board_layout(text: str) -> Command:

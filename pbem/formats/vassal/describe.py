@@ -6,9 +6,9 @@ import datetime as dt
 from collections import Counter
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from pbem.formats.vassal.archive import is_zip, read_zip
-from pbem.formats.vassal.buildfile import Module
-from pbem.formats.vassal.grids import HexGrid, Numbering, RegionGrid, SquareGrid, ZonedGrid
 from pbem.formats.vassal.metadata import Metadata, read_metadata
 from pbem.formats.vassal.modulefile import (ModuleFile, module_from_archive, module_from_build_file, open_module,
                                            read_vassal_bytes)
@@ -16,6 +16,10 @@ from pbem.formats.vassal.savefile import SAVE_ENTRY, SavedGame, read_saved_game
 from pbem.formats.vassal.obfuscation import HEADER
 from pbem.formats.vassal.xmlsafe import parse_xml
 from pbem.model.errors import PbemError
+
+if TYPE_CHECKING:  # a save's report needs neither: they are imported when a module is described
+    from pbem.formats.vassal.buildfile import Module
+    from pbem.formats.vassal.grids import Numbering
 
 
 def open_vassal_file(path: str | Path) -> SavedGame | ModuleFile | Metadata:
@@ -60,6 +64,8 @@ def numbering_info(numbering: Numbering | None) -> dict | None:
 
 
 def grid_info(grid) -> dict | None:
+    from pbem.formats.vassal.grids import HexGrid, RegionGrid, SquareGrid, ZonedGrid
+
     if grid is None:
         return None
     if isinstance(grid, HexGrid):

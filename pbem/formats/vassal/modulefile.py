@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbem.formats.vassal.archive import ZipArchive, is_zip, read_zip
-from pbem.formats.vassal.buildfile import BuildFileError, Module, folder_image_reader, image_sizer, read_module
 from pbem.formats.vassal.metadata import Metadata, read_metadata
 from pbem.formats.vassal.xmlsafe import parse_xml
 from pbem.model.errors import PbemError
 from pbem.model.files import read_bytes
+
+if TYPE_CHECKING:  # the buildFile reader (grids, traits) is imported when a module is read, not for a save
+    from pbem.formats.vassal.buildfile import Module
 
 BUILD_FILES = ("buildFile.xml", "buildFile")  # 3.5+ name first, as a robust reader should
 MAX_FILE_BYTES = 1024 * 1024 * 1024  # modules full of images can be hundreds of MiB; members are read lazily
@@ -46,6 +49,8 @@ def module_from_archive(archive: ZipArchive, source: str | Path) -> ModuleFile:
     name = next((candidate for candidate in BUILD_FILES if archive.get(candidate) is not None), None)
     if name is None:
         raise PbemError.at(source, "zip has neither savedGame nor buildFile: not a VASSAL file")
+    from pbem.formats.vassal.buildfile import image_sizer
+
     root = parse_xml(archive.get(name), f"{source}!{name}")
     sizer = image_sizer(lambda image: archive.get(f"images/{image}"))
     meta_name = "moduledata" if archive.get("moduledata") is not None else "extensiondata"
@@ -58,6 +63,8 @@ def module_from_archive(archive: ZipArchive, source: str | Path) -> ModuleFile:
 
 def module_from_build_file(data: bytes, path: Path) -> ModuleFile:
     """An unpacked module: its buildFile, with ``moduledata`` and ``images/`` read from the same folder."""
+    from pbem.formats.vassal.buildfile import folder_image_reader, image_sizer
+
     root = parse_xml(data, path)
     sizer = image_sizer(folder_image_reader(path.parent))
     metadata = None
@@ -79,6 +86,8 @@ def _named(module: Module, path: Path) -> Module:
 
 
 def _read(root, sizer, source: str | Path) -> Module:
+    from pbem.formats.vassal.buildfile import BuildFileError, read_module
+
     try:
         return read_module(root, sizer)
     except BuildFileError as error:

@@ -8,6 +8,7 @@ is absent.  There is no checksum, so a truncated or garbled stream is caught onl
 from __future__ import annotations
 
 import binascii
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -64,6 +65,43 @@ def deobfuscate(data: bytes) -> tuple[bytes, Obfuscation]:
         raise ObfuscationError(f"obfuscated data has a non-hex byte 0x{body[bad]:02x}", len(HEADER) + bad) from None
     key = raw[0]
     return raw[1:].translate(_xor_table(key)), Obfuscation("obfuscated", key, _hex_case(body))
+
+
+def deobfuscate_chunks(chunks: Iterable[bytes]) -> tuple[bytearray, Obfuscation] | None:
+    """:func:`deobfuscate` of the chunks' concatenation, each chunk decoded as it comes (a save's 30 MB of
+    hex is never held whole); ``None`` unless it is an obfuscated stream that decodes cleanly, and then
+    :func:`deobfuscate` of the whole gives the result or the error with its offset."""
+    out = bytearray()  # grown in place: one copy of the text in fresh memory, not two
+    table = b""
+    pending = b""  # an odd digit left over, first of the next chunk's pair (or the header, until complete)
+    upper = lower = False  # letters seen in either case, as _hex_case tells them
+    for chunk in chunks:
+        digits = pending + chunk if pending else chunk
+        if not table:
+            if len(digits) < len(HEADER) + 2:
+                pending = digits
+                continue
+            if not digits.startswith(HEADER):
+                return None
+            digits = digits[len(HEADER):]
+        even = len(digits) & ~1
+        try:
+            raw = binascii.unhexlify(memoryview(digits)[:even])
+        except (binascii.Error, ValueError):
+            return None
+        pending = digits[even:]
+        # One memchr per letter: far cheaper than bytes.islower's pass over every digit.
+        upper = upper or any(letter in digits for letter in b"ABCDEF")
+        lower = lower or any(letter in digits for letter in b"abcdef")
+        if not table:
+            table = _xor_table(raw[0])
+            key = raw[0]
+            raw = raw[1:]
+        out += raw.translate(table)
+    if pending or not table:
+        return None
+    hex_case: HexCase = "mixed" if upper and lower else "upper" if upper else "lower"
+    return out, Obfuscation("obfuscated", key, hex_case)
 
 
 def obfuscate(plain: bytes, how: Obfuscation) -> bytes:

@@ -16,7 +16,7 @@ from pbem.formats.vassal.archive import ZipArchive, is_zip, read_zip, write_zip
 from pbem.formats.vassal.commands import (ESC, LOG_PREFIX, AddPiece, BoardLayout, NestingError, Player, decode_tree,
                                           encode_tree, leaves, parse_command)
 from pbem.formats.vassal.metadata import Metadata, read_metadata
-from pbem.formats.vassal.obfuscation import Obfuscation, ObfuscationError, deobfuscate, obfuscate
+from pbem.formats.vassal.obfuscation import Obfuscation, ObfuscationError, deobfuscate, deobfuscate_chunks, obfuscate
 from pbem.formats.vassal.traits import Piece, Stack, decode_piece
 from pbem.model.errors import PbemError
 
@@ -139,6 +139,11 @@ def decode_saved_game(data: bytes, source: str | Path) -> tuple[list | str, Obfu
         plain, how = deobfuscate(data)
     except ObfuscationError as error:
         raise PbemError.at(source, f"savedGame: {error}", pointer=f"byte {error.offset}") from None
+    return _decode_plain(plain, how, source), how
+
+
+def _decode_plain(plain: bytes | bytearray, how: Obfuscation, source: str | Path) -> list | str:
+    """The command tree of a ``savedGame`` entry once deobfuscated."""
     try:
         text = plain.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -150,25 +155,32 @@ def decode_saved_game(data: bytes, source: str | Path) -> tuple[list | str, Obfu
     if commands > MAX_COMMANDS:
         raise PbemError.at(source, f"savedGame holds {commands} commands, more than the {MAX_COMMANDS} pbem reads")
     try:
-        tree = decode_tree(text)
+        return decode_tree(text)
     except (NestingError, RecursionError) as error:
         raise PbemError.at(source, f"savedGame: {error}") from None
-    return tree, how
 
 
 def read_saved_game(data: bytes, source: str | Path, archive: ZipArchive | None = None) -> SavedGame:
     """A save or log from the bytes of a ``.vsav``/``.vlog`` (or a bare ``savedGame`` stream); ``archive``
     is ``data`` already read as a zip, if it was."""
     savedata = moduledata = None
+    decoded = None
     if archive is None and is_zip(data):
         archive = read_zip(data, source)
     if archive is not None:
         size = archive.size(SAVE_ENTRY)
         if size is not None and size > MAX_SAVED_GAME_BYTES:
             raise _too_large(size, source)  # before inflating a byte of it
-        raw = archive.get(SAVE_ENTRY)
-        if raw is None:
+        if size is None:
             raise PbemError.at(source, "zip has no savedGame entry: not a VASSAL save or log")
+        # Inflated and decoded chunk by chunk: the whole hex would cost as much in fresh memory as in work.
+        # Anything irregular is read again whole, for the very errors (and their order) of the plain path.
+        chunks = archive.chunks(SAVE_ENTRY)
+        try:
+            decoded = deobfuscate_chunks(chunks)
+        finally:
+            chunks.close()
+        raw = archive.get(SAVE_ENTRY) if decoded is None else b""
         for name in ("savedata", "moduledata"):
             size = archive.size(name)
             if size is not None and size > MAX_METADATA_BYTES:
@@ -180,7 +192,10 @@ def read_saved_game(data: bytes, source: str | Path, archive: ZipArchive | None 
             moduledata = read_metadata(archive.get("moduledata"), f"{source}!moduledata")
     else:
         raw = data
-    tree, how = decode_saved_game(raw, source)
+    if decoded is None:
+        tree, how = decode_saved_game(raw, source)
+    else:
+        tree, how = _decode_plain(decoded[0], decoded[1], source), decoded[1]
     game = SavedGame(str(source), "save", tree, how, archive, savedata, moduledata)
     if any(_is_step(token) for token in game.tokens):
         game.kind = "log"

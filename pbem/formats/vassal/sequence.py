@@ -38,8 +38,8 @@ def split(text: str, delim: str) -> list[str]:
     if len(pieces) == 1:
         return [unquote(text)]
     if BACKSLASH + delim not in text:
-        # No escapes at all: the common case, and the fast one.
-        return [unquote(piece) for piece in pieces]
+        # No escapes at all: the common case, and the fast one (no quote either: nothing to unquote).
+        return [unquote(piece) for piece in pieces] if "'" in text else pieces
     tokens: list[str] = []
     current: list[str] = [pieces[0]]
     for piece in pieces[1:]:
@@ -129,10 +129,17 @@ def _split_chain_plain(text: str, delim: str, max_links: int) -> list[str] | Non
     rstrip, ``list.index``, ``min``): a piece of 150 traits costs a few calls per link.  ``None`` when
     quotes, a delimiter with fewer backslashes than its level, or a link starting with one, need the windows.
     """
-    if text[-1] == "'" or text[0] == "'" or delim + "'" in text:
+    if "'" in text and (text[-1] == "'" or text[0] == "'" or delim + "'" in text):
         return None
     pieces = text.split(delim)
     last = len(pieces) - 1
+    if last <= max_links and all(map(str.endswith, pieces[:last], _RUNS)) and \
+            not any(map(str.endswith, pieces[:last], _LONGER_RUNS)):
+        # Every link is one piece, the k-th closed by exactly k backslashes (a piece's state when no trait
+        # state holds the delimiter): each link is its piece less those, as the loop below would take it.
+        links = list(map(operator.getitem, pieces[:last], _CUTS))
+        links.append(pieces[last])
+        return None if any(map(str.startswith, links, repeat(BACKSLASH))) else links
     counts = list(map(operator.sub, map(len, pieces), map(len, map(str.rstrip, pieces, repeat(BACKSLASH)))))
     counts[last] = -1  # the end of the text: no delimiter there
     links: list[str] = []
@@ -150,11 +157,12 @@ def _split_chain_plain(text: str, delim: str, max_links: int) -> list[str] | Non
         else:
             if level and min(counts[start:end]) < level:
                 return None  # a delimiter closing a level already closed: VASSAL's reader stops there
-            link = delim.join(pieces[start:end + 1])
+            # Inner delimiters (all with more than ``level`` backslashes) lose those of every level read, and
+            # one more: cut from each piece before joining (str.replace crawls through long backslash runs).
+            tail = pieces[end]
             if level and end != last:
-                link = link[:-level]
-            # Inner delimiters lose the backslashes of every level read, and one more.
-            link = link.replace(BACKSLASH * (level + 1) + delim, delim)
+                tail = tail[:len(tail) - level]
+            link = delim.join([*map(operator.getitem, pieces[start:end], repeat(slice(None, -level - 1))), tail])
         if link[:1] == BACKSLASH:
             return None
         append(link)
@@ -164,6 +172,12 @@ def _split_chain_plain(text: str, delim: str, max_links: int) -> list[str] | Non
         level += 1
         if level > max_links:
             raise ValueError(f"a chain of more than {max_links} links")
+
+
+# For the one-piece links of a chain: the run of backslashes that closes link k, and the slice less it.
+_RUNS = [BACKSLASH * level for level in range(MAX_LINKS + 2)]
+_LONGER_RUNS = _RUNS[1:]
+_CUTS = [slice(None)] + [slice(None, -level) for level in range(1, MAX_LINKS + 1)]
 
 
 def _backslashes_before_end(piece: str) -> int:

@@ -49,11 +49,12 @@ class Piece:
     properties: dict[str, str] = field(default_factory=dict)
     _traits: list[Trait] | None = field(default=None, repr=False)
     _name: str | None = field(default=None, repr=False)
+    _states: list[str] | None = field(default=None, repr=False, compare=False)  # the state chain, once split
 
     @property
     def traits(self) -> list[Trait]:
         if self._traits is None:
-            self._traits = decode_chain(self.type_text, self.state_text)
+            self._traits = decode_chain(self.type_text, self.state_text, self._states)
         return self._traits
 
     @property
@@ -63,7 +64,7 @@ class Piece:
             if self._traits is not None:
                 self._name = piece_name(self._traits, self.basic_name)
             else:
-                self._name = name_from_chains(self.type_text, self.state_text, self.basic_name)
+                self._name = name_from_chains(self.type_text, self.state_text, self.basic_name, self._states)
         return self._name
 
     @property
@@ -138,11 +139,13 @@ def _cached_type_links(type_text: str) -> tuple[str, ...]:
     return tuple(split_chain(type_text, TAB))
 
 
-def decode_chain(type_text: str, state_text: str) -> list[Trait]:
-    """The traits of a piece, outermost first; a state chain shorter than the type chain leaves states empty."""
+def decode_chain(type_text: str, state_text: str, states: list[str] | None = None) -> list[Trait]:
+    """The traits of a piece, outermost first; a state chain shorter than the type chain leaves states empty.
+    ``states`` is the state chain already split, if it was."""
     try:
         types = type_links(type_text)
-        states = split_chain(state_text, TAB) if state_text else [""]
+        if states is None:
+            states = split_chain(state_text, TAB) if state_text else [""]
     except ValueError as error:
         raise PieceError(str(error)) from None
     if len(states) < len(types):
@@ -150,12 +153,13 @@ def decode_chain(type_text: str, state_text: str) -> list[Trait]:
     return [Trait(trait_kind(kind_type), kind_type, state) for kind_type, state in zip(types, states)]
 
 
-def name_from_chains(type_text: str, state_text: str, basic_name: str) -> str:
+def name_from_chains(type_text: str, state_text: str, basic_name: str, states: list[str] | None = None) -> str:
     """:func:`piece_name` of a piece's chains, building traits only for the links that change the name
-    (every link is read; only those few become :class:`Trait` objects)."""
+    (every link is read; only those few become :class:`Trait` objects).  ``states``: as for decode_chain."""
     try:
         types = type_links(type_text)
-        states = split_chain(state_text, TAB) if state_text else [""]
+        if states is None:
+            states = split_chain(state_text, TAB) if state_text else [""]
     except ValueError as error:
         raise PieceError(str(error)) from None
     named = [Trait(trait_kind(types[index]), types[index], states[index] if index < len(states) else "")
@@ -179,20 +183,21 @@ def decode_piece(piece_id: str | None, type_text: str, state_text: str) -> Piece
     basic = _basic_links(type_text, state_text)
     if basic is None:
         return piece_from_traits(piece_id, decode_chain(type_text, state_text), type_text, state_text)
-    piece = Piece(piece_id, type_text, state_text)
+    piece = Piece(piece_id, type_text, state_text, _states=basic[2])
     _apply_basic_type(piece, basic[0])
     apply_basic_state(piece, basic[1])
     return piece
 
 
-def _basic_links(type_text: str, state_text: str) -> tuple[str, str] | None:
+def _basic_links(type_text: str, state_text: str) -> tuple[str, str, list[str]] | None:
     """The BasicPiece's type and state without decoding the whole (long) type chain, when that is safe.
 
     The type chain ends in ``piece;…``; the backslashes before its TAB say how many links come before it,
-    which picks the BasicPiece's link out of the (short) state chain.
+    which picks the BasicPiece's link out of the (short) state chain.  The state chain comes too, as split.
     """
     if type_text.startswith("piece;") and TAB not in type_text:
-        return type_text, split_chain(state_text, TAB)[0] if state_text else ""
+        states = split_chain(state_text, TAB) if state_text else [""]
+        return type_text, states[0], states
     at = type_text.rfind(TAB + "piece;")
     if at < 0 or TAB in type_text[at + 1:]:
         return None
@@ -204,7 +209,7 @@ def _basic_links(type_text: str, state_text: str) -> tuple[str, str] | None:
         states = split_chain(state_text, TAB) if state_text else [""]
     except ValueError as error:
         raise PieceError(str(error)) from None
-    return type_text[at + 1:], states[links - 1] if len(states) >= links else ""
+    return type_text[at + 1:], states[links - 1] if len(states) >= links else "", states
 
 
 def _apply_basic_type(piece: Piece, basic_type: str) -> None:
