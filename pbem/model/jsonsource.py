@@ -70,20 +70,21 @@ def escape_pointer_token(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-@dataclass
-class JsonDocument:
-    """A parsed JSON file: its data and the position of every value in it.
+class _Places:
+    """Where the values of one JSON text stand, found on demand by following a pointer down.
 
-    Positions are found on demand, following the pointer down: the offsets of a container's children are
-    found once (the parser skips each child at C speed) and kept for the next question, so the positions
-    of a turn's actions cost one pass, and a huge file with an error deep inside is never mapped whole.
+    The offsets of a container's children are found once (the parser skips each child at C speed) and kept
+    for the next question, so the positions of a turn's actions cost one pass, and a huge file with an
+    error deep inside is never mapped whole. It holds the text only, not the parsed values, so a source
+    that may be asked for its line later keeps no more than the text alive.
     """
 
-    file: str
-    data: Any
-    text: str = field(repr=False)
-    _line_starts: list[int] | None = field(default=None, repr=False)
-    _children: dict[str, dict[str, int] | list[int]] = field(default_factory=dict, repr=False)
+    __slots__ = ("text", "_line_starts", "_children")
+
+    def __init__(self, text: str):
+        self.text = text
+        self._line_starts: list[int] | None = None
+        self._children: dict[str, dict[str, int] | list[int]] = {}
 
     def offset(self, pointer: str) -> int | None:
         """The offset of the value at ``pointer``, or of its nearest parent that exists."""
@@ -111,7 +112,6 @@ class JsonDocument:
         return self._children[pointer]
 
     def position(self, pointer: str) -> tuple[int, int] | None:
-        """(line, column), both from 1, of the value at ``pointer``, or of its nearest parent."""
         offset = self.offset(pointer)
         return None if offset is None else self.line_column(offset)
 
@@ -121,11 +121,38 @@ class JsonDocument:
         line = bisect.bisect_right(self._line_starts, offset)
         return line, offset - self._line_starts[line - 1] + 1
 
+
+@dataclass
+class JsonDocument:
+    """A parsed JSON file: its data and the position of every value in it, found when asked for."""
+
+    file: str
+    data: Any
+    text: str = field(repr=False)
+    _places: _Places | None = field(default=None, repr=False)
+
+    @property
+    def places(self) -> _Places:
+        if self._places is None:
+            self._places = _Places(self.text)
+        return self._places
+
+    def offset(self, pointer: str) -> int | None:
+        """The offset of the value at ``pointer``, or of its nearest parent that exists."""
+        return self.places.offset(pointer)
+
+    def position(self, pointer: str) -> tuple[int, int] | None:
+        """(line, column), both from 1, of the value at ``pointer``, or of its nearest parent."""
+        return self.places.position(pointer)
+
+    def line_column(self, offset: int) -> tuple[int, int]:
+        return self.places.line_column(offset)
+
     def source(self, pointer: str) -> Source:
-        position = self.position(pointer)
-        if position is None:
-            return Source(self.file, pointer=pointer or "/")
-        return Source(self.file, position[0], position[1], pointer or "/")
+        """Where the value at ``pointer`` stands; its line and column are worked out if they are read."""
+        # A subclass that places values its own way (the notation) is asked itself.
+        locate = self.places.position if type(self).position is JsonDocument.position else self.position
+        return Source.found_later(self.file, pointer or "/", locate)
 
     def error(self, pointer: str, message: str) -> PbemError:
         """A :class:`PbemError` about the value at ``pointer``."""
