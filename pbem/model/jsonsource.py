@@ -14,7 +14,6 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -181,7 +180,7 @@ def parse_json(text: str, file: str | Path) -> JsonDocument:
     except RecursionError:
         raise PbemError.at(file, f"JSON nested deeper than {MAX_DEPTH} levels") from None
     document = JsonDocument(file, data, text)
-    if _depth_exceeds(text, MAX_DEPTH):
+    if _depth_exceeds(data, MAX_DEPTH):
         raise PbemError.at(file, f"JSON nested deeper than {MAX_DEPTH} levels")
     if _MAYBE_SURROGATE.search(text):
         pointer = _lone_surrogate(data)
@@ -226,21 +225,21 @@ def load_json(path: str | Path, limit: int = MAX_INPUT_BYTES) -> JsonDocument:
     return parse_json(read_text(path, limit), path)
 
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+def _depth_exceeds(data: Any, limit: int) -> bool:
+    """Whether the parsed ``data`` nests deeper than ``limit`` (each object or array one level).
 
-
-def _depth_exceeds(text: str, limit: int) -> bool:
-    """Whether ``text`` (JSON already parsed, so well formed) nests deeper than ``limit``.
-
-    The strings are cut out and the brackets that remain are counted in C (regular expressions,
-    ``accumulate``, ``max``): a Python loop over every bracket was a fifth of reading a long turn.
+    A level at a time, each in a list comprehension, over the containers only: half the time of counting
+    the brackets outside strings in the text, and it stops after ``limit`` levels.
     """
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    if len(brackets) <= limit:
-        return False
-    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets))) > limit
+    level = [data] if type(data) is dict or type(data) is list else []
+    for _ in range(limit):
+        if not level:
+            return False
+        below: list = []
+        for value in level:
+            below += [item for item in (value.values() if type(value) is dict else value) if type(item) is dict or type(item) is list]
+        level = below
+    return bool(level)
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
