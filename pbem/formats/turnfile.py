@@ -26,8 +26,14 @@ ACTION_KINDS = (
 _RATIO = re.compile(r"^\s*(\d+)\s*[/:-]\s*(\d+)\s*$")
 
 
+_KIND_KEYS = frozenset(ACTION_KINDS)
+
+
 def action_kinds(action: dict[str, Any]) -> list[str]:
     """The kind keys an action carries (an attack's ``roll`` number is a field, a ``roll`` object an action)."""
+    found = [k for k in action if k in _KIND_KEYS]
+    if len(found) == 1 and (found[0] != "roll" or isinstance(action["roll"], dict)):
+        return found  # the common case, from the action's few keys
     return [k for k in ACTION_KINDS if k in action and (k != "roll" or isinstance(action[k], dict))]
 
 
@@ -261,7 +267,7 @@ class _ActionBuilder:
         return found
 
     def _path(self, labels: list[str], pointer: str) -> tuple[int, ...]:
-        path = tuple(map(self.module.map.find, labels))
+        path = self.module.map.find_all(labels)
         if None in path:  # name the first unknown place
             return tuple(self._location(label, f"{pointer}/{k}") for k, label in enumerate(labels))
         return path  # type: ignore[return-value]
