@@ -56,6 +56,7 @@ class ChinaWarBase(Ruleset):
         self.rail_hex = [any(game_map.rail(i, j) for j in game_map.neighbours[i]) for i in range(n)]
         self.trans_siberian = self._rail_line(*options.get("trans_siberian", ("2701", "4711")))
         self.home = options.get("home_country", {})
+        self.militia_owners = [self.militia_owner(i) for i in range(n)]  # asked for every hex a unit enters
 
     # --- terrain ----------------------------------------------------------------------------------------
     def _entry_cost(self, a: int, b: int, cls: str) -> int | None:

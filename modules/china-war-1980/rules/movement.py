@@ -6,19 +6,23 @@ from __future__ import annotations
 from pbem.model.actions import Loss, Move, Reinforce, Remove
 from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
-from pbem.rules.movement import walk
+from pbem.rules.movement import walk_table
 from pbem.rules.ruleset import TurnContext, illegal, warning
 
 from .base import CHINESE, MINOR_POWERS, MOVEMENT, REACTION, REINFORCEMENT, SOVIET, ChinaWarBase
+
+
+_CHECK_BY = {"land": "_check_land", "rail": "_check_rail", "air": "_check_air"}  # a move's ``by``: its check
 
 
 class MovementRules(ChinaWarBase):
     def check_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
         if ctx.phase not in (MOVEMENT, REACTION):
             return [illegal("4.2", f"units move only in a movement or reaction phase, not in the {ctx.phase or 'no'} phase", action)]
-        check = {"land": self._check_land, "rail": self._check_rail, "air": self._check_air}.get(action.by)
-        if check is None:
+        method = _CHECK_BY.get(action.by)
+        if method is None:
             return [illegal("6.0", f"there is no movement by {action.by} in this game", action)]
+        check = getattr(self, method)
         found: list[Violation] = []
         for unit_id in action.units:
             unit = state.units[unit_id]
@@ -37,23 +41,23 @@ class MovementRules(ChinaWarBase):
 
     # --- on land --------------------------------------------------------------------------------------
     def _check_land(self, unit: UnitState, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        # The unit's name is looked up only for a message: most moves need none.
         found: list[Violation] = []
-        unit_id, name = unit.id, self.name(unit.id)
-        if unit_id in ctx.extra["railed"] or unit_id in ctx.extra["flown"]:
-            how = "rail" if unit_id in ctx.extra["railed"] else "air"
-            return [illegal("6.32" if how == "rail" else self.airlift_rule(unit), f"{name} moved by {how} this phase and may not move again", action)]
-        stopped = ctx.extra["stopped"].get(unit_id)
+        unit_id = unit.id
+        extra = ctx.extra
+        if unit_id in extra["railed"] or unit_id in extra["flown"]:
+            how = "rail" if unit_id in extra["railed"] else "air"
+            return [illegal("6.32" if how == "rail" else self.airlift_rule(unit), f"{self.name(unit_id)} moved by {how} this phase and may not move again", action)]
+        stopped = extra["stopped"].get(unit_id)
         if stopped:
-            return [illegal(stopped[0], f"{name} {stopped[1]} and may not move again this phase", action)]
+            return [illegal(stopped[0], f"{self.name(unit_id)} {stopped[1]} and may not move again this phase", action)]
         path = action.path
         if path[0] != unit.at:
-            found.append(illegal("6.1", f"{name} is in {self.where(unit.at)}, but its path starts in {self.where(path[0])}", action))
-        mechanized = unit.unit.type.mechanized
-        table = self.entry["mechanized" if mechanized else "non_mechanized"]
-        result = walk(self.map, path, lambda a, b: table[a][b])
+            found.append(illegal("6.1", f"{self.name(unit_id)} is in {self.where(unit.at)}, but its path starts in {self.where(path[0])}", action))
+        result = walk_table(path, self.entry["mechanized" if unit.unit.type.mechanized else "non_mechanized"])
         if result.broken_at is not None:
             k = result.broken_at
-            return found + [illegal("6.0", f"{name} jumps from {self.where(path[k - 1])} to {self.where(path[k])}, which are not adjacent", action)]
+            return found + [illegal("6.0", f"{self.name(unit_id)} jumps from {self.where(path[k - 1])} to {self.where(path[k])}, which are not adjacent", action)]
         for hex_ in path[1:]:
             problem = self._entry_problem(unit, hex_, state, ctx)
             if problem:
@@ -67,7 +71,7 @@ class MovementRules(ChinaWarBase):
         if total > allowance and not minimum_move:
             steps = ", ".join(f"{self.describe(path[k], path[k + 1])} {c}" for k, c in enumerate(result.costs))
             earlier = f" after {spent} MP earlier this phase" if spent else ""
-            found.append(illegal(limit_rule, f"{name} spends {result.total} MP ({steps}){earlier} but has {reason}", action))
+            found.append(illegal(limit_rule, f"{self.name(unit_id)} spends {result.total} MP ({steps}){earlier} but has {reason}", action))
         ctx.mp_spent[unit_id] = total
         return found
 
@@ -96,7 +100,9 @@ class MovementRules(ChinaWarBase):
         holder = state.side_at(location)
         if holder is not None and holder != unit.side:
             return "6.22", f"{self.name(unit.id)} enters {self.where(location)}, occupied by {holder} units"
-        guard = self.guard(location, unit.side, state, ctx)
+        # Only a hex with militia of another side, or on the Trans-Siberian, can be guarded: the rest skip the asking.
+        guarded = self.militia_owners[location] not in (None, unit.side) or location in self.trans_siberian
+        guard = self.guard(location, unit.side, state, ctx) if guarded else None
         if guard:
             return guard, f"{self.name(unit.id)} enters {self.where(location)}, {self.guard_name(location)}: only an overrun or an advance after combat may enter it"
         country = self.map.country[location]
