@@ -203,3 +203,10 @@ def test_sixty_four_levels_read_and_sixty_five_are_refused(opening):
         parse_json(opening * 65 + "1" + closing * 65, "f.json")
     text = json.dumps({"s": "[" * 100, "n": [[["{" * 80]]]})  # brackets in strings are text, not nesting
     assert parse_json(text, "f.json").data["s"] == "[" * 100
+
+
+def test_the_first_key_that_comes_twice_is_named_where_it_comes_again():
+    text = '{"a": 1,\n "b": {"x": 1, "y": 2,\n  "y": 3, "x": 4}}'
+    with pytest.raises(PbemError) as error:
+        parse_json(text, "f.json")
+    assert str(error.value) == "f.json:3:3: key 'y' appears twice in one object"
