@@ -176,6 +176,7 @@ def normalize_ratio(text: str) -> str:
     return f"{int(match.group(1))}/{int(match.group(2))}"
 
 
+_NONE_DECLARED: frozenset[str] = frozenset()  # shared: most actions declare nothing
 _NAMES: dict[int, tuple[Module, dict[str, str]]] = {}  # by id(module); the module is kept so its id stays its own
 
 
@@ -276,12 +277,17 @@ class _ActionBuilder:
 
     # --- kinds ----------------------------------------------------------------------------------------
     def _move(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
-        return {
-            "units": self._units(entry["move"], f"{pointer}/move"),
-            "path": self._path(entry["path"], f"{pointer}/path"),
-            "by": entry.get("by", "land"),
-            "declared": frozenset(entry.get("declare", ())),
-        }
+        # The commonest action: one unit by its id along printed labels, with no pointer made unless needed.
+        units = entry["move"]
+        if type(units) is str and units in self.units:
+            units = (units,)
+        else:
+            units = self._units(units, f"{pointer}/move")
+        path = self.module.map.find_all(entry["path"])
+        if None in path:
+            path = self._path(entry["path"], f"{pointer}/path")
+        declared = entry.get("declare")
+        return {"units": units, "path": path, "by": entry.get("by", "land"), "declared": frozenset(declared) if declared else _NONE_DECLARED}
 
     def _combat(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         kind = "attack" if "attack" in entry else "overrun"
@@ -297,7 +303,7 @@ class _ActionBuilder:
             "losses_defender": self._steps(losses.get("defender", []), f"{pointer}/losses/defender"),
             "eliminated": self._units(entry.get("eliminated", []), f"{pointer}/eliminated"),
             "advance": self._units(entry.get("advance", []), f"{pointer}/advance"),
-            "declared": frozenset(entry.get("declare", ())),
+            "declared": frozenset(entry["declare"]) if entry.get("declare") else _NONE_DECLARED,
             "support": dict(entry.get("support", {})),
             "shifts": dict(entry["shifts"]) if "shifts" in entry else None,
             "defender_roll": entry.get("defender_roll"),
@@ -337,7 +343,7 @@ class _ActionBuilder:
             "losses_attacker": self._steps(losses.get("attacker", []), f"{pointer}/losses/attacker"),
             "losses_defender": self._steps(losses.get("defender", []), f"{pointer}/losses/defender"),
             "eliminated": self._units(entry.get("eliminated", []), f"{pointer}/eliminated"),
-            "declared": frozenset(entry.get("declare", ())),
+            "declared": frozenset(entry["declare"]) if entry.get("declare") else _NONE_DECLARED,
         }
 
     def _special(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:

@@ -116,6 +116,8 @@ class _Places:
         offset = self.offset(pointer)
         return None if offset is None else self.line_column(offset)
 
+    __call__ = position  # a source keeps the places themselves to ask later, not a bound method made per value
+
     def line_column(self, offset: int) -> tuple[int, int]:
         if self._line_starts is None:
             self._line_starts = [0] + [m.end() for m in re.finditer(r"\n", self.text)]
@@ -152,7 +154,7 @@ class JsonDocument:
     def source(self, pointer: str) -> Source:
         """Where the value at ``pointer`` stands; its line and column are worked out if they are read."""
         # A subclass that places values its own way (the notation) is asked itself.
-        locate = self.places.position if type(self).position is JsonDocument.position else self.position
+        locate = self.places if type(self).position is JsonDocument.position else self.position
         return Source.found_later(self.file, pointer or "/", locate)
 
     def error(self, pointer: str, message: str) -> PbemError:
