@@ -58,10 +58,16 @@ class MovementRules(ChinaWarBase):
         if result.broken_at is not None:
             k = result.broken_at
             return found + [illegal("6.0", f"{self.name(unit_id)} jumps from {self.where(path[k - 1])} to {self.where(path[k])}, which are not adjacent", action)]
+        # Only a hex held by another side, guarded (militia of another side, the Trans-Siberian) or in a
+        # minor power can bar entry: the others, most hexes, skip the asking.
+        stacks, units, side = state.stacks, state.units, unit.side
+        owners, line, country = self.militia_owners, self.trans_siberian, self.map.country
         for hex_ in path[1:]:
-            problem = self._entry_problem(unit, hex_, state, ctx)
-            if problem:
-                return found + [illegal(problem[0], problem[1], action)]
+            ids = stacks.get(hex_)
+            if (ids and units[ids[0]].side != side) or owners[hex_] not in (None, side) or hex_ in line or country[hex_] in MINOR_POWERS:
+                problem = self._entry_problem(unit, hex_, state, ctx)
+                if problem:
+                    return found + [illegal(problem[0], problem[1], action)]
         allowance, limit_rule, reason = self._allowance(unit, ctx)
         if isinstance(allowance, Violation):
             return found + [allowance]
@@ -100,9 +106,7 @@ class MovementRules(ChinaWarBase):
         holder = state.side_at(location)
         if holder is not None and holder != unit.side:
             return "6.22", f"{self.name(unit.id)} enters {self.where(location)}, occupied by {holder} units"
-        # Only a hex with militia of another side, or on the Trans-Siberian, can be guarded: the rest skip the asking.
-        guarded = self.militia_owners[location] not in (None, unit.side) or location in self.trans_siberian
-        guard = self.guard(location, unit.side, state, ctx) if guarded else None
+        guard = self.guard(location, unit.side, state, ctx)
         if guard:
             return guard, f"{self.name(unit.id)} enters {self.where(location)}, {self.guard_name(location)}: only an overrun or an advance after combat may enter it"
         country = self.map.country[location]
