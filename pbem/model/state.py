@@ -72,9 +72,14 @@ class State:
     # --- changes ------------------------------------------------------------------------------------
     def place(self, unit_id: str, location: int) -> None:
         unit = self.units[unit_id]
-        if unit.at == location:
+        at = unit.at
+        if at == location:
             return
-        self._lift(unit)
+        if at != OFF_MAP:  # as _lift, inline: a move places each of its units
+            stack = self.stacks[at]
+            stack.remove(unit_id)
+            if not stack:
+                del self.stacks[at]
         unit.at, unit.box = location, None
         self.stacks.setdefault(location, []).append(unit_id)
 
