@@ -22,12 +22,12 @@ class ChinaWarRules(SequenceRules, MovementRules, OverrunRules, PoliticsRules, C
         kind = action.kind
         if kind == "move" or kind == "overrun":
             extra, units = ctx.extra, state.units
-            starts = extra.setdefault("phase_start", {})
-            together = extra.setdefault("moved_with", {})
+            starts = _kept(extra, "phase_start")
+            together = _kept(extra, "moved_with")
             if kind == "move":
                 # The moves a unit made, as one interned id (equal ids: the same moves), not a growing
                 # tuple: copying a tuple per move made a long turn quadratic.
-                sequences = extra.setdefault("move_sequences", {})
+                sequences = _kept(extra, "move_sequences")
                 for unit_id in action.units:  # type: ignore[attr-defined]
                     starts.setdefault(unit_id, units[unit_id].at)
                     together[unit_id] = sequences.setdefault((together.get(unit_id, 0), action.index), len(sequences) + 1)
@@ -35,6 +35,14 @@ class ChinaWarRules(SequenceRules, MovementRules, OverrunRules, PoliticsRules, C
                 for unit_id in action.attackers:  # type: ignore[attr-defined]
                     starts.setdefault(unit_id, units[unit_id].at)
         return found + super().check(action, state, ctx)
+
+
+def _kept(extra: dict, key: str) -> dict:
+    """``extra.setdefault(key, {})`` without making an empty dict per call (three per move)."""
+    found = extra.get(key)
+    if found is None:
+        found = extra[key] = {}
+    return found
 
 
 def build_ruleset(module) -> ChinaWarRules:
