@@ -648,7 +648,10 @@ def main(argv: list[str] | None = None) -> int:
     for scale in logs:
         count, _, whole = rates[scale]
         verdict = "met" if count / whole >= TARGET_RATE else f"MISSED: {TARGET_RATE * whole / count:.2f}x too slow"
-        print(f"target >= {TARGET_RATE:,} actions/s files+replay, {scale}x: {count / whole:,.0f} ({verdict})")
+        # Wall time well above CPU time means other work shared the machine: the CPU rate is what this code costs.
+        cpu = median(files[scale], "cpu")
+        print(f"target >= {TARGET_RATE:,} actions/s files+replay, {scale}x: {count / whole:,.0f} ({verdict}); "
+              f"by CPU time {count / cpu:,.0f} actions/s, wall/CPU {whole / cpu:.2f}")  # fmt: skip
     files_ratio = e4 / e1
     print(f"files+replay 4x within {TARGET_RATIO}x the time: {files_ratio:.2f} ({'met' if files_ratio <= TARGET_RATIO * n4 / (SCALE * n1) else 'MISSED'})")
     print(f"total {time.perf_counter() - began:.1f} s")

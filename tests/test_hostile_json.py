@@ -188,8 +188,25 @@ _NESTED = st.recursive(
 
 @settings(max_examples=300, deadline=None)
 @given(_NESTED, st.integers(0, 6), st.booleans())
-def test_nesting_depth_is_counted_outside_strings(value, limit, indent):
+def test_nesting_depth_is_counted_as_parsed(value, limit, indent):
     from pbem.model.jsonsource import _depth_exceeds
 
     text = json.dumps(value, indent=1 if indent else None)
-    assert _depth_exceeds(text, limit) == (_depth(value) > limit)
+    assert _depth_exceeds(json.loads(text), limit) == (_depth(value) > limit)
+
+
+@pytest.mark.parametrize("opening", ["[", '{"a": '])
+def test_sixty_four_levels_read_and_sixty_five_are_refused(opening):
+    closing = "]" if opening == "[" else "}"
+    assert parse_json(opening * 64 + "1" + closing * 64, "f.json").data is not None
+    with pytest.raises(PbemError, match="nested deeper than 64 levels"):
+        parse_json(opening * 65 + "1" + closing * 65, "f.json")
+    text = json.dumps({"s": "[" * 100, "n": [[["{" * 80]]]})  # brackets in strings are text, not nesting
+    assert parse_json(text, "f.json").data["s"] == "[" * 100
+
+
+def test_the_first_key_that_comes_twice_is_named_where_it_comes_again():
+    text = '{"a": 1,\n "b": {"x": 1, "y": 2,\n  "y": 3, "x": 4}}'
+    with pytest.raises(PbemError) as error:
+        parse_json(text, "f.json")
+    assert str(error.value) == "f.json:3:3: key 'y' appears twice in one object"

@@ -8,7 +8,10 @@ from pbem.model import schemas
 from pbem.model.errors import PbemError
 from pbem.model.jsonsource import parse_json
 from pbem.model.maps import HexMap, PointMap, check_routes_adjacent, load_map
-from pbem.rules.movement import cheapest_path, walk
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.rules.movement import cheapest_path, walk, walk_table
 
 # A few spaces of the Western Front, in the style of Paths of Glory: one connection only the British may use.
 POINTS = {
@@ -68,6 +71,17 @@ def test_kernel_movement_works_on_both_kinds():
     found = cheapest_path(m, m.index("Ostend"), m.index("Paris"), 5, lambda a, b: 1)
     assert [m.label(i) for i in found] in (["Ostend", "Calais", "Amiens", "Paris"], ["Ostend", "Cambrai", "Amiens", "Paris"])
     assert cheapest_path(m, m.index("Ostend"), m.index("Paris"), 2, lambda a, b: 1) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Calais", "Ostend", "Amiens", "Cambrai", "London", "Paris"]), min_size=1, max_size=6))
+def test_walk_on_a_cost_table_is_walk(names):
+    """The table form gives what ``walk`` gives: costs, total, where a path jumps or meets a space it may not enter."""
+    m = load(POINTS)
+    closed = m.index("Paris")
+    table = [{b: (None if b == closed else 1 + (a + b) % 3) for b in m.neighbours[a]} for a in range(len(m))]
+    path = tuple(m.index(n) for n in names)
+    assert walk_table(path, table) == walk(m, path, lambda a, b: table[a][b])
 
 
 def small_hex(**extra):

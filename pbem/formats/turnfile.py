@@ -26,8 +26,14 @@ ACTION_KINDS = (
 _RATIO = re.compile(r"^\s*(\d+)\s*[/:-]\s*(\d+)\s*$")
 
 
+_KIND_KEYS = frozenset(ACTION_KINDS)
+
+
 def action_kinds(action: dict[str, Any]) -> list[str]:
     """The kind keys an action carries (an attack's ``roll`` number is a field, a ``roll`` object an action)."""
+    found = [k for k in action if k in _KIND_KEYS]
+    if len(found) == 1 and (found[0] != "roll" or isinstance(action["roll"], dict)):
+        return found  # the common case, from the action's few keys
     return [k for k in ACTION_KINDS if k in action and (k != "roll" or isinstance(action[k], dict))]
 
 
@@ -170,6 +176,7 @@ def normalize_ratio(text: str) -> str:
     return f"{int(match.group(1))}/{int(match.group(2))}"
 
 
+_NONE_DECLARED: frozenset[str] = frozenset()  # shared: most actions declare nothing
 _NAMES: dict[int, tuple[Module, dict[str, str]]] = {}  # by id(module); the module is kept so its id stays its own
 
 
@@ -200,39 +207,41 @@ def _work_out_unit_names(module: Module) -> dict[str, str]:
 
 
 class _ActionBuilder:
+    """Builds each action of one turn document. It holds no bound methods of its own, so it is freed the moment
+    the turn is built and the parsed document with it (a table of bound methods made a reference cycle that
+    left every turn's parsed JSON to the cyclic garbage collector, about a tenth of the time of reading it)."""
+
     def __init__(self, document: JsonDocument, module: Module):
         self.document = document
         self.module = module
         self.units = module.units
         self.lower = _unit_names(module)
-        self.builders: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
-            "phase": lambda e, p: {"name": e["phase"], "side": e.get("side"), "round": e.get("round")},
-            "move": self._move,
-            "attack": self._combat,
-            "overrun": self._combat,
-            "eliminate": lambda e, p: {"units": self._units(e["eliminate"], f"{p}/eliminate"), "reason": e.get("reason", "")},
-            "remove": self._remove,
-            "fire": self._fire,
-            "special": self._special,
-            "loss": lambda e, p: {"unit": self._unit(e["loss"], f"{p}/loss"), "reason": e.get("reason", "")},
-            "reinforce": lambda e, p: {"units": self._units(e["reinforce"], f"{p}/reinforce"), "at": self._location(e["at"], f"{p}/at")},
-            "replace": lambda e, p: {"unit": self._unit(e["replace"], f"{p}/replace")},
-            "roll": self._roll,
-            "card": self._card,
-            "activate": self._activate,
-            "comment": lambda e, p: {"text": e["comment"]},
-        }
-        self.classes: dict[str, type[act.Action]] = {
-            "phase": act.Phase, "move": act.Move, "attack": act.Combat, "overrun": act.Overrun,
-            "fire": act.Fire, "special": act.Special, "eliminate": act.Eliminate, "remove": act.Remove, "loss": act.Loss, "reinforce": act.Reinforce, "replace": act.Replace,
-            "roll": act.Roll, "card": act.CardPlay, "activate": act.Activate, "comment": act.Comment,
-        }  # fmt: skip
 
     def build(self, n: int, entry: dict[str, Any]) -> act.Action:
         kind = action_kinds(entry)[0]
         pointer = f"/actions/{n}"
-        fields = self.builders[kind](entry, pointer)
-        return self.classes[kind](index=n, source=self.document.source(pointer), note=entry.get("note"), **fields)
+        builder, cls = _BUILDERS[kind]
+        fields = builder(self, entry, pointer)
+        return cls(index=n, source=self.document.source(pointer), note=entry.get("note"), **fields)
+
+    # --- the kinds without clauses ---------------------------------------------------------------------
+    def _phase(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        return {"name": entry["phase"], "side": entry.get("side"), "round": entry.get("round")}
+
+    def _eliminate(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        return {"units": self._units(entry["eliminate"], f"{pointer}/eliminate"), "reason": entry.get("reason", "")}
+
+    def _loss(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        return {"unit": self._unit(entry["loss"], f"{pointer}/loss"), "reason": entry.get("reason", "")}
+
+    def _reinforce(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        return {"units": self._units(entry["reinforce"], f"{pointer}/reinforce"), "at": self._location(entry["at"], f"{pointer}/at")}
+
+    def _replace(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        return {"unit": self._unit(entry["replace"], f"{pointer}/replace")}
+
+    def _comment(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        return {"text": entry["comment"]}
 
     # --- names ----------------------------------------------------------------------------------------
     def _unit(self, name: str, pointer: str) -> str:
@@ -261,19 +270,24 @@ class _ActionBuilder:
         return found
 
     def _path(self, labels: list[str], pointer: str) -> tuple[int, ...]:
-        path = tuple(map(self.module.map.find, labels))
+        path = self.module.map.find_all(labels)
         if None in path:  # name the first unknown place
             return tuple(self._location(label, f"{pointer}/{k}") for k, label in enumerate(labels))
         return path  # type: ignore[return-value]
 
     # --- kinds ----------------------------------------------------------------------------------------
     def _move(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
-        return {
-            "units": self._units(entry["move"], f"{pointer}/move"),
-            "path": self._path(entry["path"], f"{pointer}/path"),
-            "by": entry.get("by", "land"),
-            "declared": frozenset(entry.get("declare", ())),
-        }
+        # The commonest action: one unit by its id along printed labels, with no pointer made unless needed.
+        units = entry["move"]
+        if type(units) is str and units in self.units:
+            units = (units,)
+        else:
+            units = self._units(units, f"{pointer}/move")
+        path = self.module.map.find_all(entry["path"])
+        if None in path:
+            path = self._path(entry["path"], f"{pointer}/path")
+        declared = entry.get("declare")
+        return {"units": units, "path": path, "by": entry.get("by", "land"), "declared": frozenset(declared) if declared else _NONE_DECLARED}
 
     def _combat(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         kind = "attack" if "attack" in entry else "overrun"
@@ -289,7 +303,7 @@ class _ActionBuilder:
             "losses_defender": self._steps(losses.get("defender", []), f"{pointer}/losses/defender"),
             "eliminated": self._units(entry.get("eliminated", []), f"{pointer}/eliminated"),
             "advance": self._units(entry.get("advance", []), f"{pointer}/advance"),
-            "declared": frozenset(entry.get("declare", ())),
+            "declared": frozenset(entry["declare"]) if entry.get("declare") else _NONE_DECLARED,
             "support": dict(entry.get("support", {})),
             "shifts": dict(entry["shifts"]) if "shifts" in entry else None,
             "defender_roll": entry.get("defender_roll"),
@@ -329,7 +343,7 @@ class _ActionBuilder:
             "losses_attacker": self._steps(losses.get("attacker", []), f"{pointer}/losses/attacker"),
             "losses_defender": self._steps(losses.get("defender", []), f"{pointer}/losses/defender"),
             "eliminated": self._units(entry.get("eliminated", []), f"{pointer}/eliminated"),
-            "declared": frozenset(entry.get("declare", ())),
+            "declared": frozenset(entry["declare"]) if entry.get("declare") else _NONE_DECLARED,
         }
 
     def _special(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
@@ -389,6 +403,26 @@ class _ActionBuilder:
             "result": roll.get("result"),
             "modifiers": dict(roll.get("modifiers", {})),
         }
+
+
+# Each kind: the builder of its fields and its class.
+_BUILDERS: dict[str, tuple[Callable[[_ActionBuilder, dict[str, Any], str], dict[str, Any]], type[act.Action]]] = {
+    "phase": (_ActionBuilder._phase, act.Phase),
+    "move": (_ActionBuilder._move, act.Move),
+    "attack": (_ActionBuilder._combat, act.Combat),
+    "overrun": (_ActionBuilder._combat, act.Overrun),
+    "fire": (_ActionBuilder._fire, act.Fire),
+    "special": (_ActionBuilder._special, act.Special),
+    "eliminate": (_ActionBuilder._eliminate, act.Eliminate),
+    "remove": (_ActionBuilder._remove, act.Remove),
+    "loss": (_ActionBuilder._loss, act.Loss),
+    "reinforce": (_ActionBuilder._reinforce, act.Reinforce),
+    "replace": (_ActionBuilder._replace, act.Replace),
+    "roll": (_ActionBuilder._roll, act.Roll),
+    "card": (_ActionBuilder._card, act.CardPlay),
+    "activate": (_ActionBuilder._activate, act.Activate),
+    "comment": (_ActionBuilder._comment, act.Comment),
+}
 
 
 def load_start_state(turn: act.Turn, module: Module, override: str | Path | None = None):

@@ -94,6 +94,10 @@ class Move(Action):
     declared: frozenset[str] = frozenset()  # e.g. {"double"}: named by the module
     kind = "move"
 
+    def named_units(self) -> list[str]:
+        # The commonest action, asked of every move before a replay: its one field of units, directly.
+        return [self.units] if isinstance(self.units, str) else list(self.units)
+
 
 @action
 class Combat(Action):

@@ -2,18 +2,47 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
+
+#: Finds (line, column) of a JSON pointer in a file's text, or None where it cannot.
+Locate = Callable[[str], "tuple[int, int] | None"]
 
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """Where something came from: a file and a line/column, or a JSON pointer, or a VASSAL step."""
+    """Where something came from: a file and a line/column, or a JSON pointer, or a VASSAL step.
+
+    A source made by :meth:`found_later` works out its line and column the first time either is read:
+    every action of a turn has a source, but only those a report names need their place in the text.
+    """
 
     file: str
     line: int | None = None
     column: int | None = None
     pointer: str | None = None
+    _locate: Locate | None = field(default=None, kw_only=True, repr=False, compare=False)
+
+    @classmethod
+    def found_later(cls, file: str, pointer: str, locate: Locate) -> "Source":
+        """The source of the value at ``pointer``, its line and column left unset until asked for."""
+        source = object.__new__(cls)
+        object.__setattr__(source, "file", file)
+        object.__setattr__(source, "pointer", pointer)
+        object.__setattr__(source, "_locate", locate)
+        return source
+
+    def __getattr__(self, name: str):
+        # Called only for a slot never set: the line and column of a source made by ``found_later``.
+        if name not in ("line", "column"):
+            raise AttributeError(name)
+        position = object.__getattribute__(self, "_locate")(self.pointer)
+        line, column = position if position is not None else (None, None)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "_locate", None)  # the text it read is no longer held
+        return line if name == "line" else column
 
     def __str__(self) -> str:
         text = self.file

@@ -85,6 +85,11 @@ class GameMap:
         except KeyError:
             return None
 
+    def find_all(self, labels: list[str]) -> tuple[int | None, ...]:
+        """``find`` of each label; the labels as printed (a move's path, mostly) are looked up at C speed."""
+        found = tuple(map(self._index.get, labels))
+        return tuple(map(self.find, labels)) if None in found else found
+
     def label(self, index: int) -> str:
         return self.labels[index]
 

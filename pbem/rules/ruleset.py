@@ -95,7 +95,10 @@ class Ruleset:
         return TurnContext(turn=turn, active_side=turn.header.side)
 
     def check(self, action: Action, state: "State", ctx: TurnContext) -> list[Violation]:
-        method = getattr(self, f"check_{action.kind}", None)
+        try:
+            method = self._checks[action.kind]
+        except (AttributeError, KeyError):
+            method = self._method("check", action.kind)
         if method is not None:
             return method(action, state, ctx)
         if action.kind not in self.unchecked_ok and action.kind not in ctx.unchecked:
@@ -104,8 +107,18 @@ class Ruleset:
         return []
 
     def after(self, action: Action, state: "State", ctx: TurnContext) -> list[Violation]:
-        method = getattr(self, f"after_{action.kind}", None)
+        try:
+            method = self._afters[action.kind]
+        except (AttributeError, KeyError):
+            method = self._method("after", action.kind)
         return method(action, state, ctx) if method is not None else []
+
+    def _method(self, prefix: str, kind: str):
+        """``check_<kind>`` or ``after_<kind>`` (None if the ruleset has none), looked up once per kind:
+        a failed ``getattr`` per action cost more than most of the checks it stood for."""
+        found = self.__dict__.setdefault(f"_{prefix}s", {})
+        method = found[kind] = getattr(self, f"{prefix}_{kind}", None)
+        return method
 
     def finish(self, state: "State", ctx: TurnContext) -> list[Violation]:
         return []

@@ -8,7 +8,8 @@ from pbem.model.state import State, UnitState
 
 
 def stack_weight(state: State, location: int, weight: Callable[[UnitState], int]) -> int:
-    return sum(weight(unit) for unit in state.units_at(location))
+    units = state.units
+    return sum([weight(units[unit_id]) for unit_id in state.stacks.get(location, ())])
 
 
 def over_limit(

@@ -19,17 +19,30 @@ from .sequence import SequenceRules
 class ChinaWarRules(SequenceRules, MovementRules, OverrunRules, PoliticsRules, ChinaWarBase):
     def check(self, action, state, ctx) -> list[Violation]:
         found = self.check_any(action, state, ctx)
-        if action.kind in ("move", "overrun"):
-            starts = ctx.extra.setdefault("phase_start", {})
-            together = ctx.extra.setdefault("moved_with", {})
-            for unit_id in action.units if action.kind == "move" else action.attackers:  # type: ignore[attr-defined]
-                starts.setdefault(unit_id, state.units[unit_id].at)
-                if action.kind == "move":
-                    # The moves a unit made, as one interned id (equal ids: the same moves), not a growing
-                    # tuple: copying a tuple per move made a long turn quadratic.
-                    sequences = ctx.extra.setdefault("move_sequences", {})
+        kind = action.kind
+        if kind == "move" or kind == "overrun":
+            extra, units = ctx.extra, state.units
+            starts = _kept(extra, "phase_start")
+            together = _kept(extra, "moved_with")
+            if kind == "move":
+                # The moves a unit made, as one interned id (equal ids: the same moves), not a growing
+                # tuple: copying a tuple per move made a long turn quadratic.
+                sequences = _kept(extra, "move_sequences")
+                for unit_id in action.units:  # type: ignore[attr-defined]
+                    starts.setdefault(unit_id, units[unit_id].at)
                     together[unit_id] = sequences.setdefault((together.get(unit_id, 0), action.index), len(sequences) + 1)
+            else:
+                for unit_id in action.attackers:  # type: ignore[attr-defined]
+                    starts.setdefault(unit_id, units[unit_id].at)
         return found + super().check(action, state, ctx)
+
+
+def _kept(extra: dict, key: str) -> dict:
+    """``extra.setdefault(key, {})`` without making an empty dict per call (three per move)."""
+    found = extra.get(key)
+    if found is None:
+        found = extra[key] = {}
+    return found
 
 
 def build_ruleset(module) -> ChinaWarRules:

@@ -71,6 +71,7 @@ class ChinaWarBase(Ruleset):
             self.rail_hex[a] = self.rail_hex[b] = True
         self.trans_siberian = self._rail_line(*options.get("trans_siberian", ("2701", "4711")))
         self.home = options.get("home_country", {})
+        self.militia_owners = [self.militia_owner(i) for i in range(n)]  # asked for every hex a unit enters
 
     # --- terrain ----------------------------------------------------------------------------------------
     def _entry_cost(self, a: int, b: int, cls: str) -> int | None:

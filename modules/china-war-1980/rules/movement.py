@@ -6,19 +6,23 @@ from __future__ import annotations
 from pbem.model.actions import Loss, Move, Reinforce, Remove
 from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
-from pbem.rules.movement import walk
+from pbem.rules.movement import walk_table
 from pbem.rules.ruleset import TurnContext, illegal, warning
 
 from .base import CHINESE, MINOR_POWERS, MOVEMENT, REACTION, REINFORCEMENT, SOVIET, ChinaWarBase
+
+
+_CHECK_BY = {"land": "_check_land", "rail": "_check_rail", "air": "_check_air"}  # a move's ``by``: its check
 
 
 class MovementRules(ChinaWarBase):
     def check_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
         if ctx.phase not in (MOVEMENT, REACTION):
             return [illegal("4.2", f"units move only in a movement or reaction phase, not in the {ctx.phase or 'no'} phase", action)]
-        check = {"land": self._check_land, "rail": self._check_rail, "air": self._check_air}.get(action.by)
-        if check is None:
+        method = _CHECK_BY.get(action.by)
+        if method is None:
             return [illegal("6.0", f"there is no movement by {action.by} in this game", action)]
+        check = getattr(self, method)
         found: list[Violation] = []
         for unit_id in action.units:
             unit = state.units[unit_id]
@@ -37,27 +41,33 @@ class MovementRules(ChinaWarBase):
 
     # --- on land --------------------------------------------------------------------------------------
     def _check_land(self, unit: UnitState, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        # The unit's name is looked up only for a message: most moves need none.
         found: list[Violation] = []
-        unit_id, name = unit.id, self.name(unit.id)
-        if unit_id in ctx.extra["railed"] or unit_id in ctx.extra["flown"]:
-            how = "rail" if unit_id in ctx.extra["railed"] else "air"
-            return [illegal("6.32" if how == "rail" else self.airlift_rule(unit), f"{name} moved by {how} this phase and may not move again", action)]
-        stopped = ctx.extra["stopped"].get(unit_id)
+        unit_id = unit.id
+        extra = ctx.extra
+        if unit_id in extra["railed"] or unit_id in extra["flown"]:
+            how = "rail" if unit_id in extra["railed"] else "air"
+            return [illegal("6.32" if how == "rail" else self.airlift_rule(unit), f"{self.name(unit_id)} moved by {how} this phase and may not move again", action)]
+        stopped = extra["stopped"].get(unit_id)
         if stopped:
-            return [illegal(stopped[0], f"{name} {stopped[1]} and may not move again this phase", action)]
+            return [illegal(stopped[0], f"{self.name(unit_id)} {stopped[1]} and may not move again this phase", action)]
         path = action.path
         if path[0] != unit.at:
-            found.append(illegal("6.1", f"{name} is in {self.where(unit.at)}, but its path starts in {self.where(path[0])}", action))
-        mechanized = unit.unit.type.mechanized
-        table = self.entry["mechanized" if mechanized else "non_mechanized"]
-        result = walk(self.map, path, lambda a, b: table[a][b])
+            found.append(illegal("6.1", f"{self.name(unit_id)} is in {self.where(unit.at)}, but its path starts in {self.where(path[0])}", action))
+        result = walk_table(path, self.entry["mechanized" if unit.unit.type.mechanized else "non_mechanized"])
         if result.broken_at is not None:
             k = result.broken_at
-            return found + [illegal("6.0", f"{name} jumps from {self.where(path[k - 1])} to {self.where(path[k])}, which are not adjacent", action)]
+            return found + [illegal("6.0", f"{self.name(unit_id)} jumps from {self.where(path[k - 1])} to {self.where(path[k])}, which are not adjacent", action)]
+        # Only a hex held by another side, guarded (militia of another side, the Trans-Siberian) or in a
+        # minor power can bar entry: the others, most hexes, skip the asking.
+        stacks, units, side = state.stacks, state.units, unit.side
+        owners, line, country = self.militia_owners, self.trans_siberian, self.map.country
         for hex_ in path[1:]:
-            problem = self._entry_problem(unit, hex_, state, ctx)
-            if problem:
-                return found + [illegal(problem[0], problem[1], action)]
+            ids = stacks.get(hex_)
+            if (ids and units[ids[0]].side != side) or owners[hex_] not in (None, side) or hex_ in line or country[hex_] in MINOR_POWERS:
+                problem = self._entry_problem(unit, hex_, state, ctx)
+                if problem:
+                    return found + [illegal(problem[0], problem[1], action)]
         allowance, limit_rule, reason = self._allowance(unit, ctx)
         if isinstance(allowance, Violation):
             return found + [allowance]
@@ -67,7 +77,7 @@ class MovementRules(ChinaWarBase):
         if total > allowance and not minimum_move:
             steps = ", ".join(f"{self.describe(path[k], path[k + 1])} {c}" for k, c in enumerate(result.costs))
             earlier = f" after {spent} MP earlier this phase" if spent else ""
-            found.append(illegal(limit_rule, f"{name} spends {result.total} MP ({steps}){earlier} but has {reason}", action))
+            found.append(illegal(limit_rule, f"{self.name(unit_id)} spends {result.total} MP ({steps}){earlier} but has {reason}", action))
         ctx.mp_spent[unit_id] = total
         return found
 
