@@ -57,3 +57,22 @@ def test_a_start_state_name_too_long_for_the_file_system(pbem, tmp_path):
     path.write_text(json.dumps(turn))
     result = pbem("check", path)
     assert result.code == 2 and result.err.count("\n") == 1 and "no such file" in result.err and "internal error" not in result.err
+
+
+def test_a_start_state_name_with_a_nul_character(pbem, tmp_path):
+    turn = json.loads((data_dir("samples") / "red-winter" / "legal-01-soviet-advance.json").read_text())
+    turn.pop("$schema", None)
+    turn["start"] = {"state": "start\u0000.json"}
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(turn))
+    result = pbem("check", path, "--write-state", tmp_path / "out.json")
+    assert result.code == 2 and result.err.count("\n") == 1 and "NUL" in result.err and "/start/state" in result.err
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_inside_refuses_a_nul_character(tmp_path):
+    from pbem.model.errors import PbemError
+    from pbem.model.files import inside
+
+    with pytest.raises(PbemError, match="NUL"):
+        inside(tmp_path / "a\u0000b", tmp_path)

@@ -440,6 +440,8 @@ def load_start_state(turn: act.Turn, module: Module, override: str | Path | None
         document = turn.header.start_document
     elif turn.header.start_state is not None:
         written = Path(turn.header.start_state)
+        if "\x00" in turn.header.start_state:
+            raise PbemError.at(turn.file, "start state: a file name cannot hold a NUL character", pointer="/start/state")
         if written.is_absolute() or ".." in written.parts:
             raise PbemError.at(turn.file, f"start state {turn.header.start_state!r}: name a file beside the turn (no absolute path, no ..), or give --state", pointer="/start/state")
         path = inside(Path(turn.file).parent / written, Path(turn.file).parent)

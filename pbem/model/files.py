@@ -62,6 +62,8 @@ def inside(path: str | Path, folder: str | Path) -> Path:
         base = Path(folder).resolve(strict=False)
     except (OSError, RuntimeError):  # a loop of links
         raise PbemError.at(path, "is a symbolic link that cannot be resolved (a loop?): refused") from None
+    except ValueError:  # a NUL character: no file has such a name
+        raise PbemError.at(folder, "a file name there holds a NUL character: refused") from None
     if real != base and base not in real.parents:
         raise PbemError.at(path, f"leads outside its folder {str(folder) or '.'} (a symbolic link?): refused")
     return path
