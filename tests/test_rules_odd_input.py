@@ -115,3 +115,39 @@ def test_odd_orders_of_real_actions_never_crash(pbem, tmp_path_factory, game, se
     pool = [json.loads(p.read_text()) for p in paths]
     turn = _odd(json.loads(rng.choice(paths).read_text()), pool, rng, steps)
     run(pbem, folder, turn)
+
+
+# Every status key a module's rules read is described in its status.schema.json (found by the fuzz pass: a
+# Red Winter state whose soviet_morale_collapse was a list crashed the combat check).
+STATUS_CASES = [
+    ("red-winter", "legal-02-finnish-reply.json", "soviet_morale_collapse", []),
+    ("red-winter", "legal-02-finnish-reply.json", "finnish_stance", "soon"),
+    ("china-war-1980", "legal-02-chinese-reply.json", "garrison_returned", {"turn": 1}),
+    ("china-war-1980", "legal-02-chinese-reply.json", "garrison_returned", {"turn": 1, "units": "all"}),
+    ("paths-of-glory", "legal-02-sr-across-the-turn-boundary.json", "entries", []),
+    ("paths-of-glory", "legal-02-sr-across-the-turn-boundary.json", "mandated_offensive", {"ap": 3}),
+    ("paths-of-glory", "legal-02-sr-across-the-turn-boundary.json", "mandated_offensive_done", {"ap": "yes"}),
+    ("paths-of-glory", "legal-02-sr-across-the-turn-boundary.json", "mef_beachhead", ["Gallipoli"]),
+    ("paths-of-glory", "legal-02-sr-across-the-turn-boundary.json", "caucasus_link", {"turn": 2}),
+    ("paths-of-glory", "legal-02-sr-across-the-turn-boundary.json", "near_east_sr", {"RU": []}),
+    ("paths-of-glory", "legal-02-sr-across-the-turn-boundary.json", "result", 1),
+    ("no-retreat", "legal-01-axis-turn.json", "weather", ["mud"]),
+    ("no-retreat", "legal-01-axis-turn.json", "initiative", "martians"),
+    ("no-retreat", "legal-01-axis-turn.json", "cities", {"0101": 7}),
+]
+
+
+@pytest.mark.parametrize("game, sample, key, value", STATUS_CASES)
+def test_status_keys_the_rules_read_are_checked(pbem, tmp_path, game, sample, key, value):
+    turn = json.loads((SAMPLES / game / sample).read_text())
+    state = json.loads((SAMPLES / game / turn["start"]["state"]).read_text())
+    state.setdefault("status", {})[key] = value
+    result = run(pbem, tmp_path, turn, state)
+    assert result.code == 2 and f"/status/{key}" in result.err, result.err
+
+
+@pytest.mark.parametrize("game, sample", sorted({(g, s) for g, s, _, _ in STATUS_CASES}))
+def test_the_sample_states_still_pass_their_status_schema(pbem, tmp_path, game, sample):
+    turn = json.loads((SAMPLES / game / sample).read_text())
+    state = json.loads((SAMPLES / game / turn["start"]["state"]).read_text())
+    assert run(pbem, tmp_path, turn, state).code in (0, 1)
