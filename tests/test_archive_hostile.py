@@ -543,3 +543,16 @@ def test_shown_text_is_always_printable_and_json_round_trips(text):
     out = json_text({"t": text})
     assert all(line.isprintable() for line in out.split("\n"))
     assert json.loads(out) == {"t": text}
+
+
+def test_a_zip_member_with_no_name_is_refused(capsys, game, tmp_path):
+    """Found by the fuzz pass: zipfile's own is_dir() fails on a member whose name is empty."""
+    path = tmp_path / "game.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for turn in game:
+            archive.write(turn, turn.name)
+        archive.writestr(zipfile.ZipInfo(""), b"{}")
+    db = tmp_path / "archive.sqlite"
+    code, out, err = run(capsys, "archive", "--db", db, "add", path)
+    one_line_refusal(code, err, "game.zip", "no name")
+    assert not db.exists()

@@ -135,6 +135,8 @@ def _read_zip(path: Path) -> GameInput:
     files: dict[str, bytes] = {}
     total = 0
     for info in infos:
+        if not info.filename:
+            raise PbemError.at(path, "a zip member has no name")
         if info.is_dir():
             continue
         if info.flag_bits & 0x41:  # bit 0: encrypted; bit 6: strong encryption
