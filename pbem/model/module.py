@@ -265,7 +265,7 @@ def _load(path: Path) -> Module:
     tables = _part(path, data["tables"], "tables").data if "tables" in data else {}
     cards = _cards(_part(path, data["cards"], "cards"), units, counter_types, tuple(data["sides"])) if "cards" in data else {}
     scenarios, rules_file = _places(path, data)
-    status_checker = _status_checker(path, data["status"], manifest) if "status" in data else None
+    status_checker = _status_checker(path, data["status"]) if "status" in data else None
     if rules_file is not None and not _is_code(rules_file):
         raise manifest.error("/rules", f"rules {data['rules']!r}: no such file or package")
     return Module(
@@ -307,7 +307,7 @@ def _cards(document: JsonDocument, units: dict[str, UnitDef], types: dict[str, C
     return dict(cards)
 
 
-def _status_checker(path: Path, relative: str, manifest: JsonDocument):
+def _status_checker(path: Path, relative: str):
     """The validator of the JSON Schema that describes a state's ``status`` (what the rules code reads there)."""
     document = load_json(_module_file(path, relative))
     if isinstance(document.data, dict):

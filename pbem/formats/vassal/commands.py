@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from itertools import repeat
 from dataclasses import dataclass
 
-from pbem.formats.vassal.sequence import BACKSLASH, ESC, TAB, join, split, unquote
+from pbem.formats.vassal.sequence import BACKSLASH, ESC, TAB, delimiter_index, join, split, unquote
 
 MAX_DEPTH = 200  # VASSAL nests a few levels; thousands only come from a hostile file
 
@@ -91,20 +91,7 @@ def _decode_windows(text: str, max_depth: int) -> str | list:
     window's two ends.  Reading level by level instead costs the text's length times its depth, in time
     and in memory (hundreds of MB for a hostile 2 MB save).
     """
-    positions: list[int] = []
-    by_count: dict[int, list[int]] = {}
-    at = 0
-    pieces = text.split(ESC)
-    for index in range(len(pieces) - 1):
-        piece = pieces[index]
-        at += len(piece)
-        positions.append(at)
-        count = 0
-        if piece and piece[-1] == "\\":
-            tail = piece[-max_depth - 2:]
-            count = len(tail) - len(tail.rstrip("\\"))
-        by_count.setdefault(count, []).append(index)
-        at += 1
+    positions, by_count = delimiter_index(text, ESC)
 
     def node(start: int, end: int, first: int, depth: int) -> str | list:
         # ``first``: the index of the first ESC at or after ``start``.

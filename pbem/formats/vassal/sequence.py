@@ -94,16 +94,7 @@ def split_chain(text: str, delim: str = TAB, max_links: int = MAX_LINKS) -> list
     plain = _split_chain_plain(text, delim, max_links)
     if plain is not None:
         return plain
-    positions: list[int] = []  # of each delimiter
-    by_count: dict[int, list[int]] = {}  # backslashes in front → indices into ``positions``, ascending
-    at = 0
-    pieces = text.split(delim)
-    for index in range(len(pieces) - 1):
-        piece = pieces[index]
-        at += len(piece)
-        positions.append(at)
-        by_count.setdefault(_backslashes_before_end(piece), []).append(index)
-        at += 1
+    positions, by_count = delimiter_index(text, delim)
     links: list[str] = []
     start, end, first, level = 0, len(text), 0, 0  # the current rest is text[start:end], less escapes
     while True:
@@ -178,6 +169,22 @@ def _split_chain_plain(text: str, delim: str, max_links: int) -> list[str] | Non
 _RUNS = [BACKSLASH * level for level in range(MAX_LINKS + 2)]
 _LONGER_RUNS = _RUNS[1:]
 _CUTS = [slice(None)] + [slice(None, -level) for level in range(1, MAX_LINKS + 1)]
+
+
+def delimiter_index(text: str, delim: str) -> tuple[list[int], dict[int, list[int]]]:
+    """Where each ``delim`` stands in ``text``, and which of them (indices into those positions, ascending)
+    have exactly ``n`` backslashes in front, by ``n``: how a nested escaped text is read in one pass."""
+    positions: list[int] = []
+    by_count: dict[int, list[int]] = {}
+    at = 0
+    pieces = text.split(delim)
+    for index in range(len(pieces) - 1):
+        piece = pieces[index]
+        at += len(piece)
+        positions.append(at)
+        by_count.setdefault(_backslashes_before_end(piece), []).append(index)
+        at += 1
+    return positions, by_count
 
 
 def _backslashes_before_end(piece: str) -> int:

@@ -139,15 +139,21 @@ def _cached_type_links(type_text: str) -> tuple[str, ...]:
     return tuple(split_chain(type_text, TAB))
 
 
-def decode_chain(type_text: str, state_text: str, states: list[str] | None = None) -> list[Trait]:
-    """The traits of a piece, outermost first; a state chain shorter than the type chain leaves states empty.
-    ``states`` is the state chain already split, if it was."""
+def _chains(type_text: str, state_text: str, states: list[str] | None) -> tuple[list[str], list[str]]:
+    """A piece's type links and state links (``states``: the state chain already split, if it was)."""
     try:
         types = type_links(type_text)
         if states is None:
             states = split_chain(state_text, TAB) if state_text else [""]
     except ValueError as error:
         raise PieceError(str(error)) from None
+    return types, states
+
+
+def decode_chain(type_text: str, state_text: str, states: list[str] | None = None) -> list[Trait]:
+    """The traits of a piece, outermost first; a state chain shorter than the type chain leaves states empty.
+    ``states`` is the state chain already split, if it was."""
+    types, states = _chains(type_text, state_text, states)
     if len(states) < len(types):
         states = states + [""] * (len(types) - len(states))
     return [Trait(trait_kind(kind_type), kind_type, state) for kind_type, state in zip(types, states)]
@@ -156,12 +162,7 @@ def decode_chain(type_text: str, state_text: str, states: list[str] | None = Non
 def name_from_chains(type_text: str, state_text: str, basic_name: str, states: list[str] | None = None) -> str:
     """:func:`piece_name` of a piece's chains, building traits only for the links that change the name
     (every link is read; only those few become :class:`Trait` objects).  ``states``: as for decode_chain."""
-    try:
-        types = type_links(type_text)
-        if states is None:
-            states = split_chain(state_text, TAB) if state_text else [""]
-    except ValueError as error:
-        raise PieceError(str(error)) from None
+    types, states = _chains(type_text, state_text, states)
     named = [Trait(trait_kind(types[index]), types[index], states[index] if index < len(states) else "")
              for index in range(len(types) - 1) if types[index].startswith(NAME_TRAITS)]
     return piece_name(named + [Trait("piece;", types[-1], "")], basic_name)
