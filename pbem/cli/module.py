@@ -174,8 +174,8 @@ def import_module(source: str, out: str, board_sizes: tuple[str, ...]) -> int:
 @click.option("--scenario", "scenarios", multiple=True, help="Export only this scenario as a set-up (repeatable; default: all).")
 def export_module(name: str, out: str, scenarios: tuple[str, ...]) -> int:
     """Write module NAME (an id or a folder) as a VASSAL module: board, grid, counters, dice, turn, set-ups."""
-    from pbem.formats.vassal.exporter import export_module as build
-    from pbem.formats.vassal.exporter import vmod_bytes
+    from pbem.export.vmod import export_module as build
+    from pbem.export.vmod import vmod_bytes
     from pbem.model.files import write_atomic
 
     loaded = load_module(name)
