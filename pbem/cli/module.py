@@ -96,12 +96,13 @@ def _location_entry(game_map, index: int) -> dict:
 @click.argument("name")
 def validate(name: str) -> int:
     """Check module NAME (an id or a folder): schemas, cross-references, scenarios and rules code."""
+    from pbem.engine.rulesets import module_ruleset
     from pbem.model import schemas
     from pbem.model.jsonsource import load_json
     from pbem.model.state import State
 
     loaded = load_module(name, reuse=False)  # checked from its files, whatever pbem's cache holds
-    _ = loaded.ruleset  # builds the rules: a broken rules.py or table fails here
+    module_ruleset(loaded)  # builds the rules: a broken rules.py or table fails here
     for path in sorted(loaded.scenarios.values()):
         document = load_json(path)
         schemas.check(document, "scenario")
