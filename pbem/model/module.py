@@ -44,6 +44,7 @@ class Module:
     boxes: tuple[str, ...] = ("eliminated",)
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     markers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    nationalities: dict[str, tuple[str, ...]] = field(default_factory=dict)  # other names of a nationality code in unit names
     options: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
     rules_file: Path | None = None  # the game's rules code (a file or a package); None: the kernel's empty ruleset
@@ -251,6 +252,7 @@ def _load(path: Path) -> Module:
         boxes=tuple(data.get("boxes", ["eliminated"])),
         cards=cards,
         markers=dict(counters_doc.data.get("markers", {})),
+        nationalities={code: tuple(names) for code, names in counters_doc.data.get("nationalities", {}).items()},
         options=data.get("options", {}),
         metadata={k: v for k, v in data.items() if k in ("title", "illustrative", "notes", "sources", "publisher")},
         rules_file=rules_file,
