@@ -210,3 +210,15 @@ def test_every_unit_name_a_module_gives_still_names_its_unit(module_path):
     wrong = [(name, unit.id) for unit in module.units.values() for name in (unit.id, unit.name, *unit.aliases)
              if name and len(owners[" ".join(name.split()).casefold()]) == 1 and unit.id not in find_units(module, name)]
     assert not wrong, wrong[:5]
+
+
+def test_the_documented_paths_of_glory_turn_writes_cards_by_name_and_is_legal(pbem, tmp_path):
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
+    example = docs.read_text(encoding="utf-8").split("## A Paths of Glory turn", 1)[1].split("```")[1].lstrip("\n")
+    assert "Card Guns of August as ops" in example
+    turn = tmp_path / "turn.pbem"
+    turn.write_text(example, encoding="utf-8")
+    result = pbem("check", turn)
+    assert result.code == 0 and "all legal" in result.out, result.out + result.err
