@@ -52,3 +52,15 @@ def test_plain_value_fields_are_filled_without_a_format_language():
 
     assert face_values("{attack}-{loss}-{move}", 6, 5, 9, None) == "6--9"
     assert face_values("{attack}-{defence}-{move}", 12, 8, 10) == "12-8-10"
+
+
+# --- 6. errors: one line everywhere --------------------------------------------------------------------------
+def test_convert_tells_many_notation_problems_in_one_line(pbem, tmp_path):
+    header = "Game: China War 1980\nScenario: border-war\nTurn: 1\nSide: Soviet\n== Movement ==\n"
+    bad = tmp_path / "bad.pbem"
+    bad.write_text(header + "".join(f"SOV-TK-XX-1-0{k % 9 + 1}: 2604-99{k:02}\n" for k in range(40)))
+    for target in ("json", "pbem"):
+        out = tmp_path / f"out.{target}"
+        result = pbem("convert", bad, "--to", target, "--out", out)
+        _one_line_refusal(result, "bad.pbem:6:", "more")
+        assert not out.exists()
