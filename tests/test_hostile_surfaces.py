@@ -149,3 +149,86 @@ def test_every_command_prints_names_made_of_controls_escaped(pbem, tmp_path, con
         _no_raw_control(result)
         if "json" in args and result.code in (0, 1):
             json.loads(result.out)  # the escapes are JSON's own: the output still reads back
+
+
+# --- 4. VASSAL logs as turns ---------------------------------------------------------------------------------
+SHARED_SAVE = Path(__file__).resolve().parents[2] / "shared" / "data" / "paths-of-glory" / "vassal" / "Classic10-8.vsav"
+needs_save = pytest.mark.skipif(not SHARED_SAVE.is_file(), reason="../shared/data/paths-of-glory/vassal is absent")
+
+
+def _opening():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_vassal_samples", data_dir("modules") / "paths-of-glory" / "tools" / "build_vassal_samples.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool.Opening(SHARED_SAVE)
+
+
+@pytest.mark.parametrize("pattern, why", [
+    ("(?=attack)(?P<target>.+)", "linear time"),  # lookahead: RE2 has none
+    ("(?P<target>a)\\1", "linear time"),  # a backreference
+    ("(" * 3000 + ")" * 3000, "attack_chat"),  # too long: the schema or the pattern bound says so
+])
+def test_a_mapping_pattern_that_cannot_run_in_linear_time_is_refused(pbem, tmp_path, pattern, why):
+    module = _module_copy(tmp_path, "pog", "paths-of-glory")
+    mapping = json.loads((module / "vassal.json").read_text())
+    mapping["turn"]["attack_chat"] = pattern
+    (module / "vassal.json").write_text(json.dumps(mapping))
+    result = pbem("module", "validate", module)
+    _one_line_refusal(result, "vassal.json", "/turn/attack_chat", why)
+
+
+def test_nested_quantifiers_from_data_run_in_linear_time():
+    from pbem.model.patterns import compile_pattern
+
+    for pattern, text in [("(a+)+$", "a" * 100_000 + "!"), ("(?i)^attacks?\\s+(?P<target>[^:]+?)(?:\\s+from\\s+(?P<from>[^:]+?))?\\s*(?::\\s*(?P<result>\\d+\\s*/\\s*\\d+))?\\s*$", "attack " + " " * 290 + ":x")]:
+        start = time.process_time()
+        for _ in range(20):
+            assert compile_pattern(pattern).match(text) is None
+        assert time.process_time() - start < 1
+
+
+@needs_save
+def test_chat_lines_built_to_backtrack_are_read_fast(pbem, tmp_path):
+    o = _opening()
+    o.play("CP-10", "OPS (CP)")
+    for k in range(20):
+        o.writer.chat("attack " + " " * 290 + ":x")  # 5 s each with a backtracking engine and the bundled pattern
+        o.writer.chat("attack a" + " from a" * 41 + ":")
+    path = o.save("chat.vlog", tmp_path)
+    start = time.process_time()
+    result = pbem("check", path)
+    assert time.process_time() - start < 5
+    assert result.code in (0, 1, 2) and len(result.err.strip().splitlines()) <= 1
+
+
+@needs_save
+def test_a_log_that_drags_one_unit_round_and_round_is_refused_at_the_step_that_overflows_its_path(pbem, tmp_path):
+    o = _opening()
+    o.play("CP-10", "OPS (CP)")
+    for k in range(1500):
+        o.move("GE-4-ARMY", ("Strasbourg", "Metz", "Verdun")[k % 3])
+    path = o.save("round.vlog", tmp_path)
+    result = pbem("check", path)
+    _one_line_refusal(result, "round.vlog: step ", "more than 1,000 locations")
+
+
+def test_the_nearest_region_is_the_one_a_full_scan_finds():
+    import math
+    import random
+
+    from pbem.formats.vassal.grids import Region, RegionGrid
+
+    rng = random.Random(26)
+    for _ in range(200):
+        regions = [Region(f"r{k}", rng.randrange(50), rng.randrange(50)) for k in range(rng.randrange(40))]
+        grid = RegionGrid(regions)
+        for _ in range(20):
+            point = (rng.randrange(-10, 60), rng.randrange(-10, 60))
+            best, distance = None, math.inf
+            for region in regions:  # the first listed among the nearest, as VASSAL's scan finds it
+                d = (point[0] - region.x) ** 2 + (point[1] - region.y) ** 2
+                if d < distance:
+                    best, distance = region, d
+            assert grid.location_name(point) == (best.name if best else None)

@@ -16,6 +16,7 @@ from PIL import ImageColor
 
 from pbem.model.errors import PbemError
 from pbem.model.jsonsource import JsonDocument, load_json
+from pbem.model.patterns import compile_pattern
 from pbem.model.units import CounterType
 
 _FIELD = re.compile(r"\{(\w+)\}")
@@ -99,7 +100,7 @@ class CounterStyle:
         """
         if not self.designation:
             return ""
-        found = re.search(self.designation, unit_id)
+        found = compile_pattern(self.designation).search(unit_id)
         if found is None:
             return ""
         return ((found.group(1) if found.re.groups else found.group(0)) or "")[:MAX_DESIGNATION]
@@ -241,9 +242,9 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
     designation = data.get("designation")
     if designation is not None:
         try:
-            if not isinstance(designation, str) or not 0 < len(designation) <= MAX_DESIGNATION_PATTERN or re.compile(designation).groups > 1:
+            if not isinstance(designation, str) or not 0 < len(designation) <= MAX_DESIGNATION_PATTERN or compile_pattern(designation).groups > 1:
                 raise ValueError
-        except (re.error, ValueError):
+        except ValueError:  # PatternError too: a pattern RE2 cannot run in linear time
             raise fail(
                 "/designation", f"designation must be a regular expression (at most {MAX_DESIGNATION_PATTERN} characters, one group at most) "
                 "picking the printed part of a unit's id, e.g. \"(?:\\\\d+-)?\\\\d+$\""

@@ -17,6 +17,8 @@ from pbem.model import schemas
 from pbem.model.errors import PbemError
 from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module
+from pbem.model.patterns import PatternError, compile_pattern
+from pbem.model.patterns import match as pattern_match
 
 MAPPING_FILE = "vassal.json"
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(0?)([0-9]))?\}")
@@ -97,7 +99,7 @@ class Mapping:
         """(full-face name, step) of a piece name: step 1 when the name shows the reduced face."""
         pattern = self.data["units"].get("reduced_name")
         if pattern:
-            found = re.match(pattern, name)
+            found = pattern_match(pattern, name)
             if found:
                 return found.group("name"), 1
         return name, 0
@@ -105,7 +107,7 @@ class Mapping:
     def unit_rule(self, name: str) -> tuple[str, str, dict[str, str]] | None:
         """("unit" or "generic", template, groups) for a full-face piece name, or None."""
         for rule in self.data["units"]["pieces"]:
-            found = re.match(rule["name"], name)
+            found = pattern_match(rule["name"], name)
             if found:
                 kind = "unit" if "unit" in rule else "generic"
                 return kind, rule[kind], found.groupdict()
@@ -126,7 +128,7 @@ class Mapping:
         if places.get("same_names") and self.module.map.find(name) is not None:
             return "space", self.module.map.label(self.module.map.find(name))
         for pattern in places.get("patterns", ()):
-            if re.match(pattern["match"], name):
+            if pattern_match(pattern["match"], name):
                 return "box", pattern["box"]
         return None
 
@@ -136,7 +138,7 @@ class Mapping:
         if not cards:
             return None
         for image in piece.images:
-            found = re.match(cards["image"], image)
+            found = pattern_match(cards["image"], image)
             if found:
                 card = fill(cards["card"], found.groupdict())
                 return card if card in self.module.cards else None
@@ -195,9 +197,9 @@ def check_mapping(mapping: Mapping) -> None:
         raise document.error("/module", f"this mapping is for module {data['module']!r}, not {module.id!r}")
     for pointer, regex in _regexes(data):
         try:
-            re.compile(regex)
-        except re.error as error:
-            raise document.error(pointer, f"not a regular expression: {error}") from None
+            compile_pattern(regex)
+        except PatternError as error:
+            raise document.error(pointer, str(error)) from None
     places = data["locations"]
     for pointer, box in ([(f"/locations/patterns/{k}/box", p["box"]) for k, p in enumerate(places.get("patterns", ()))]
                          + [(f"/locations/maps/{k}", b) for k, b in places.get("maps", {}).items()]
@@ -215,7 +217,7 @@ def check_mapping(mapping: Mapping) -> None:
         raise document.error("/status_from", f"module {module.id} has no scenario {scenario!r}")
     for k, rule in enumerate(data["units"]["pieces"]):
         kind = "unit" if "unit" in rule else "generic"
-        groups = set(re.compile(rule["name"]).groupindex)
+        groups = set(compile_pattern(rule["name"]).groupindex)
         for field in _FIELD.findall(rule[kind]):
             if field[0] != "n" and field[0] not in groups and field[0].lower() not in groups:
                 raise document.error(f"/units/pieces/{k}/{kind}", f"template field {{{field[0]}}} is not a group of the name regex")
