@@ -232,3 +232,141 @@ def test_the_nearest_region_is_the_one_a_full_scan_finds():
                 if d < distance:
                     best, distance = region, d
             assert grid.location_name(point) == (best.name if best else None)
+
+
+# --- 2. the module cache -------------------------------------------------------------------------------------
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    from pbem.model import cache
+    from pbem.model import module as modules
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(cache.CACHE_DIR_ENV, str(folder))
+    monkeypatch.delenv(cache.NO_CACHE_ENV, raising=False)
+    monkeypatch.setattr(modules, "_CACHE", {})
+    return folder
+
+
+def _entry(folder: Path) -> Path:
+    [entry] = sorted((folder / "modules").glob("*.pickle"))
+    return entry
+
+
+def _forged_entry(module_folder: Path, unit: str, mpa: int, secret: bytes) -> bytes:
+    """An entry for ``module_folder`` under its right key, whose module gives ``unit`` an MPA of ``mpa``,
+    signed with ``secret``."""
+    import pickle
+    from dataclasses import replace as changed
+
+    from pbem.model import cache
+    from pbem.model import module as modules
+
+    path = module_folder.resolve()
+    inputs, _ = modules._inputs(path)
+    module = modules._load(path)
+    counter_type = module.units[unit].type
+    steps = [changed(step, move=mpa) for step in counter_type.steps]
+    module.units[unit] = changed(module.units[unit], type=changed(counter_type, steps=tuple(steps) if isinstance(counter_type.steps, tuple) else steps))
+    body = pickle.dumps((cache.key(inputs), (changed(module, status_checker=None), getattr(module.status_checker, "schema", None))))
+    return cache.MAGIC + cache._signature(secret, "modules", str(path), body) + body
+
+
+def _check_6_12(pbem, module: Path, *extra: str):
+    turn = data_dir("samples") / "china-war-1980" / "illegal-6.12-mp-overrun.json"
+    return pbem(*extra, "check", turn, "--module", module, "--format", "json")
+
+
+def test_an_edited_entry_without_the_users_key_cannot_change_a_verdict(pbem, tmp_path, own_cache):
+    from pbem.model import module as modules
+
+    module = _module_copy(tmp_path)
+    first = _check_6_12(pbem, module)
+    assert first.code == 1 and '"rule": "6.12"' in first.out
+    entry = _entry(own_cache)
+    # Someone who knows the inputs' hash but not the key: the MPA raised so that the move looks legal.
+    for secret in (b"\0" * 32, b"guessed" * 5):
+        entry.write_bytes(_forged_entry(module, "SOV-TK-XX-1-02", 99, secret[:32]))
+        modules._CACHE.clear()
+        again = _check_6_12(pbem, module)
+        assert (again.code, again.out) == (first.code, first.out)
+    # The same forgery with the user's own key is taken: the HMAC is what refused it above, not an accident.
+    entry.write_bytes(_forged_entry(module, "SOV-TK-XX-1-02", 99, (own_cache / "key").read_bytes()))
+    modules._CACHE.clear()
+    assert _check_6_12(pbem, module).code == 0
+
+
+@pytest.mark.parametrize("how", ["entry-writable", "folder-writable", "root-writable", "key-readable", "other-owner", "symlink"])
+def test_an_entry_someone_else_could_have_written_is_not_read(pbem, tmp_path, own_cache, how):
+    import os
+
+    from pbem.model import module as modules
+
+    module = _module_copy(tmp_path)
+    first = _check_6_12(pbem, module)
+    entry = _entry(own_cache)
+    entry.write_bytes(_forged_entry(module, "SOV-TK-XX-1-02", 99, (own_cache / "key").read_bytes()))
+    if how == "entry-writable":
+        os.chmod(entry, 0o666)
+    elif how == "folder-writable":
+        os.chmod(entry.parent, 0o777)
+    elif how == "root-writable":
+        os.chmod(own_cache, 0o770)
+    elif how == "key-readable":
+        os.chmod(own_cache / "key", 0o644)
+    elif how == "other-owner":
+        if os.geteuid() != 0:
+            pytest.skip("only root can give a file to another user")
+        os.chown(entry, 12345, 12345)
+    else:
+        elsewhere = tmp_path / "planted.pickle"
+        entry.rename(elsewhere)
+        entry.symlink_to(elsewhere)
+    modules._CACHE.clear()
+    again = _check_6_12(pbem, module)
+    assert (again.code, again.out) == (first.code, first.out)
+
+
+def test_a_fifo_in_place_of_an_entry_or_the_key_never_blocks(tmp_path, own_cache):
+    import os
+    import subprocess
+    import sys as system
+
+    turn = data_dir("samples") / "china-war-1980" / "illegal-6.12-mp-overrun.json"
+    command = [system.executable, "-m", "pbem", "check", str(turn)]
+    subprocess.run(command, capture_output=True, timeout=120)
+    entry = _entry(own_cache)
+    for target in (entry, own_cache / "key"):
+        target.unlink()
+        os.mkfifo(target, 0o600)
+        result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 1 and "6.12" in result.stdout, result.stderr
+
+
+def _sample_turns() -> list[Path]:
+    found = []
+    for path in sorted(data_dir("samples").glob("*/*")):
+        if path.suffix == ".pbem" or (path.suffix == ".json" and '"actions"' in path.read_text(encoding="utf-8")):
+            found.append(path)
+    return found
+
+
+def test_every_sample_gets_the_same_verdict_with_and_without_the_cache(pbem, own_cache, monkeypatch):
+    from pbem.model import module as modules
+
+    turns = _sample_turns()
+    assert len(turns) > 100
+    built = []
+    real = modules._load
+    monkeypatch.setattr(modules, "_load", lambda path: built.append(path) or real(path))
+    # Without the cache: each module built from its files once (kept in this process, as within one run).
+    fresh = {turn: pbem("--no-cache", "check", turn, "--format", "json") for turn in turns}
+    assert not own_cache.exists()  # --no-cache neither reads nor writes it
+    without = len(built)
+    for turn in turns:
+        modules._CACHE.clear()  # a new process: the module comes from the cache on disk (the first, a miss, fills it)
+        cached = pbem("check", turn, "--format", "json")
+        assert (cached.code, cached.out, cached.err) == (fresh[turn].code, fresh[turn].out, fresh[turn].err), turn
+    assert len(built) == 2 * without  # every cached run but each module's first was a hit
+    monkeypatch.setenv("PBEM_NO_CACHE", "1")
+    modules._CACHE.clear()
+    assert pbem("check", turns[0], "--format", "json").out == fresh[turns[0]].out

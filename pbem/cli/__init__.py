@@ -90,10 +90,14 @@ class LazyGroup(WrappingGroup):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 @click.option("--debug", is_flag=True, help=f"On an internal error (exit 3), print the traceback (also {DEBUG_ENV}=1).")
-def cli(debug: bool) -> None:
+@click.option("--no-cache", is_flag=True, help="Build every module from its files, without pbem's cache (also PBEM_NO_CACHE=1); the verdicts are the same.")
+def cli(debug: bool, no_cache: bool) -> None:
     """Check, picture and archive board wargame turns played by email."""
     global _debug
     _debug = _debug or debug
+    from pbem.model import cache
+
+    cache.turn_off(no_cache)
 
 
 def main(argv: list[str] | None = None) -> None:
