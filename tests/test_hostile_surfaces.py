@@ -370,3 +370,100 @@ def test_every_sample_gets_the_same_verdict_with_and_without_the_cache(pbem, own
     monkeypatch.setenv("PBEM_NO_CACHE", "1")
     modules._CACHE.clear()
     assert pbem("check", turns[0], "--format", "json").out == fresh[turns[0]].out
+
+
+# --- 3. module import of a hostile .vmod ---------------------------------------------------------------------
+GM = "VASSAL.build.module"
+
+
+def _build_file(maps: str = "", pieces: str = "") -> str:
+    return (f'<?xml version="1.0"?>\n<VASSAL.build.GameModule name="hostile" version="1" VassalVersion="3.7.0">\n'
+            f' <{GM}.PlayerRoster><entry>a</entry><entry>b</entry></{GM}.PlayerRoster>\n{maps}{pieces}</VASSAL.build.GameModule>\n')
+
+
+def _map(name: str, board: str) -> str:
+    return f' <{GM}.Map mapName="{name}"><{GM}.map.BoardPicker>{board}</{GM}.map.BoardPicker></{GM}.Map>\n'
+
+
+def _hex_grid(dx: float = 40, dy: float = 40) -> str:
+    return (f'<{GM}.map.boardPicker.board.HexGrid dx="{dx}" dy="{dy}">'
+            f'<{GM}.map.boardPicker.board.mapgrid.HexGridNumbering/></{GM}.map.boardPicker.board.HexGrid>')
+
+
+def _zoned_board(zones: int, points: int, width: int = 4000, height: int = 4000) -> str:
+    zone_list = []
+    for k in range(zones):
+        x, y = (k * 37) % (width - 200), (k * 53) % (height - 200)
+        ring = ";".join(f"{x + 100 + round(90 * __import__('math').cos(6.283 * j / points))},"
+                        f"{y + 100 + round(90 * __import__('math').sin(6.283 * j / points))}" for j in range(points))
+        zone_list.append(f'<{GM}.map.boardPicker.board.mapgrid.Zone name="z{k}" useParentGrid="true" path="{ring}"/>')
+    return (f'<{GM}.map.boardPicker.Board name="B" width="{width}" height="{height}">'
+            f'<{GM}.map.boardPicker.board.ZonedGrid>{"".join(zone_list)}{_hex_grid(20, 20)}</{GM}.map.boardPicker.board.ZonedGrid>'
+            f'</{GM}.map.boardPicker.Board>')
+
+
+def _palette(n: int) -> str:
+    return "".join(f' <VASSAL.build.widget.PieceSlot entryName="p{k}" gpid="{k}">+/null/piece;;;p.png;piece {k}/null;0;0;1;0</VASSAL.build.widget.PieceSlot>\n'
+                   for k in range(n))
+
+
+def _import(pbem, tmp_path: Path, text: str, name: str = "buildFile.xml"):
+    folder = tmp_path / "vmod"
+    folder.mkdir(exist_ok=True)
+    (folder / name).write_text(text)
+    out = tmp_path / "out"
+    start = time.process_time()
+    result = pbem("module", "import", folder / name, "--out", out)
+    return result, time.process_time() - start, out
+
+
+@pytest.mark.parametrize("case, words", [
+    ("3,000 zones over a large parent grid", ("more than 10,000,000 steps",)),
+    ("zones of 20,000 points each", ("polygon points, more than the 100,000",)),
+    ("2,000 maps", ("2,000 maps, more than the 200",)),
+    ("20,001 palette pieces over the bound", ("20,001 pieces, more than the 20,000",)),
+])
+def test_a_module_past_the_whole_imports_bounds_is_refused_at_once(pbem, tmp_path, case, words):
+    text = {
+        "3,000 zones over a large parent grid": lambda: _build_file(_map("M", _zoned_board(3000, 4))),
+        "zones of 20,000 points each": lambda: _build_file(_map("M", _zoned_board(6, 20_000))),
+        "2,000 maps": lambda: _build_file("".join(_map(f"M{k}", f'<{GM}.map.boardPicker.Board name="B{k}" width="100" height="100">{_hex_grid()}</{GM}.map.boardPicker.Board>') for k in range(2000))),
+        "20,001 palette pieces over the bound": lambda: _build_file(pieces=_palette(20_001)),
+    }[case]()
+    result, seconds, out = _import(pbem, tmp_path, text)
+    _one_line_refusal(result, *words)
+    assert seconds < 10 and not out.exists()
+
+
+def test_a_large_palette_imports_in_linear_time(pbem, tmp_path):
+    result, seconds, out = _import(pbem, tmp_path, _build_file(_map("M", f'<{GM}.map.boardPicker.Board name="B" width="400" height="400">{_hex_grid()}</{GM}.map.boardPicker.Board>'), _palette(20_000)))
+    assert result.code == 0, result.err
+    assert "20000 units" in result.out
+    assert seconds < 10
+
+
+def test_zones_within_the_bounds_are_named_in_time(pbem, tmp_path):
+    result, seconds, out = _import(pbem, tmp_path, _build_file(_map("M", _zoned_board(40, 200, 2000, 2000))))
+    assert result.code == 0, result.err
+    assert seconds < 10
+
+
+@pytest.mark.parametrize("image", ["/etc/hostname", "../../../../etc/hostname", "..\\..\\secret.png", "C:/Windows/win.ini"])
+def test_a_board_image_named_outside_the_module_is_refused(pbem, tmp_path, image):
+    board = f'<{GM}.map.boardPicker.Board name="B" image="{image}">{_hex_grid()}</{GM}.map.boardPicker.Board>'
+    result, _, out = _import(pbem, tmp_path, _build_file(_map("M", board)))
+    _one_line_refusal(result, "outside the module")
+    assert not out.exists()
+
+
+def test_a_board_image_linked_out_of_the_module_is_not_read(pbem, tmp_path):
+    from PIL import Image
+
+    outside = tmp_path / "outside.png"
+    Image.new("RGB", (123, 45)).save(outside)
+    (tmp_path / "vmod" / "images").mkdir(parents=True)
+    (tmp_path / "vmod" / "images" / "board.png").symlink_to(outside)
+    board = f'<{GM}.map.boardPicker.Board name="B" image="board.png">{_hex_grid()}</{GM}.map.boardPicker.Board>'
+    result, _, out = _import(pbem, tmp_path, _build_file(_map("M", board)))
+    assert result.code == 0, result.err
+    assert "123" not in (out / "map.json").read_text()  # nothing about the outside file in the written module

@@ -386,6 +386,20 @@ class Zone:
     location_format: str = "$name$"
     use_parent_grid: bool = False
     grid: "HexGrid | SquareGrid | RegionGrid | None" = None
+    _box: tuple[int, int, int, int] | None = field(default=None, repr=False, compare=False)
+
+    def box(self) -> tuple[int, int, int, int]:
+        """(min x, min y, max x, max y) of the polygon, worked out once ((0, 0, 0, 0) without one)."""
+        if self._box is None:
+            xs = [x for x, _ in self.polygon] or [0]
+            ys = [y for _, y in self.polygon] or [0]
+            self._box = (min(xs), min(ys), max(xs), max(ys))
+        return self._box
+
+    def may_contain(self, point: Point) -> bool:
+        """False when ``point`` is outside the polygon's box (so surely outside the polygon): no point looked at."""
+        x0, y0, x1, y1 = self.box()
+        return x0 <= point[0] < x1 and y0 <= point[1] < y1
 
     @property
     def size(self) -> Size:
@@ -396,7 +410,7 @@ class Zone:
         return max(xs) - min(xs), max(ys) - min(ys)
 
     def contains(self, point: Point) -> bool:
-        return polygon_contains(self.polygon, point)
+        return self.may_contain(point) and polygon_contains(self.polygon, point)
 
 
 @dataclass(slots=True)
