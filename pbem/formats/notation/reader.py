@@ -119,6 +119,22 @@ _VERBS = (
 _SPECIAL_NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
+def closing_candidate(lines: list[Line]) -> list[int]:
+    """The line numbers of the last paragraph when it may be a closing remark, else [].
+
+    It follows a blank line (so it is not the whole turn), has at most ``MAX_CLOSING`` lines and no digit: every action
+    names a hex or a unit, which a mistyped one still does, and those names hold digits.
+    """
+    block: list[Line] = []
+    for line in reversed(lines):
+        if block and line.number != block[-1].number - 1:
+            break
+        block.append(line)
+    if len(block) == len(lines) or len(block) > MAX_CLOSING or any(ch.isdigit() for line in block for ch in line.text):
+        return []
+    return [line.number for line in reversed(block)]
+
+
 def action_kind(action: dict[str, Any]) -> str:
     """The kind of an action that takes clauses (attack, overrun, fire, special), or ''."""
     return next((kind for kind in KEY_ORDER if kind in action), "")
@@ -136,6 +152,10 @@ class _Reader:
         self.combat: tuple[dict[str, Any], int] | None = None  # the attack that continuation lines extend
         self.first_line: tuple[int, int] = (1, 1)
         self.failed_indent: int | None = None  # indentation of the last line that could not be read
+        self.closing: list[int] = []  # the lines that may be a closing remark (see forgive_closing)
+        self.unread: set[int] = set()  # lines that could not be read as notation
+        self.actions_per_line: dict[int, int] = {}
+        self.action_line_kinds: dict[tuple[int, int], str] = {}  # (line, n-th action on it) -> 'bare special' or ''
 
     def problem(self, line: int, column: int, message: str) -> None:
         self.problems.append(Problem(line, column, message))
@@ -156,25 +176,32 @@ class _Reader:
             if len(self.problems) >= MAX_ERRORS:
                 break
             self.read_line(line)
-        self.forgive_closing(lines)
+        self.closing = closing_candidate(lines)
+        self.unread = {p.line for p in self.problems}
 
-    def forgive_closing(self, lines: list[Line]) -> None:
-        """Drop the problems of a closing remark ("Cheers, Ivan"): a short last paragraph that reads as nothing.
+    def forgive_closing(self, named: dict[int, tuple[int, int]]) -> None:
+        """Drop a closing remark ("Cheers, Ivan", "Your turn.", "Good luck."): a short last paragraph of prose.
 
-        Only a paragraph of at most ``MAX_CLOSING`` lines, after a blank line, with no digit in it (an action names a
-        hex or a unit, which a mistyped one still does) and none of whose lines could be read.
+        The paragraph is the candidate :func:`closing_candidate` finds, and each of its lines is prose: it cannot be
+        read as notation, or it reads only as a special order written without ``Special`` (the form that takes any
+        leading words for an order's name, so "Your turn." is the order "your" of a unit "turn.") and no name it gives
+        is one of the game's units, locations, boxes or sides. ``named`` counts, per line, the names found and not
+        found in the game. A paragraph with an action word, or naming anything of the game, is the turn, and reported.
         """
-        block: list[Line] = []
-        for line in reversed(lines):
-            if block and line.number != block[-1].number - 1:
-                break
-            block.append(line)
-        if len(block) == len(lines) or len(block) > MAX_CLOSING or any(ch.isdigit() for line in block for ch in line.text):
+        if not self.closing:
             return
-        numbers = {line.number for line in block}
-        failed = {p.line for p in self.problems}
-        if numbers <= failed:
-            self.problems = [p for p in self.problems if p.line not in numbers]
+        for number in self.closing:
+            if number in self.unread:
+                continue
+            kinds = [self.action_line_kinds.get((number, k)) for k in range(self.actions_per_line.get(number, 0))]
+            found, missing = named.get(number, (0, 0))
+            if not kinds or any(kind != "bare special" for kind in kinds) or found or not missing:
+                return
+        numbers = set(self.closing)
+        self.problems = [p for p in self.problems if p.line not in numbers]
+        kept = [(a, at) for a, at in zip(self.actions, self.action_at) if at[0] not in numbers]
+        self.actions = [a for a, _ in kept]
+        self.action_at = [at for _, at in kept]
 
     def read_line(self, line: Line) -> None:
         clause_like = bool(_CLAUSE_START.match(line.text))
@@ -226,13 +253,17 @@ class _Reader:
             return
         if comment:
             action["note"] = comment
-        self.add(action, line, line.indent + 1)
+        bare = body.data == "special" and _child(body, "order") is None and not _tokens(body, "SPECIAL")
+        self.add(action, line, line.indent + 1, kind="bare special" if bare else "")
         if body.data in KEY_ORDER:  # lines below may add clauses to it
             self.combat = (action, line.indent)
 
-    def add(self, action: dict[str, Any], line: Line, column: int, keep_combat: bool = False) -> None:
+    def add(self, action: dict[str, Any], line: Line, column: int, keep_combat: bool = False, kind: str = "") -> None:
         self.actions.append(action)
         self.action_at.append((line.number, column))
+        count = self.actions_per_line.get(line.number, 0)
+        self.action_line_kinds[(line.number, count)] = kind
+        self.actions_per_line[line.number] = count + 1
         if not keep_combat:
             self.combat = None
 
@@ -599,6 +630,7 @@ class _Finisher:
         self.reader = reader
         self.names = names
         self.positions: dict[str, tuple[int, int]] = {}
+        self.named: dict[int, tuple[int, int]] = {}  # line -> (names found in the game, names not found)
 
     def value(self, value: Any, pointer: str) -> Any:
         if isinstance(value, At):
@@ -614,6 +646,8 @@ class _Finisher:
         if at.kind == "text" or self.names is None:
             return at.value
         found, refusal = getattr(self.names, at.kind)(at.value)
+        have, lack = self.named.get(at.line, (0, 0))
+        self.named[at.line] = (have, lack + 1) if found is None else (have + 1, lack)
         if found is None:
             self.reader.problem(at.line, at.column, refusal)
             return at.value
@@ -707,6 +741,11 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1) -> Notation
         finisher.positions[pointer] = place
         actions.append(finisher.action(action, pointer))
     data["actions"] = actions
+    reader.forgive_closing(finisher.named)
+    if len(reader.actions) < len(actions):  # a closing remark read as actions: they are the last ones, dropped
+        data["actions"] = actions[: len(reader.actions)]
+        dropped = {f"/actions/{n}" for n in range(len(reader.actions), len(actions))}
+        finisher.positions = {k: v for k, v in finisher.positions.items() if "/".join(k.split("/")[:3]) not in dropped}
     positions.setdefault("/actions", reader.action_at[0] if reader.action_at else reader.first_line)
     positions.update(finisher.positions)
     if reader.problems:
