@@ -199,7 +199,7 @@ def turn(
     turn_path: Path, out: Path, state_path: Path | None, module_name: str | None, hex_size: float | None, whole_map: bool, background: Path | None
 ) -> int:
     """TURN replayed on its map: units, moves, attacks (odds, result), fire, special orders, losses and
-    violations in red.
+    violations in red; the rolls the map cannot show (a political roll) and what each roll did, listed under it.
 
     Exit code 0: all legal; 1: violations found (the picture shows them); 2: the input could not be read.
     """
@@ -217,7 +217,7 @@ def turn(
     parsed, module = load_turn(turn_path, module)
     result = replay(module, load_start_state(parsed, module, state_path), parsed)
     style = load_style(module.path)
-    marks = turn_marks(parsed, load_start_state(parsed, module, state_path), result.violations, module.sides, style)
+    marks = turn_marks(parsed, load_start_state(parsed, module, state_path), result.violations, module.sides, style, result.events)
     image = overlay(_map_picture(module, style, hex_size, 36.0, background), result.state, marks, style, crop=not whole_map)
     save(image, out)
     click.echo(f"{turn_path}: {len(parsed.actions)} actions, {len(result.violations)} violation(s); picture written to {out}")
