@@ -9,12 +9,13 @@ from pathlib import Path
 
 import click
 
-from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, one_line
+from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, counted, one_line
 from pbem.engine.replay import replay
 from pbem.engine.report import odds_lines, report_items, report_json, summary
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.files import write_atomic
 from pbem.model.module import load_module
+from pbem.model.violation import WARNING
 
 
 @click.command()
@@ -22,7 +23,10 @@ from pbem.model.module import load_module
 @click.option("--state", "state_path", type=click.Path(path_type=Path), help="Start from this state file instead of the turn's header.")
 @click.option("--module", "module_name", help="Module id or folder (default: the turn's header).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--write-state", type=click.Path(path_type=Path), help="Write the state after the turn here (the next turn's start).")
+@click.option(
+    "--write-state", type=click.Path(path_type=Path),
+    help="Write the state after the turn here (the next turn's start); standard error says where, and if the turn had violations.",
+)  # fmt: skip
 @click.option("--explain", is_flag=True, help="Also show each combat's working: odds, every shift, the column and the result for every roll.")
 def check(turn: Path, state_path: Path | None, module_name: str | None, output: str, write_state: Path | None, explain: bool) -> int:
     """Replay TURN and report every illegal action with its rule number.
@@ -47,7 +51,20 @@ def check(turn: Path, state_path: Path | None, module_name: str | None, output: 
         _print_text(result, str(turn))
     if write_state and state_text is not None:
         write_atomic(write_state, state_text)
+        click.echo(one_line(_wrote_state(write_state, result)), err=True)
     return EXIT_OK if result.ok else EXIT_VIOLATIONS
+
+
+def _wrote_state(path: Path, result) -> str:
+    """The line on standard error that says where the next turn's start state went, and whether the turn that
+    led to it broke rules (the state is the turn as written, so a player should not start from it unawares)."""
+    if result.ok:
+        return f"state after the turn written to {path}"
+    bad = sum(v.severity != WARNING for v in result.violations)
+    return (
+        f"state after the turn written to {path}, but the turn had {counted(bad, 'violation')}: "
+        "it is the state the turn as written leaves, violations included"
+    )
 
 
 def _print_text(result, file: str) -> None:
