@@ -9,12 +9,11 @@ from typing import Any
 import click
 
 from pbem.cli import EXIT_OK, WrappingGroup
-from pbem.formats.turnfile import NOTATION_SUFFIXES, load_start_state, load_turn
+from pbem.formats.turnfile import NOTATION_SUFFIXES, is_vassal_game, load_start_state, load_turn
 from pbem.model.errors import PbemError
 from pbem.model.event import Event
-from pbem.model.jsonsource import load_json
 from pbem.model.module import Module, load_module, load_module_by_id
-from pbem.model.state import State
+from pbem.model.state import State, load_state_document
 
 
 @click.group(cls=WrappingGroup)
@@ -25,7 +24,7 @@ def state() -> None:
 @state.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--before", is_flag=True, help="For a turn: the state it starts from, not the one it leaves.")
-@click.option("--state", "state_path", type=click.Path(path_type=Path), help="For a turn: start from this state file.")
+@click.option("--state", "state_path", type=click.Path(path_type=Path), help="For a turn: start from this state (or scenario) file.")
 @click.option("--module", "module_name", help="Module id or folder (default: the file's own).")
 @click.option("--side", help="Only this side's units.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -60,12 +59,8 @@ def _load(file: Path, module: Module | None, before: bool, state_path: Path | No
 
         done = replay(module, start, turn)
         return done.state, done.events
-    from pbem.model import schemas
-
-    document = load_json(file)
+    document = load_state_document(file)
     data = document.data
-    kind = "scenario" if isinstance(data, dict) and "id" in data else "state"
-    schemas.check(document, kind)
     if module is None:
         try:
             module = load_module_by_id(data["module"])
@@ -75,7 +70,7 @@ def _load(file: Path, module: Module | None, before: bool, state_path: Path | No
 
 
 def _is_turn(file: Path) -> bool:
-    if file.suffix.lower() in NOTATION_SUFFIXES:
+    if file.suffix.lower() in NOTATION_SUFFIXES or is_vassal_game(file):
         return True
     if not file.is_file():
         return False  # never open a FIFO or device to peek: the JSON reader refuses it

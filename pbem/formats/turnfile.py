@@ -16,7 +16,7 @@ from pbem.model.errors import PbemError
 from pbem.model.files import inside
 from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module, load_module_by_id
-from pbem.model.state import suggest
+from pbem.model.state import load_state_document, suggest
 
 ACTION_KINDS = (
     "phase", "move", "attack", "overrun", "fire", "eliminate", "remove", "loss", "reinforce", "replace", "roll",
@@ -44,8 +44,7 @@ MAX_TURN_VALUES = 100_000  # 10,000 two-hex moves hold 50,000; a real turn, a fe
 
 # What a file that is not a turn is, by its first bytes, and the command that reads it.
 _OTHER_KINDS = (
-    (b"PK\x03\x04", "a zip file: pbem checks a VASSAL log or save named .vlog or .vsav, and reads a module with 'pbem vassal info'"),
-    (b"!VCSK", "a VASSAL save or log: pbem checks it when it is named .vlog or .vsav"),
+    (b"PK\x03\x04", "a zip file, not a VASSAL save or log: read a VASSAL module with 'pbem vassal info'"),
     (b"\x89PNG", "a PNG picture, not a turn"),
     (b"\xff\xd8\xff", "a JPEG picture, not a turn"),
     (b"GIF8", "a GIF picture, not a turn"),
@@ -58,17 +57,58 @@ _OTHER_SUFFIXES = {
 }
 
 
-def _refuse_other_kinds(path: str | Path) -> None:
-    """A file that is plainly not a turn (a VASSAL module, a picture) is refused with the command that reads it."""
-    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
-        return  # a VASSAL log or save is a turn: its own reader says what is wrong with it
+# How a VASSAL save or log begins: obfuscated, or plain text; a VASSAL 3.7 save or log is a zip holding savedGame.
+_VASSAL_GAME_STARTS = (b"!VCSK", b"begin_save")
+_SAVED_GAME_ENTRY = "savedGame"
+_MAX_SAVE_MEMBERS = 64  # a save holds three (savedGame, savedata, moduledata); a zip with many more is something else
+
+
+def _head(path: str | Path) -> bytes:
+    """The first bytes of a regular file (a FIFO or device is never opened: it would block), or b''."""
     if not Path(path).is_file():
-        return  # a FIFO or device must never be opened here (it would block); the reader below refuses it
+        return b""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(16)
+            return handle.read(16)
     except OSError:
-        return  # the reader below reports it in its own words
+        return b""  # the reader reports it in its own words
+
+
+def is_vassal_game(path: str | Path) -> bool:
+    """Whether ``path`` is a VASSAL save or log: named ``.vlog``/``.vsav``, or so by its content whatever its name
+    (VASSAL writes ``.log`` too, and a mail client may rename an attachment)."""
+    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
+        return True
+    head = _head(path)
+    if head.startswith(_VASSAL_GAME_STARTS):
+        return True
+    return head.startswith(b"PK\x03\x04") and _zip_holds_saved_game(path)
+
+
+def _zip_holds_saved_game(path: str | Path) -> bool:
+    """A zip whose few members include VASSAL's ``savedGame``; only its directory is read, and only when small."""
+    import zipfile
+
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, 2)
+            size = handle.tell()
+            handle.seek(max(0, size - 65_557))  # the end record and the longest comment a zip may have
+            tail = handle.read()
+        end = tail.rfind(b"PK\x05\x06")
+        if end < 0 or len(tail) - end < 22 or int.from_bytes(tail[end + 10 : end + 12], "little") > _MAX_SAVE_MEMBERS:
+            return False
+        with zipfile.ZipFile(path) as archive:
+            return _SAVED_GAME_ENTRY in archive.namelist()
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, NotImplementedError):
+        return False
+
+
+def _refuse_other_kinds(path: str | Path) -> None:
+    """A file that is plainly not a turn (a VASSAL module, a picture) is refused with the command that reads it."""
+    if is_vassal_game(path):
+        return  # a VASSAL log or save is a turn: its own reader says what is wrong with it
+    head = _head(path)
     for magic, what in _OTHER_KINDS:
         if head.startswith(magic):
             raise PbemError.at(str(path), f"this is {what}", line=1)
@@ -85,7 +125,7 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
     wrote, so everything after this is the same for both.
     """
     _refuse_other_kinds(path)
-    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
+    if is_vassal_game(path):
         from pbem.formats.vassal.to_turn import read_vassal_turn
 
         document = read_vassal_turn(str(path), module, None if previous is None else str(previous))
@@ -426,16 +466,16 @@ _BUILDERS: dict[str, tuple[Callable[[_ActionBuilder, dict[str, Any], str], dict[
 
 
 def load_start_state(turn: act.Turn, module: Module, override: str | Path | None = None):
-    """The state a turn starts from: ``override``, else the header's state file or scenario."""
+    """The state a turn starts from: ``override`` (a state or scenario file, or a VASSAL save), else the header's
+    state file or scenario."""
     from pbem.model.state import State
 
-    if override is not None and Path(override).suffix.lower() in VASSAL_SUFFIXES:
+    if override is not None and is_vassal_game(override):
         from pbem.formats.vassal.to_turn import state_document_of_save
 
         document = state_document_of_save(str(override), module)
     elif override is not None:
-        document = load_json(override)
-        schemas.check(document, "state")
+        document = load_state_document(override)  # a state, or a scenario file
     elif turn.header.start_document is not None:
         document = turn.header.start_document
     elif turn.header.start_state is not None:
