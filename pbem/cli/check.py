@@ -13,7 +13,7 @@ from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, counted, one_line
 from pbem.engine.replay import replay
 from pbem.engine.report import odds_lines, report_items, report_json, summary
 from pbem.formats.turnfile import load_start_state, load_turn
-from pbem.model.files import write_atomic
+from pbem.model.files import check_output, write_atomic
 from pbem.model.module import load_module
 from pbem.model.violation import WARNING
 
@@ -36,6 +36,8 @@ def check(turn: Path, state_path: Path | None, module_name: str | None, output: 
 
     Exit code 0: all legal; 1: violations found; 2: the input could not be read.
     """
+    if write_state is not None:
+        check_output(write_state)  # a folder or device there is refused before the report, not after it
     module = load_module(module_name) if module_name else None
     parsed, module = load_turn(turn, module, state_path)
     state = load_start_state(parsed, module, state_path)
