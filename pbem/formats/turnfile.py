@@ -16,6 +16,7 @@ from pbem.model.errors import PbemError
 from pbem.model.files import inside
 from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module, load_module_by_id
+from pbem.model.names import nearest
 from pbem.model.state import load_state_document, suggest
 
 ACTION_KINDS = (
@@ -132,7 +133,7 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
     elif Path(path).suffix.lower() in NOTATION_SUFFIXES:
         from pbem.formats.notation import read_notation  # type: ignore[import-not-found]
 
-        document = read_notation(path)
+        document = read_notation(path, previous)
     else:
         document = load_json(path)
     actions = document.data.get("actions") if isinstance(document.data, dict) else None
@@ -195,9 +196,9 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         )
     if data["side"] not in module.sides:
         raise document.error("/side", f"side {data['side']!r} is not one of {', '.join(module.sides)}")
-    builder = _ActionBuilder(document, module)
-    actions = [builder.build(n, entry) for n, entry in enumerate(data["actions"])]
     start = data["start"]
+    builder = _ActionBuilder(document, module, lambda: start_units(path, start, module, previous))
+    actions = [builder.build(n, entry) for n, entry in enumerate(data["actions"])]
     header = act.TurnHeader(
         module=module.id,
         scenario=data.get("scenario") or start.get("scenario"),
@@ -214,6 +215,45 @@ def normalize_ratio(text: str) -> str:
     match = _RATIO.match(text)
     assert match, text
     return f"{int(match.group(1))}/{int(match.group(2))}"
+
+
+def start_units(file: str | Path, start: Any, module: Module, override: str | Path | None = None) -> dict[str, str]:
+    """The units on the map where a turn starts, id -> location, read without checking (for suggestions only):
+    from ``override`` (a state or scenario file), else the header's state file beside the turn or its scenario.
+    Anything unreadable gives none: a suggestion never fails a check."""
+    try:
+        if override is not None:
+            if is_vassal_game(override):
+                return {}
+            data = load_json(override).data
+        elif isinstance(start, dict) and isinstance(start.get("state"), str):
+            written = Path(start["state"])
+            if written.is_absolute() or ".." in written.parts or "\x00" in start["state"]:
+                return {}
+            data = load_json(inside(Path(file).parent / written, Path(file).parent)).data
+        elif isinstance(start, dict) and start.get("scenario") in module.scenarios:
+            data = load_json(module.scenarios[start["scenario"]]).data
+        else:
+            return {}
+    except (PbemError, OSError, ValueError):
+        return {}
+    units = data.get("units") if isinstance(data, dict) else None
+    found: dict[str, str] = {}
+    for entry in units if isinstance(units, list) else ():
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("at"), str):
+            if entry["id"] in module.units and module.map.find(entry["at"]) is not None:
+                found[entry["id"]] = entry["at"]
+    return found
+
+
+def unit_suggestion(written: str, module: Module, in_play: dict[str, str]) -> str:
+    """`` (did you mean PLA-TK-XX-1-02 at 3913?)``: the units nearest in spelling to ``written``, those on the map
+    where the turn starts first (with where they stand), or '' when none is near."""
+    names = [(key, unit.id) for unit in module.units.values() for key in (unit.id, unit.name, *unit.aliases) if key]
+    close = nearest(written, names, in_play)
+    if not close:
+        return ""
+    return " (did you mean " + ", ".join(f"{u} at {in_play[u]}" if u in in_play else u for u in close) + "?)"
 
 
 _NONE_DECLARED: frozenset[str] = frozenset()  # shared: most actions declare nothing
@@ -251,11 +291,12 @@ class _ActionBuilder:
     the turn is built and the parsed document with it (a table of bound methods made a reference cycle that
     left every turn's parsed JSON to the cyclic garbage collector, about a tenth of the time of reading it)."""
 
-    def __init__(self, document: JsonDocument, module: Module):
+    def __init__(self, document: JsonDocument, module: Module, in_play: Callable[[], dict[str, str]] | None = None):
         self.document = document
         self.module = module
         self.units = module.units
         self.lower = _unit_names(module)
+        self.in_play = in_play  # the units on the map at the start, read only to suggest a mistyped unit
 
     def build(self, n: int, entry: dict[str, Any]) -> act.Action:
         kind = action_kinds(entry)[0]
@@ -289,7 +330,8 @@ class _ActionBuilder:
             return name
         found = self.lower.get(" ".join(name.split()).casefold())
         if found is None:
-            raise self.document.error(pointer, f"unknown unit {name!r}{suggest(name, self.units)}")
+            in_play = self.in_play() if self.in_play is not None else {}
+            raise self.document.error(pointer, f"unknown unit {name!r}{unit_suggestion(name, self.module, in_play)}")
         return found
 
     def _units(self, names: str | list[str], pointer: str) -> tuple[str, ...]:

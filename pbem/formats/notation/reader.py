@@ -29,6 +29,7 @@ from pbem.formats.notation.names import Names, _find_module
 from pbem.model.errors import PbemError, Source
 from pbem.model.files import read_text
 from pbem.model.jsonsource import JsonDocument, escape_pointer_token
+from pbem.model.module import Module, bundled_modules, load_module_by_id
 
 
 @dataclass
@@ -631,6 +632,7 @@ class _Finisher:
         self.names = names
         self.positions: dict[str, tuple[int, int]] = {}
         self.named: dict[int, tuple[int, int]] = {}  # line -> (names found in the game, names not found)
+        self.missing: list[At] = []  # every name not found, in the order read
 
     def value(self, value: Any, pointer: str) -> Any:
         if isinstance(value, At):
@@ -649,6 +651,7 @@ class _Finisher:
         have, lack = self.named.get(at.line, (0, 0))
         self.named[at.line] = (have, lack + 1) if found is None else (have + 1, lack)
         if found is None:
+            self.missing.append(at)
             self.reader.problem(at.line, at.column, refusal)
             return at.value
         return found
@@ -696,8 +699,11 @@ class _Finisher:
         return result
 
 
-def parse_notation(text: str, file: str | Path, first_line: int = 1) -> NotationDocument:
-    """Read a turn written in the notation; every problem is reported in one :class:`NotationError`."""
+def parse_notation(text: str, file: str | Path, first_line: int = 1, state: str | Path | None = None) -> NotationDocument:
+    """Read a turn written in the notation; every problem is reported in one :class:`NotationError`.
+
+    ``state`` is the state the turn will start from when not its header's (``--state``): a mistyped unit is
+    matched against the units on the map there first."""
     file = str(file)
     reader = _Reader(file)
     reader.read(turn_lines(clean_lines(text, first_line)))
@@ -710,7 +716,11 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1) -> Notation
         if refusal:
             reader.problem(header["module"].line, header["module"].column, refusal)
         data["module"] = reference
-        names = Names(module) if module is not None else None
+        if module is not None:
+            from pbem.formats.turnfile import start_units
+
+            found_module = module
+            names = Names(module, lambda: start_units(file, data.get("start"), found_module, state))
     finisher = _Finisher(reader, names)
     for key in ("module_version", "scenario", "player", "note"):
         if key in header:
@@ -748,9 +758,45 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1) -> Notation
         finisher.positions = {k: v for k, v in finisher.positions.items() if "/".join(k.split("/")[:3]) not in dropped}
     positions.setdefault("/actions", reader.action_at[0] if reader.action_at else reader.first_line)
     positions.update(finisher.positions)
+    if reader.problems and names is not None:
+        _refuse_another_game(file, header["module"], names.module, finisher)
     if reader.problems:
         raise NotationError(file, reader.problems)
     return NotationDocument(file, data, text, positions=positions)
+
+
+MIN_FOREIGN_NAMES = 3  # fewer unknown names are typos, reported one by one
+
+
+def _refuse_another_game(file: str, game: At, module: Module, finisher: _Finisher) -> None:
+    """One line, not a line per name, for a turn of another game: most of its names are not of ``module``.
+
+    When more names are unknown than known (and at least :data:`MIN_FOREIGN_NAMES`), the other modules pbem knows
+    are asked: one that knows two thirds of them is named; else the line says the names are not of this game.
+    """
+    missing = [at for at in finisher.missing if at.kind != "text"]
+    known = sum(have for have, _ in finisher.named.values())
+    if len(missing) < MIN_FOREIGN_NAMES or len(missing) <= known:
+        return
+    shown = ", ".join(list(dict.fromkeys(str(at.value) for at in missing))[:4])
+    best, best_count = None, 0
+    for folder in bundled_modules():
+        if folder.name == module.id:
+            continue
+        try:
+            other = load_module_by_id(folder.name)
+        except PbemError:
+            continue
+        names = Names(other)
+        count = sum(getattr(names, at.kind)(at.value)[0] is not None for at in missing)
+        if count > best_count:
+            best, best_count = other, count
+    unknown = f"{len(missing)} of its {len(missing) + known} names are not of {module.id} ({shown}, …)"
+    if best is not None and best_count * 3 >= len(missing) * 2:
+        message = f"this is a turn of {best.name} ({best.id}), not of {module.id} as its Game: line says: {unknown}; fix the Game: line"
+    else:
+        message = f"this does not look like a turn of {module.id}, which its Game: line names: {unknown}; is it a turn of another game?"
+    raise NotationError(file, [Problem(game.line, game.column, message)])
 
 
 def _start(at: At) -> dict[str, At]:
@@ -763,10 +809,11 @@ def _start(at: At) -> dict[str, At]:
     return {kind: At(text, at.line, at.column)}
 
 
-def read_notation(path: str | Path) -> NotationDocument:
-    """Read a ``.pbem``/``.txt`` turn file, or the plain-text body of a saved email (``.eml``)."""
+def read_notation(path: str | Path, state: str | Path | None = None) -> NotationDocument:
+    """Read a ``.pbem``/``.txt`` turn file, or the plain-text body of a saved email (``.eml``); ``state`` as in
+    :func:`parse_notation`."""
     text = read_text(path, MAX_FILE)
     first_line = 1
     if Path(path).suffix.lower() == ".eml":
         text, first_line = _email_body(text, str(path))
-    return parse_notation(text, path, first_line)
+    return parse_notation(text, path, first_line, state)
