@@ -76,3 +76,16 @@ def test_names_that_no_game_knows_are_one_line_too(pbem, tmp_path):
     result = pbem("check", turn)
     assert result.code == 2 and result.err.count("\n") == 1
     assert "this does not look like a turn of china-war-1980" in result.err and "6 of its 7 names" in result.err
+
+
+def test_a_json_turn_of_another_game_names_that_game(pbem, tmp_path):
+    data = json.loads((SAMPLES / "paths-of-glory" / "legal-01-guns-of-august-opening.json").read_text())
+    data.update(module="china-war-1980", scenario="border-war", start={"scenario": "border-war"})
+    turn = tmp_path / "t.json"
+    turn.write_text(json.dumps(data))
+    result = pbem("check", turn)
+    assert result.code == 2 and result.err.count("\n") == 1
+    assert "(/module): this is a turn of Paths of Glory (paths-of-glory), not of china-war-1980" in result.err
+    # A China War turn with one bad unit is not mistaken for another game's.
+    turn.write_text(json.dumps(TURN))
+    assert "another" not in pbem("check", turn).err and "this is a turn of" not in pbem("check", turn).err

@@ -194,11 +194,18 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         raise document.error(
             "/module", f"this turn is for {data['module']}, not {module.id}: drop --module, or give a module for {data['module']}"
         )
-    if data["side"] not in module.sides:
-        raise document.error("/side", f"side {data['side']!r} is not one of {', '.join(module.sides)}")
-    start = data["start"]
-    builder = _ActionBuilder(document, module, lambda: start_units(path, start, module, previous))
-    actions = [builder.build(n, entry) for n, entry in enumerate(data["actions"])]
+    try:
+        if data["side"] not in module.sides:
+            raise document.error("/side", f"side {data['side']!r} is not one of {', '.join(module.sides)}")
+        start = data["start"]
+        builder = _ActionBuilder(document, module, lambda: start_units(path, start, module, previous))
+        actions = [builder.build(n, entry) for n, entry in enumerate(data["actions"])]
+    except PbemError as error:
+        other = another_game(data, module)
+        if other is None:
+            raise
+        raise document.error("/module", f"this is a turn of {other.name} ({other.id}), not of {module.id} as its module says: "
+                             f"its side and most of its units and places are {other.id}'s; fix its \"module\"") from None
     header = act.TurnHeader(
         module=module.id,
         scenario=data.get("scenario") or start.get("scenario"),
@@ -244,6 +251,49 @@ def start_units(file: str | Path, start: Any, module: Module, override: str | Pa
             if entry["id"] in module.units and module.map.find(entry["at"]) is not None:
                 found[entry["id"]] = entry["at"]
     return found
+
+
+def another_game(data: dict[str, Any], module: Module) -> Module | None:
+    """The other module pbem knows whose side, units and places a turn's names are, when ``module`` knows few of them
+    (a turn of one game under another's id); ``None`` when ``module`` knows most of them or no other module does."""
+    from pbem.model.module import bundled_modules
+
+    written = [data.get("side")] + list(_strings(data.get("actions"), 100_000))
+
+    def known(game: Module) -> int:
+        names = _unit_names(game)
+        return sum(
+            isinstance(value, str) and (value in game.sides or " ".join(value.split()).casefold() in names or game.map.find(value) is not None)
+            for value in written
+        )
+
+    here = known(module)
+    best, best_count = None, here
+    for folder in bundled_modules():
+        if folder.name == module.id:
+            continue
+        try:
+            other = load_module_by_id(folder.name)
+        except PbemError:
+            continue
+        count = known(other)
+        if count > best_count:
+            best, best_count = other, count
+    return best if best is not None and best_count >= 3 and best_count >= 3 * here else None
+
+
+def _strings(value: Any, limit: int) -> Any:
+    """The strings inside a JSON value (keys left out), at most ``limit`` of them."""
+    stack = [value]
+    while stack and limit > 0:
+        item = stack.pop()
+        if isinstance(item, str):
+            limit -= 1
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def unit_suggestion(written: str, module: Module, in_play: dict[str, str]) -> str:
