@@ -88,4 +88,4 @@ def test_a_json_turn_of_another_game_names_that_game(pbem, tmp_path):
     assert "(/module): this is a turn of Paths of Glory (paths-of-glory), not of china-war-1980" in result.err
     # A China War turn with one bad unit is not mistaken for another game's.
     turn.write_text(json.dumps(TURN))
-    assert "another" not in pbem("check", turn).err and "this is a turn of" not in pbem("check", turn).err
+    assert "this is a turn of" not in pbem("check", turn).err
