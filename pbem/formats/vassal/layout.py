@@ -77,7 +77,7 @@ class MapLayout:
         """``Map.getDeckNameAt``: a deck whose position is exactly (x, y)."""
         for name, deck_x, deck_y, owner in self.map.decks:
             board = next((placed for placed in self.boards if placed.board.name == owner), None)
-            if board is not None and board.x is not None:
+            if board is not None and board.x is not None and board.y is not None:
                 origin = (board.x, board.y)
             else:
                 origin = (self.map.edge_width, self.map.edge_height)
@@ -89,7 +89,7 @@ class MapLayout:
         """The map point of a location name (``Board.getLocation`` inverted to map pixels), first board first."""
         for placed in self.boards:
             grid = placed.board.grid
-            if grid is None or placed.x is None:
+            if grid is None or placed.x is None or placed.y is None:
                 continue
             point = grid.point_of(name, placed.board.size)
             if point is None:
