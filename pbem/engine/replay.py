@@ -22,7 +22,18 @@ class Replay:
     violations: list[Violation]
     actions: int
     odds: list[tuple[Action, CombatOdds]] = field(default_factory=list)  # with ``explain``: each combat's working
-    events: list[Event] = field(default_factory=list)  # every roll of dice and what it gave, in log order
+    # Every action that may roll dice, with what the module said it did: made into events only when asked for.
+    rolled: list[tuple[Action, tuple[str | None, str, str] | None]] = field(default_factory=list, repr=False)
+    module: Module | None = field(default=None, repr=False)
+
+    @property
+    def events(self) -> list[Event]:
+        """Every roll of dice and what it gave, in log order."""
+        found = self.__dict__.get("_events")
+        if found is None:
+            made = (random_event(action, self.module, outcome) for action, outcome in self.rolled) if self.module else ()
+            found = self.__dict__["_events"] = [event for event in made if event is not None]
+        return found
 
     @property
     def ok(self) -> bool:
@@ -55,7 +66,8 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
     violations: list[Violation] = list(turn.notices)
     done = 0
     worked: list[tuple[Action, CombatOdds]] = []
-    events: list[Event] = []
+    rolled: list[tuple[Action, tuple[str | None, str, str] | None]] = []
+    outcomes = context.outcomes
     for action in turn.actions:
         if explain:
             odds = rules.odds(action, state, context)
@@ -66,15 +78,13 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
         found += rules.after(action, state, context)
         done += 1
         if action.kind in _RANDOM:
-            event = random_event(action, module, context.outcomes.pop(action.index, None))
-            if event is not None:
-                events.append(event)
+            rolled.append((action, outcomes.pop(action.index, None) if outcomes else None))
         if found:
             violations.extend(_placed(found, action))
             if stop_at_first and any(v.severity != WARNING for v in found):
-                return Replay(turn, state, violations, done, worked, events)
+                return Replay(turn, state, violations, done, worked, rolled, module)
     violations.extend(rules.finish(state, context))
-    return Replay(turn, state, violations, done, worked, events)
+    return Replay(turn, state, violations, done, worked, rolled, module)
 
 
 _RANDOM = frozenset({"roll", "attack", "overrun", "fire", "special"})  # the kinds of action that may roll dice
