@@ -258,7 +258,7 @@ def another_game(data: dict[str, Any], module: Module) -> Module | None:
     (a turn of one game under another's id); ``None`` when ``module`` knows most of them or no other module does."""
     from pbem.model.module import bundled_modules
 
-    written = [data.get("side")] + list(_strings(data.get("actions"), 100_000))
+    written = [data.get("side")] + list(_strings(data.get("actions"), 5_000))  # enough to tell a game
 
     def known(game: Module) -> int:
         names = _unit_names(game)

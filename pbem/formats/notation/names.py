@@ -7,10 +7,14 @@ import difflib
 import re
 from collections.abc import Callable
 
+from pbem.formats.notation.cleanup import MAX_ERRORS
 from pbem.formats.notation.located import At
 from pbem.model.errors import PbemError
 from pbem.model.module import Module, bundled_modules, load_module_by_id
 from pbem.model.names import fold
+
+
+MAX_SUGGESTIONS = MAX_ERRORS  # as many as a notation error shows
 
 
 class Names:
@@ -20,6 +24,7 @@ class Names:
         self.module = module
         self._in_play = in_play  # the units on the map where the turn starts, asked for only to suggest a unit
         self._in_play_found: dict[str, str] | None = None
+        self.suggested = 0  # suggestions made: past MAX_SUGGESTIONS a name is only called unknown
         self.unit_keys: dict[str, set[str]] = {}
         for unit in module.units.values():
             for key in (unit.id, unit.name, *unit.aliases):
@@ -80,6 +85,9 @@ class Names:
             listed = sorted(map(str, found))
             shown = ", ".join(listed[:8]) + (f" and {len(listed) - 8} more" if len(listed) > 8 else "")
             return f"{kind} {written!r} is ambiguous: it could be {shown}"
+        self.suggested += 1
+        if self.suggested > MAX_SUGGESTIONS:  # only the first problems are shown: the search costs a few ms each
+            return f"unknown {kind} {written!r}"
         if kind == "unit":
             from pbem.formats.turnfile import unit_suggestion
 

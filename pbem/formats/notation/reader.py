@@ -25,7 +25,7 @@ from pbem.formats.notation.cleanup import (
 )
 from pbem.formats.notation.grammar import _CLAUSE_START, _Failure, _parse
 from pbem.formats.notation.located import At
-from pbem.formats.notation.names import Names, _find_module
+from pbem.formats.notation.names import MAX_SUGGESTIONS, Names, _find_module
 from pbem.model.errors import PbemError, Source
 from pbem.model.files import read_text
 from pbem.model.jsonsource import JsonDocument, escape_pointer_token
@@ -766,6 +766,7 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1, state: str 
 
 
 MIN_FOREIGN_NAMES = 3  # fewer unknown names are typos, reported one by one
+MAX_FOREIGN_SAMPLE = 200  # the unknown names another module is asked about: enough to tell a game
 
 
 def _refuse_another_game(file: str, game: At, module: Module, finisher: _Finisher) -> None:
@@ -779,6 +780,7 @@ def _refuse_another_game(file: str, game: At, module: Module, finisher: _Finishe
     if len(missing) < MIN_FOREIGN_NAMES or len(missing) <= known:
         return
     shown = ", ".join(list(dict.fromkeys(str(at.value) for at in missing))[:4])
+    sample = missing[:MAX_FOREIGN_SAMPLE]
     best, best_count = None, 0
     for folder in bundled_modules():
         if folder.name == module.id:
@@ -788,11 +790,12 @@ def _refuse_another_game(file: str, game: At, module: Module, finisher: _Finishe
         except PbemError:
             continue
         names = Names(other)
-        count = sum(getattr(names, at.kind)(at.value)[0] is not None for at in missing)
+        names.suggested = MAX_SUGGESTIONS  # only whether it knows the names is asked: no suggestion is worked out
+        count = sum(getattr(names, at.kind)(at.value)[0] is not None for at in sample)
         if count > best_count:
             best, best_count = other, count
     unknown = f"{len(missing)} of its {len(missing) + known} names are not of {module.id} ({shown}, …)"
-    if best is not None and best_count * 3 >= len(missing) * 2:
+    if best is not None and best_count * 3 >= len(sample) * 2:
         message = f"this is a turn of {best.name} ({best.id}), not of {module.id} as its Game: line says: {unknown}; fix the Game: line"
     else:
         message = f"this does not look like a turn of {module.id}, which its Game: line names: {unknown}; is it a turn of another game?"
