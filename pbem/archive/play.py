@@ -22,6 +22,7 @@ from pbem.engine.replay import replay
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.actions import Turn
 from pbem.model.errors import PbemError, Source
+from pbem.model.event import Event
 from pbem.model.module import Module
 from pbem.model.state import State
 from pbem.model.violation import WARNING, Violation
@@ -37,6 +38,7 @@ class PlayedTurn:
     state: dict[str, Any]  # the state after the turn, as ``State.to_json``
     actions: int
     player: str | None = None
+    events: list[Event] = field(default_factory=list)  # every random event of the turn, with what it did
 
     @property
     def ok(self) -> bool:
@@ -213,7 +215,7 @@ def play_game(
             result = replay(module, state, turn)
             violations = [_named(v, name) for v in result.violations]
             player = _player(loader, name, data) if players else None
-            game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player))
+            game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player, events=result.events))
     return game
 
 

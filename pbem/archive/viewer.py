@@ -1,7 +1,8 @@
 """The replay viewer: one self-contained HTML file (inline CSS, JS and SVG; no network) to step through a game.
 
 Python does the game work: it replays the game, records after each action which counters changed (so the
-page only has to add up differences) and writes every action's text and violations. The page draws the
+page only has to add up differences) and writes every action's text, violations and random event (the dice and
+what they did, in the module's words). The page draws the
 map from the module's geometry (or over the user's own map image, placed by the module's calibration), the
 counters (``pbem.art``'s pictures as data URIs when it is available, plain NATO-box counters otherwise), and
 the current action's marks: move arrows, attacks, fire (firers to target, with the result), special orders
@@ -87,6 +88,7 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any], backgro
             by_index.setdefault(v.index if v.index is not None else last, []).append(
                 {"rule": v.rule, "severity": v.severity, "message": v.message, "line": v.source.line if v.source else None, "at": v.at}
             )
+        events = {e.index: e.text() for e in turn.events if e.index is not None}
         phase = state.phase
         for action in turn.turn.actions:
             before = {uid: _where(u) for uid, u in state.units.items()}
@@ -97,7 +99,8 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any], backgro
             changes = {uid: w for uid, u in state.units.items() if (w := _where(u)) != before.get(uid)}
             frames.append({"turn": seq, "phase": _phase_name(style, phase), "index": action.index, "kind": action.kind,
                            "text": describe(action, module, style), "note": action.note or "", "line": action.source.line,
-                           "violations": by_index.get(action.index, []), "changes": changes, **marks})  # fmt: skip
+                           "violations": by_index.get(action.index, []), "changes": changes,
+                           **({"event": events[action.index]} if action.index in events else {}), **marks})  # fmt: skip
     return {
         "title": title,
         "module": {"id": module.id, "name": module.name, "version": module.version, "illustrative": bool(module.metadata.get("illustrative"))},
@@ -448,7 +451,7 @@ _PAGE = """<!DOCTYPE html>
  </div>
  <input id="scrub" type="range" min="0" value="0" aria-label="position in the game">
  <div id="position"></div>
- <div id="current"><div id="action-text"></div><div id="action-note"></div><ul id="violations"></ul></div>
+ <div id="current"><div id="action-text"></div><div id="action-event"></div><div id="action-note"></div><ul id="violations"></ul></div>
  <ol id="actions"></ol>
  <div id="legend"></div>
 </aside>
@@ -477,6 +480,7 @@ aside{width:380px;display:flex;flex-direction:column;border-left:1px solid #bbb;
 #current{padding:6px 8px;border-top:1px solid #ddd;border-bottom:1px solid #ddd;min-height:76px}
 #action-text{font-size:15px}
 #action-note{font-style:italic;color:#555}
+#action-event{color:#1e1e3c;font-weight:600}
 #violations{margin:4px 0 0;padding-left:18px}
 #violations li.illegal{color:#b00020}
 #violations li.mismatch{color:#9a6700}
@@ -740,11 +744,13 @@ function show(n) {
   if (!f) {
     el("position").textContent = `Start of the game (${count(last, "action")} in ${count(G.turns.length, "turn")})`;
     el("action-text").textContent = "Set-up: step forward to play the first action.";
+    el("action-event").textContent = "";
     el("action-note").textContent = "";
   } else {
     const T = G.turns[f.turn];
     el("position").textContent = `${turnLabel(f.turn)} · ${f.phase || "-"} · action ${f.index + 1}/${T.actions}`;
     el("action-text").textContent = f.text;
+    el("action-event").textContent = f.event ? `Dice: ${f.event}` : "";
     el("action-note").textContent = f.note;
     for (const v of f.violations) {
       const li = document.createElement("li");
@@ -800,7 +806,7 @@ function fillActions(t) {
       li.dataset.frame = k + 1;
       if (f.kind === "phase") li.classList.add("phase");
       if (f.violations.some((v) => v.severity !== "warning")) li.classList.add("bad");
-      li.title = f.violations.map((v) => `rule ${v.rule}: ${v.message}`).join("\n");
+      li.title = [...(f.event ? [`Dice: ${f.event}`] : []), ...f.violations.map((v) => `rule ${v.rule}: ${v.message}`)].join("\n");
       li.addEventListener("click", () => { pause(); show(k + 1); });
       list.appendChild(li); items.push(li);
     });

@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.model import actions as act
 from pbem.model import schemas
-from pbem.model.jsonsource import JsonDocument
+from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module
 from pbem.model.units import Step, UnitDef
 
@@ -248,6 +248,16 @@ class State:
             else:
                 stack.append(unit_id)
         return state
+
+
+def load_state_document(path) -> JsonDocument:
+    """A state file or a scenario file (it has an ``id``), read and checked against its own schema: both give the
+    units and where they stand, so every ``--state`` option takes either."""
+    document = load_json(path)
+    data = document.data
+    is_scenario = isinstance(data, dict) and "id" in data and "units" in data and "actions" not in data
+    schemas.check(document, "scenario" if is_scenario else "state")
+    return document
 
 
 def suggest(name: str, known: dict[str, Any]) -> str:

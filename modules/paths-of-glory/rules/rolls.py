@@ -32,6 +32,8 @@ class RollRules(PathsOfGloryBase):
         if nation is not None and self.neutral(state, nation):
             result = "none"  # 7.1.2: a neutral nation has no offensive
         state.status.setdefault("mandated_offensive", {})[side] = result
+        offensive = "no mandated offensive" if result == "none" else f"the {result.replace('_', ' (')}{')' if '_' in result else ''} must attack this turn"
+        ctx.outcome(action, offensive, result=result, rule="7.1")
         claimed = (action.result or "").strip().upper().replace(" ", "_").replace("(", "").replace(")", "")
         if claimed and claimed != result.upper():
             return [mismatch("7.1", f"the {side.upper()} mandated offensive roll {roll} gives {result}, not {action.result}", action)]
@@ -40,12 +42,12 @@ class RollRules(PathsOfGloryBase):
     # --- sieges and entrenchment ----------------------------------------------------------------------
     def check_special(self, action, state: State, ctx: TurnContext) -> list:
         if action.order == "siege":
-            return self._siege(action, state)
+            return self._siege(action, state, ctx)
         if action.order == "entrench":
             return self._entrench(action, state, ctx)
         return [illegal("-", f"unknown special order {action.order!r} (paths-of-glory knows siege and entrench)", action)]
 
-    def _siege(self, action, state: State) -> list:
+    def _siege(self, action, state: State, ctx: TurnContext) -> list:
         if action.at is None or not action.rolls:
             return [illegal("15.3", "a siege roll names the fort's space (at) and the roll", action)]
         label = self.where(action.at)
@@ -57,6 +59,7 @@ class RollRules(PathsOfGloryBase):
         drm = self.module.tables["siege"]["drm_by_turn"].get(str(state.turn), 0)
         roll = action.rolls[0] + drm
         result = "destroyed" if roll > fort else "holds"
+        ctx.outcome(action, f"the fort of {label} (LF {fort}) {'is destroyed' if result == 'destroyed' else 'holds'} ({action.rolls[0]}{drm:+d} = {roll})", result=result, rule="15.3")
         if action.result and action.result.strip().lower() != result:
             return [mismatch("15.3", f"siege roll {action.rolls[0]}{drm:+d} against the fort of {label} (LF {fort}): it {result}, not {action.result} (LR2022 15.3)", action)]
         return []
@@ -102,6 +105,7 @@ class RollRules(PathsOfGloryBase):
             return found
         lf = unit.face.loss or 0
         result = "success" if action.rolls[0] <= lf else "failure"
+        ctx.outcome(action, f"{name} {'digs a trench' if result == 'success' else 'fails to entrench'} in {self.where(action.at)} (roll {action.rolls[0]} against LF {lf})", result=result, rule="11.2.2")
         if action.result and action.result.strip().lower() != result:
             return [mismatch("11.2.2", f"entrenchment roll {action.rolls[0]} against {name}'s LF {lf}: {result}, not {action.result}", action)]
         return []

@@ -25,10 +25,11 @@ from pbem.formats.notation.cleanup import (
 )
 from pbem.formats.notation.grammar import _CLAUSE_START, _Failure, _parse
 from pbem.formats.notation.located import At
-from pbem.formats.notation.names import Names, _find_module
+from pbem.formats.notation.names import MAX_SUGGESTIONS, Names, _find_module
 from pbem.model.errors import PbemError, Source
 from pbem.model.files import read_text
 from pbem.model.jsonsource import JsonDocument, escape_pointer_token
+from pbem.model.module import Module, bundled_modules, load_module_by_id
 
 
 @dataclass
@@ -119,6 +120,22 @@ _VERBS = (
 _SPECIAL_NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
+def closing_candidate(lines: list[Line]) -> list[int]:
+    """The line numbers of the last paragraph when it may be a closing remark, else [].
+
+    It follows a blank line (so it is not the whole turn), has at most ``MAX_CLOSING`` lines and no digit: every action
+    names a hex or a unit, which a mistyped one still does, and those names hold digits.
+    """
+    block: list[Line] = []
+    for line in reversed(lines):
+        if block and line.number != block[-1].number - 1:
+            break
+        block.append(line)
+    if len(block) == len(lines) or len(block) > MAX_CLOSING or any(ch.isdigit() for line in block for ch in line.text):
+        return []
+    return [line.number for line in reversed(block)]
+
+
 def action_kind(action: dict[str, Any]) -> str:
     """The kind of an action that takes clauses (attack, overrun, fire, special), or ''."""
     return next((kind for kind in KEY_ORDER if kind in action), "")
@@ -136,6 +153,10 @@ class _Reader:
         self.combat: tuple[dict[str, Any], int] | None = None  # the attack that continuation lines extend
         self.first_line: tuple[int, int] = (1, 1)
         self.failed_indent: int | None = None  # indentation of the last line that could not be read
+        self.closing: list[int] = []  # the lines that may be a closing remark (see forgive_closing)
+        self.unread: set[int] = set()  # lines that could not be read as notation
+        self.actions_per_line: dict[int, int] = {}
+        self.action_line_kinds: dict[tuple[int, int], str] = {}  # (line, n-th action on it) -> 'bare special' or ''
 
     def problem(self, line: int, column: int, message: str) -> None:
         self.problems.append(Problem(line, column, message))
@@ -156,25 +177,32 @@ class _Reader:
             if len(self.problems) >= MAX_ERRORS:
                 break
             self.read_line(line)
-        self.forgive_closing(lines)
+        self.closing = closing_candidate(lines)
+        self.unread = {p.line for p in self.problems}
 
-    def forgive_closing(self, lines: list[Line]) -> None:
-        """Drop the problems of a closing remark ("Cheers, Ivan"): a short last paragraph that reads as nothing.
+    def forgive_closing(self, named: dict[int, tuple[int, int]]) -> None:
+        """Drop a closing remark ("Cheers, Ivan", "Your turn.", "Good luck."): a short last paragraph of prose.
 
-        Only a paragraph of at most ``MAX_CLOSING`` lines, after a blank line, with no digit in it (an action names a
-        hex or a unit, which a mistyped one still does) and none of whose lines could be read.
+        The paragraph is the candidate :func:`closing_candidate` finds, and each of its lines is prose: it cannot be
+        read as notation, or it reads only as a special order written without ``Special`` (the form that takes any
+        leading words for an order's name, so "Your turn." is the order "your" of a unit "turn.") and no name it gives
+        is one of the game's units, locations, boxes or sides. ``named`` counts, per line, the names found and not
+        found in the game. A paragraph with an action word, or naming anything of the game, is the turn, and reported.
         """
-        block: list[Line] = []
-        for line in reversed(lines):
-            if block and line.number != block[-1].number - 1:
-                break
-            block.append(line)
-        if len(block) == len(lines) or len(block) > MAX_CLOSING or any(ch.isdigit() for line in block for ch in line.text):
+        if not self.closing:
             return
-        numbers = {line.number for line in block}
-        failed = {p.line for p in self.problems}
-        if numbers <= failed:
-            self.problems = [p for p in self.problems if p.line not in numbers]
+        for number in self.closing:
+            if number in self.unread:
+                continue
+            kinds = [self.action_line_kinds.get((number, k)) for k in range(self.actions_per_line.get(number, 0))]
+            found, missing = named.get(number, (0, 0))
+            if not kinds or any(kind != "bare special" for kind in kinds) or found or not missing:
+                return
+        numbers = set(self.closing)
+        self.problems = [p for p in self.problems if p.line not in numbers]
+        kept = [(a, at) for a, at in zip(self.actions, self.action_at) if at[0] not in numbers]
+        self.actions = [a for a, _ in kept]
+        self.action_at = [at for _, at in kept]
 
     def read_line(self, line: Line) -> None:
         clause_like = bool(_CLAUSE_START.match(line.text))
@@ -226,13 +254,17 @@ class _Reader:
             return
         if comment:
             action["note"] = comment
-        self.add(action, line, line.indent + 1)
+        bare = body.data == "special" and _child(body, "order") is None and not _tokens(body, "SPECIAL")
+        self.add(action, line, line.indent + 1, kind="bare special" if bare else "")
         if body.data in KEY_ORDER:  # lines below may add clauses to it
             self.combat = (action, line.indent)
 
-    def add(self, action: dict[str, Any], line: Line, column: int, keep_combat: bool = False) -> None:
+    def add(self, action: dict[str, Any], line: Line, column: int, keep_combat: bool = False, kind: str = "") -> None:
         self.actions.append(action)
         self.action_at.append((line.number, column))
+        count = self.actions_per_line.get(line.number, 0)
+        self.action_line_kinds[(line.number, count)] = kind
+        self.actions_per_line[line.number] = count + 1
         if not keep_combat:
             self.combat = None
 
@@ -601,6 +633,8 @@ class _Finisher:
         self.reader = reader
         self.names = names
         self.positions: dict[str, tuple[int, int]] = {}
+        self.named: dict[int, tuple[int, int]] = {}  # line -> (names found in the game, names not found)
+        self.missing: list[At] = []  # every name not found, in the order read
 
     def value(self, value: Any, pointer: str) -> Any:
         if isinstance(value, At):
@@ -616,7 +650,10 @@ class _Finisher:
         if at.kind == "text" or self.names is None:
             return at.value
         found, refusal = getattr(self.names, at.kind)(at.value)
+        have, lack = self.named.get(at.line, (0, 0))
+        self.named[at.line] = (have, lack + 1) if found is None else (have + 1, lack)
         if found is None:
+            self.missing.append(at)
             self.reader.problem(at.line, at.column, refusal)
             return at.value
         return found
@@ -664,8 +701,11 @@ class _Finisher:
         return result
 
 
-def parse_notation(text: str, file: str | Path, first_line: int = 1) -> NotationDocument:
-    """Read a turn written in the notation; every problem is reported in one :class:`NotationError`."""
+def parse_notation(text: str, file: str | Path, first_line: int = 1, state: str | Path | None = None) -> NotationDocument:
+    """Read a turn written in the notation; every problem is reported in one :class:`NotationError`.
+
+    ``state`` is the state the turn will start from when not its header's (``--state``): a mistyped unit is
+    matched against the units on the map there first."""
     file = str(file)
     reader = _Reader(file)
     reader.read(turn_lines(clean_lines(text, first_line)))
@@ -678,7 +718,11 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1) -> Notation
         if refusal:
             reader.problem(header["module"].line, header["module"].column, refusal)
         data["module"] = reference
-        names = Names(module) if module is not None else None
+        if module is not None:
+            from pbem.formats.turnfile import start_units
+
+            found_module = module
+            names = Names(module, lambda: start_units(file, data.get("start"), found_module, state))
     finisher = _Finisher(reader, names)
     for key in ("module_version", "scenario", "player", "note"):
         if key in header:
@@ -709,11 +753,55 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1) -> Notation
         finisher.positions[pointer] = place
         actions.append(finisher.action(action, pointer))
     data["actions"] = actions
+    reader.forgive_closing(finisher.named)
+    if len(reader.actions) < len(actions):  # a closing remark read as actions: they are the last ones, dropped
+        data["actions"] = actions[: len(reader.actions)]
+        dropped = {f"/actions/{n}" for n in range(len(reader.actions), len(actions))}
+        finisher.positions = {k: v for k, v in finisher.positions.items() if "/".join(k.split("/")[:3]) not in dropped}
     positions.setdefault("/actions", reader.action_at[0] if reader.action_at else reader.first_line)
     positions.update(finisher.positions)
+    if reader.problems and names is not None:
+        _refuse_another_game(file, header["module"], names.module, finisher)
     if reader.problems:
         raise NotationError(file, reader.problems)
     return NotationDocument(file, data, text, positions=positions)
+
+
+MIN_FOREIGN_NAMES = 3  # fewer unknown names are typos, reported one by one
+MAX_FOREIGN_SAMPLE = 200  # the unknown names another module is asked about: enough to tell a game
+
+
+def _refuse_another_game(file: str, game: At, module: Module, finisher: _Finisher) -> None:
+    """One line, not a line per name, for a turn of another game: most of its names are not of ``module``.
+
+    When more names are unknown than known (and at least :data:`MIN_FOREIGN_NAMES`), the other modules pbem knows
+    are asked: one that knows two thirds of them is named; else the line says the names are not of this game.
+    """
+    missing = [at for at in finisher.missing if at.kind != "text"]
+    known = sum(have for have, _ in finisher.named.values())
+    if len(missing) < MIN_FOREIGN_NAMES or len(missing) <= known:
+        return
+    shown = ", ".join(list(dict.fromkeys(str(at.value) for at in missing))[:4])
+    sample = missing[:MAX_FOREIGN_SAMPLE]
+    best, best_count = None, 0
+    for folder in bundled_modules():
+        if folder.name == module.id:
+            continue
+        try:
+            other = load_module_by_id(folder.name)
+        except PbemError:
+            continue
+        names = Names(other)
+        names.suggested = MAX_SUGGESTIONS  # only whether it knows the names is asked: no suggestion is worked out
+        count = sum(getattr(names, at.kind)(at.value)[0] is not None for at in sample)
+        if count > best_count:
+            best, best_count = other, count
+    unknown = f"{len(missing)} of its {len(missing) + known} names are not of {module.id} ({shown}, …)"
+    if best is not None and best_count * 3 >= len(sample) * 2:
+        message = f"this is a turn of {best.name} ({best.id}), not of {module.id} as its Game: line says: {unknown}; fix the Game: line"
+    else:
+        message = f"this does not look like a turn of {module.id}, which its Game: line names: {unknown}; is it a turn of another game?"
+    raise NotationError(file, [Problem(game.line, game.column, message)])
 
 
 def _start(at: At) -> dict[str, At]:
@@ -726,10 +814,11 @@ def _start(at: At) -> dict[str, At]:
     return {kind: At(text, at.line, at.column)}
 
 
-def read_notation(path: str | Path) -> NotationDocument:
-    """Read a ``.pbem``/``.txt`` turn file, or the plain-text body of a saved email (``.eml``)."""
+def read_notation(path: str | Path, state: str | Path | None = None) -> NotationDocument:
+    """Read a ``.pbem``/``.txt`` turn file, or the plain-text body of a saved email (``.eml``); ``state`` as in
+    :func:`parse_notation`."""
     text = read_text(path, MAX_FILE)
     first_line = 1
     if Path(path).suffix.lower() == ".eml":
         text, first_line = _email_body(text, str(path))
-    return parse_notation(text, path, first_line)
+    return parse_notation(text, path, first_line, state)

@@ -431,7 +431,9 @@ class _Builder:
 
 def _save_turn(opened: OpenedGame, previous: str) -> VassalTurnDocument:
     state, namer = save_to_state(opened.game, opened.mapping, opened.pieces, opened.namer)
-    if previous.lower().endswith((".vsav", ".vlog")):
+    from pbem.formats.turnfile import is_vassal_game
+
+    if is_vassal_game(previous):
         before = state_document_of_save(previous, opened.module)
     else:
         before = load_json(previous)
