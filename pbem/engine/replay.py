@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from pbem.engine.slices import check_end, place_start
 from pbem.model.actions import Action, Turn
 from pbem.model.errors import PbemError
 from pbem.model.module import Module
@@ -49,8 +50,9 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
 
 def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, explain: bool) -> Replay:
     rules = module.ruleset
+    placed = place_start(module, state, turn)
     context = rules.begin(state, turn)
-    violations: list[Violation] = list(turn.notices)
+    violations: list[Violation] = list(turn.notices) + placed
     done = 0
     worked: list[tuple[Action, CombatOdds]] = []
     for action in turn.actions:
@@ -67,6 +69,7 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
             if stop_at_first and any(v.severity != WARNING for v in found):
                 return Replay(turn, state, violations, done, worked)
     violations.extend(rules.finish(state, context))
+    violations.extend(check_end(module, state, turn))
     return Replay(turn, state, violations, done, worked)
 
 

@@ -27,6 +27,7 @@ from pbem.model.resources import data_dir
 from pbem.model.units import CounterType, Step, UnitDef
 
 if TYPE_CHECKING:
+    from pbem.model.sequence import Sequence
     from pbem.rules.ruleset import Ruleset
 
 
@@ -51,6 +52,13 @@ class Module:
     metadata: dict[str, Any] = field(default_factory=dict)
     rules_file: Path | None = None
     status_checker: Any = field(default=None, repr=False)  # a validator of a state's ``status``, if the module gives one
+    sequence_data: dict[str, Any] | None = None  # ``module.json``'s ``sequence``: the sequence of play as data
+
+    def sequence(self, first: str | None = None) -> "Sequence | None":
+        """The module's sequence of play with ``first`` acting first (None if the module declares none)."""
+        from pbem.model.sequence import Sequence
+
+        return None if self.sequence_data is None else Sequence(self.sequence_data, self.sides, first)
 
     @cached_property
     def ruleset(self) -> "Ruleset":
@@ -286,6 +294,7 @@ def _load(path: Path) -> Module:
         metadata={k: v for k, v in data.items() if k in ("title", "illustrative", "notes", "sources", "publisher")},
         rules_file=rules_file,
         status_checker=status_checker,
+        sequence_data=data.get("sequence"),
     )
 
 
