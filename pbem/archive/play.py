@@ -186,11 +186,14 @@ def play_game(
     check: bool = False,
     listed: bool = False,
     scratch: str | None = None,
+    continuity: dict[str, list[Violation]] | None = None,
 ) -> PlayedGame:
     """Replay every turn in order; an unreadable turn file is a PbemError naming it.
 
     ``check`` refuses a turn that does not follow on from the one before (a stored game is played as stored).
     ``scratch`` is the folder to make the private folder in (see :class:`TurnLoader`).
+    A game of VASSAL logs gets each log's continuity with the one before (``continuity``, if the caller has
+    worked it out already).
     """
     if not turns:
         raise PbemError("the game has no turn files")
@@ -208,7 +211,9 @@ def play_game(
         slices = _slices(module, state.first_side or state.side, [outline_of(t) for t in parsed]) if check else None
         if slices is not None:
             check_slices(slices[0], [(name, piece) for (name, _), piece in zip(turns, slices[1])], listed)
-        sequence = TurnSequence(module, state.first_side or state.side) if check and slices is None else None
+        vassal = any(name.lower().endswith((".vlog", ".vsav")) for name, _ in turns)
+        # A chain of VASSAL logs follows on by its positions (rule continuity), not by headers it does not have.
+        sequence = TurnSequence(module, state.first_side or state.side) if check and slices is None and not vassal else None
         previous: tuple[str, Turn] | None = None
         for (name, data), turn in zip(turns, parsed):
             if sequence is not None and previous is not None:
@@ -218,7 +223,20 @@ def play_game(
             violations = [_named(v, name) for v in result.violations]
             player = _player(loader, name, data) if players else None
             game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player))
+        if continuity is not None or any(name.lower().endswith((".vlog", ".vsav")) for name, _ in turns):
+            _add_continuity(module, turns, game, loader, continuity)
     return game
+
+
+def _add_continuity(module: Module, turns: list[tuple[str, bytes]], game: PlayedGame, loader: TurnLoader,
+                    found: dict[str, list[Violation]] | None) -> None:
+    """A chain of VASSAL logs: each log's opening compared with the end of the one before (rule ``continuity``)."""
+    from pbem.archive.logchain import chain_continuity, read_chain
+
+    if found is None:
+        found = chain_continuity(read_chain(module, turns, loader))
+    for played in game.turns:
+        played.violations = played.violations + found.get(played.name, [])
 
 
 class TurnSequence:
