@@ -120,3 +120,13 @@ def test_the_position_after_a_log_is_what_the_log_ends_with():
     pid = o.unit("GE-4-ARMY")
     assert (pieces[pid].x, pieces[pid].y) == o.xy["Strasbourg"]
     assert not any(pid in s.children for s in stacks.values())
+
+
+def test_dice_stats_of_a_chain_of_logs_shows_the_roll_taken_back_and_its_reroll(pbem, chains):
+    result = pbem("dice", "stats", chains / "chain-clean")
+    assert result.code == 0, result.err
+    assert "5 roll(s) on record: 4 kept, 1 taken back by an undo" in result.out
+    assert "  Ted: 03-cp-round-2.vlog step 3 combat 1 taken back; rolled again at step 5: 6" in result.out
+    report = json.loads(pbem("dice", "stats", *(chains / "chain-clean" / n for n in FILES), "--format", "json").out)
+    assert {g["player"]: g["counts"] for g in report["groups"]} == {
+        "Ann": {"1": 0, "2": 1, "3": 0, "4": 0, "5": 0, "6": 0}, "Ted": {"1": 0, "2": 0, "3": 1, "4": 0, "5": 1, "6": 1}}

@@ -74,6 +74,14 @@ def start_of(game: GameInput) -> tuple[str | None, bytes | None]:
 
 
 def play_input(game: GameInput, module: Module, *, players: bool = False) -> tuple[PlayedGame, str | None, bytes | None]:
+    order_input(game, module)
+    start_name, start_data = start_of(game)
+    played = play_game(module, [(t.name, t.data) for t in game.turns], start_name, start_data, players=players, check=True, listed=game.ordered)
+    return played, start_name, start_data
+
+
+def order_input(game: GameInput, module: Module) -> None:
+    """Put ``game``'s turn files in play order (unless the player gave it) and refuse files that do not follow."""
     if len(game.turns) > 1:
         with TurnLoader() as loader:
             headers = [loader.outline(t.name, t.data) for t in game.turns]
@@ -81,9 +89,6 @@ def play_input(game: GameInput, module: Module, *, players: bool = False) -> tup
             order = order_by_headers(module, headers, [t.name for t in game.turns])
             game.turns, headers = [game.turns[k] for k in order], [headers[k] for k in order]
         check_order(module, [t.name for t in game.turns], headers, game.ordered)
-    start_name, start_data = start_of(game)
-    played = play_game(module, [(t.name, t.data) for t in game.turns], start_name, start_data, players=players, check=True, listed=game.ordered)
-    return played, start_name, start_data
 
 
 @dataclass
@@ -376,22 +381,29 @@ def show(archive: Archive, reference: str | int) -> dict[str, Any]:
         ]
         info["turns"].append({"seq": seq, "name": name, "turn": turn, "side": side, "hash": file_hash, "link": link,
                               "actions": actions, "violations": violations})  # fmt: skip
-    for turn_info, (place, writer) in zip(info["turns"], _places_of(archive, gid, info["module"])):
-        turn_info["place"], turn_info["writer"] = place, writer
+    try:
+        module = load_module_by_id(info["module"])
+    except PbemError:
+        return info  # a module this pbem does not have: the stored facts only
+    from pbem.archive.gamedice import dice_record
+    from pbem.engine.dicestats import dice_stats
+
+    stored = load_game(archive, gid)
+    try:
+        for turn_info, (place, writer) in zip(info["turns"], _places_of(stored, module)):
+            turn_info["place"], turn_info["writer"] = place, writer
+        info["dice"] = dice_stats(dice_record(module, stored.turns)).as_json()
+    except PbemError:
+        pass  # turn files this module no longer reads: 'revalidate' says so; show what is stored
     return info
 
 
-def _places_of(archive: Archive, gid: int, module_id: str) -> list[tuple[str | None, str | None]]:
+def _places_of(stored: "StoredGame", module: Module) -> list[tuple[str | None, str | None]]:
     """Each stored turn file's slice of the sequence of play and its writer (nothing if the module has no sequence)."""
     from pbem.archive.play import _slices, first_side, span
 
-    try:
-        module = load_module_by_id(module_id)
-    except PbemError:
-        return []
     if module.sequence_data is None:
         return []
-    stored = load_game(archive, gid)
     with TurnLoader() as loader:
         try:
             outlines = [loader.outline(name, data) for name, data in stored.turns]

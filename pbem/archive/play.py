@@ -49,6 +49,21 @@ class PlayedGame:
     module: Module
     load_start: Callable[[], State] = field(repr=False)  # reads the start again (the replay changes its own)
     turns: list[PlayedTurn] = field(default_factory=list)
+    chain: list[Any] = field(default_factory=list, repr=False)  # a game of VASSAL logs: each file's ChainFile (positions, dice)
+
+    def dice(self):
+        """The game's dice on record (:class:`pbem.engine.dice.DiceRecord`), in play order."""
+        from pbem.engine.dice import DiceRecord, turn_rolls, vassal_rolls
+
+        record = DiceRecord()
+        logs = {f.name: f for f in self.chain}
+        for turn in self.turns:
+            if turn.name in logs:
+                record.rolls.extend(vassal_rolls(logs[turn.name].rolls))
+                record.rerolls.extend(logs[turn.name].rerolls)
+            else:
+                record.rolls.extend(turn_rolls(turn.turn, self.module))
+        return record
 
     @cached_property
     def start(self) -> State:
@@ -186,14 +201,14 @@ def play_game(
     check: bool = False,
     listed: bool = False,
     scratch: str | None = None,
-    continuity: dict[str, list[Violation]] | None = None,
+    chain: list[Any] | None = None,
 ) -> PlayedGame:
     """Replay every turn in order; an unreadable turn file is a PbemError naming it.
 
     ``check`` refuses a turn that does not follow on from the one before (a stored game is played as stored).
     ``scratch`` is the folder to make the private folder in (see :class:`TurnLoader`).
-    A game of VASSAL logs gets each log's continuity with the one before (``continuity``, if the caller has
-    worked it out already).
+    A game of VASSAL logs gets each log's continuity with the one before (``chain``: the files read by
+    :func:`pbem.archive.logchain.read_chain`, if the caller has them already).
     """
     if not turns:
         raise PbemError("the game has no turn files")
@@ -223,18 +238,17 @@ def play_game(
             violations = [_named(v, name) for v in result.violations]
             player = _player(loader, name, data) if players else None
             game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player))
-        if continuity is not None or any(name.lower().endswith((".vlog", ".vsav")) for name, _ in turns):
-            _add_continuity(module, turns, game, loader, continuity)
+        if chain is not None or any(name.lower().endswith((".vlog", ".vsav")) for name, _ in turns):
+            _add_continuity(module, turns, game, loader, chain)
     return game
 
 
-def _add_continuity(module: Module, turns: list[tuple[str, bytes]], game: PlayedGame, loader: TurnLoader,
-                    found: dict[str, list[Violation]] | None) -> None:
+def _add_continuity(module: Module, turns: list[tuple[str, bytes]], game: PlayedGame, loader: TurnLoader, chain: list[Any] | None) -> None:
     """A chain of VASSAL logs: each log's opening compared with the end of the one before (rule ``continuity``)."""
     from pbem.archive.logchain import chain_continuity, read_chain
 
-    if found is None:
-        found = chain_continuity(read_chain(module, turns, loader))
+    game.chain = chain if chain is not None else read_chain(module, turns, loader)
+    found = chain_continuity(game.chain)
     for played in game.turns:
         played.violations = played.violations + found.get(played.name, [])
 

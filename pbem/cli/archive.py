@@ -236,6 +236,12 @@ def show(ctx, game, output) -> int:
         for v in turn["violations"]:
             where = f"{_shown(turn['name'])}:{v['line']}" if v["line"] else _shown(turn["name"])
             click.echo(f"       {where}: rule {_shown(v['rule'])} [{_shown(v['severity'])}] {_shown(v['message'])}")
+    if "dice" in info:
+        from pbem.engine.dicestats import json_lines
+
+        click.echo("  dice")
+        for line in json_lines(info["dice"], info["players"]):
+            click.echo(f"    {_shown(line)}")
     return EXIT_OK
 
 

@@ -82,9 +82,10 @@ def read_chain_file(path: str, module: Module | None = None, name: str | None = 
     for step in report["steps"]:
         for event in step["events"]:
             if event["type"] == "roll":
+                known = opened.mapping.dice(event.get("button")) or {}
                 rolls.append({"file": name, "step": step["index"], "player": event.get("player") or step.get("player"),
-                              "button": event.get("button"), "dice": event.get("dice"), "values": list(event["values"]),
-                              "undone": "undone_by" in step})
+                              "button": event.get("button"), "purpose": known.get("purpose"), "dice": event.get("dice") or known.get("dice"),
+                              "values": list(event["values"]), "undone": "undone_by" in step})
     rerolls = [{"file": name, **r} for r in report["summary"]["rerolls"]]
     return ChainFile(name, "log", opening, closing, rolls, rerolls, opened=opened)
 
