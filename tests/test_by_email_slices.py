@@ -172,7 +172,7 @@ def test_a_state_file_in_the_folder_is_never_the_start_unless_game_json_says_so(
     first = folder / "t01-soviet-movement.pbem"
     first.write_text(first.read_text().replace("Scenario: border-war", "Start: after-t01-chinese-reaction.json"))
     code, out, err = run(capsys, "archive", "--db", tmp_path / "b.sqlite", "add", folder)
-    assert code == 2 and "never takes a state file from the game's files as its start" in err and "start_state" in err
+    assert code == 2 and "never takes a state file from a game folder as its start" in err and "start_state" in err
 
 
 def test_replay_plays_the_folder_in_place_order(folder, capsys, tmp_path):

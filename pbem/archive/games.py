@@ -63,11 +63,13 @@ def start_of(game: GameInput) -> tuple[str | None, bytes | None]:
     relative = header["start"].get("state")
     if relative is None:
         return None, None
-    # A state file beside the turns is whatever someone wrote: the game starts from one only when game.json
+    if not game.whole:  # turn files named one by one: the first one's start state, as 'pbem check' takes it
+        return game.fetch(relative, game.turns[0].name)
+    # A state file in a game folder is whatever someone wrote: the game starts from one only when game.json
     # records it as the start both players agreed on.
     raise PbemError.at(
         game.turns[0].name,
-        f"the first turn starts from the state file {relative!r}, and the archive never takes a state file from the game's files "
+        f"the first turn starts from the state file {relative!r}, and the archive never takes a state file from a game folder "
         f"as its start: record it in game.json as \"start_state\" if both players agreed on it, or start the first turn from the scenario",
         pointer="/start/state",
     )

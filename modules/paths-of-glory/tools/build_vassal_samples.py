@@ -80,15 +80,17 @@ class Opening:
         path.write_bytes(self.writer.to_bytes("Paths of Glory", "10.8"))
         return path
 
-    def next_log(self, player: str, scratch: Path) -> "Opening":
+    def next_log(self, player: str) -> "Opening":
         """The next log of a chain: it opens with the game as it stands now (VASSAL saves the whole game at
-        the start of a log), written by ``player``."""
+        the start of a log), written by ``player``. Piece ids, cards and places stay those of the save."""
         from pbem.formats.vassal.logwriter import LogWriter
 
-        scratch.mkdir(parents=True, exist_ok=True)
-        path = scratch / f"position-{len(list(scratch.iterdir())) + 1}.vsav"
-        path.write_bytes(LogWriter(self.writer.position(str(path))).to_bytes("Paths of Glory", "10.8"))
-        return Opening(path, player)
+        following = object.__new__(Opening)
+        following.__dict__.update(self.__dict__)
+        following.writer = LogWriter(self.writer.position(), player=player)
+        following.player = player
+        following.units_at = {}
+        return following
 
     def cheat_move(self, unit_id: str, space: str) -> None:
         """Move a unit without logging it (a VASSAL player moving a piece before starting the log)."""
@@ -187,7 +189,6 @@ def build_chains(save: Path, out: Path = OUT) -> dict[str, list[str]]:
     chains: dict[str, list[str]] = {}
     for chain, cheat in (("chain-clean", False), ("chain-moved", True)):
         folder = out / chain
-        scratch = out / f".{chain}-positions"
         cp = Opening(save, "Ted")
         cp.play("CP-10", "OPS (CP)")
         cp.move("GE-4-ARMY", "Strasbourg")
@@ -197,12 +198,12 @@ def build_chains(save: Path, out: Path = OUT) -> dict[str, list[str]]:
         files = [cp.save("01-cp-round-1.vlog", folder).name]
         if cheat:
             cp.cheat_move("FR-5-ARMY", "Verdun")
-        ap = cp.next_log("Ann", scratch)
+        ap = cp.next_log("Ann")
         ap.play("AP-03", "OPS (AP)")
         ap.move("FR-9-ARMY", "Chateau Thierry")
         ap.roll("Grey Die", 2)
         files.append(ap.save("02-ap-round-1.vlog", folder).name)
-        cp = ap.next_log("Ted", scratch)
+        cp = ap.next_log("Ted")
         cp.play("CP-04", "OPS (CP)")
         cp.move("GE-1-ARMY", "Koblenz")
         cp.roll("Grey Die", 1)
