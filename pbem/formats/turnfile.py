@@ -198,6 +198,7 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
     try:
         if data["side"] not in module.sides:
             raise document.error("/side", f"side {data['side']!r} is not one of {', '.join(module.sides)}")
+        _check_places(document, module)
         start = data["start"]
         builder = _ActionBuilder(document, module, lambda: start_units(path, start, module, previous))
         actions = [builder.build(n, entry) for n, entry in enumerate(data["actions"])]
@@ -215,8 +216,32 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         start_scenario=start.get("scenario"),
         start_state=start.get("state"),
         start_document=getattr(document, "start_document", None),
+        start_at=data.get("from"),
+        end_at=data.get("to"),
+        writer=data.get("writer"),
     )
     return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
+
+
+def _check_places(document: JsonDocument, module: Module) -> None:
+    """The header's ``writer``, ``from`` and ``to`` name sides and places the module's sequence of play has."""
+    data = document.data
+    if "writer" in data and data["writer"] not in module.sides:
+        raise document.error("/writer", f"writer {data['writer']!r} is not one of {', '.join(module.sides)}")
+    for key in ("from", "to"):
+        if key not in data:
+            continue
+        if "side" in data[key] and data[key]["side"] not in module.sides:
+            raise document.error(f"/{key}/side", f"side {data[key]['side']!r} is not one of {', '.join(module.sides)}")
+        sequence = module.sequence()
+        if sequence is None:
+            raise document.error(f"/{key}", f"module {module.id} declares no sequence of play, so a file cannot say where in it it {'starts' if key == 'from' else 'ends'}")
+        from pbem.model.sequence import SequenceError
+
+        try:
+            sequence.resolve(data[key], turn=data["turn"], owner=data["side"])
+        except SequenceError as error:
+            raise document.error(f"/{key}", str(error)) from None
 
 
 def normalize_ratio(text: str) -> str:

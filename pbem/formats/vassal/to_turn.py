@@ -405,7 +405,8 @@ class _Builder:
         if self.first_side is None:
             self.first_side = side
         self.rounds[side] = self.rounds.get(side, 0) + 1
-        self.add({"phase": self.phase, "round": self.rounds[side], "side": side}, step)
+        # No round number: a log does not say which action round it opens in (the next one, to the rules).
+        self.add({"phase": self.phase, "side": side}, step)
         at = self.add({"card": card, "use": use}, step)
         self.round = {"side": side, "use": use, "at": at, "step": step, "origins": {}}
         self.open_moves.clear()
