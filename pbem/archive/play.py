@@ -23,7 +23,7 @@ from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.actions import Turn
 from pbem.model.errors import PbemError, Source
 from pbem.model.module import Module
-from pbem.model.state import State
+from pbem.model.state import State, written_state_text
 from pbem.model.violation import WARNING, Violation
 
 MAX_GAME_ACTIONS = 100_000  # with the bound on bytes, what keeps a whole game's replay within seconds
@@ -195,6 +195,7 @@ def play_game(
             violations = [_named(v, name) for v in result.violations]
             player = _player(loader, name, data) if players else None
             game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player))
+        written_state_text(module, game.turns[-1].state)  # what the archive keeps reads back (exit 3 naming the key if not)
     return game
 
 

@@ -136,10 +136,11 @@ def state(file: str, module_name: str | None, vassal_module: str | None, out: st
     from pbem.formats.vassal.to_state import open_game, state_of
     from pbem.model.files import write_atomic
     from pbem.model.module import load_module
+    from pbem.model.state import written_state_text
 
     opened = open_game(file, load_module(module_name) if module_name else None, vassal_module)
     result = state_of(opened)
-    text = json.dumps(result, indent=1, ensure_ascii=False) + "\n"
+    text = written_state_text(opened.module, result)
     for warning in opened.namer.warnings:
         click.echo(f"{file}: warning: {warning}", err=True)
     if out:

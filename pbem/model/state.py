@@ -155,6 +155,10 @@ class State:
                 self.place(unit_id, path[-1])
 
     # --- JSON ---------------------------------------------------------------------------------------
+    def written_json(self) -> str:
+        """The state as the text of a state file, proved to read back (see :func:`written_state_text`)."""
+        return written_state_text(self.module, self.to_json())
+
     def to_json(self) -> dict[str, Any]:
         game_map = self.module.map
         units = []
@@ -248,6 +252,29 @@ class State:
             else:
                 stack.append(unit_id)
         return state
+
+
+def written_state_text(module: Module, data: dict[str, Any]) -> str:
+    """``data`` (a state pbem made) as the text of a state file, proved to read back first: checked against
+    ``state.schema.json``, the module's status schema and :meth:`State.from_json`, as the next check will.
+
+    Raises :class:`OwnOutputError` (exit 3, naming the key) when pbem produced a state it would itself refuse:
+    a file pbem writes always reads back.
+    """
+    import json
+
+    from pbem.model.errors import OwnOutputError, PbemError
+    from pbem.model.jsonsource import parse_json
+
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    try:
+        document = parse_json(text, "written state")
+        schemas.check(document, "state")
+        State.from_json(module, document)
+    except PbemError as error:
+        pointer = error.source.pointer if error.source is not None and error.source.pointer else "/"
+        raise OwnOutputError("pbem made a state it cannot read back", pointer, error.message) from None
+    return text
 
 
 def suggest(name: str, known: dict[str, Any]) -> str:
