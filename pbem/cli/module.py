@@ -45,6 +45,7 @@ def show(name: str, list_units: bool, list_locations: bool, output: str) -> int:
         "tables": sorted(loaded.tables),
         "scenarios": sorted(loaded.scenarios),
         "options": loaded.options,
+        "option_choices": loaded.option_choices,
         "notes": loaded.metadata.get("notes", []),
     }
     units = [_unit_entry(unit) for unit in loaded.units.values()] if list_units else []
@@ -62,6 +63,9 @@ def show(name: str, list_units: bool, list_locations: bool, output: str) -> int:
     click.echo(f"  counters: {len(loaded.counter_types)} types, {len(loaded.units)} units")
     click.echo(f"  tables: {', '.join(sorted(loaded.tables)) or 'none'}")
     click.echo(f"  scenarios: {', '.join(sorted(loaded.scenarios)) or 'none'}")
+    for name, allowed in loaded.option_choices.items():
+        values = ", ".join(json.dumps(v) for v in allowed)
+        click.echo(f"  option {name}: {values} (default {json.dumps(loaded.options.get(name))}; a game chooses in its files)")
     for note in info["notes"]:
         click.echo(f"  note: {note}")
     if list_units:

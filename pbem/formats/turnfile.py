@@ -166,6 +166,7 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         start_scenario=start.get("scenario"),
         start_state=start.get("state"),
         start_document=getattr(document, "start_document", None),
+        options=module.check_option_choices(data["options"], document, "/options") if "options" in data else {},
     )
     return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
 

@@ -258,6 +258,7 @@ class TurnHeader:
     start_scenario: str | None = None
     start_state: str | None = None  # path, relative to the turn file
     start_document: Any = None  # a start state the turn file carries itself (a VASSAL log's opening position)
+    options: dict[str, Any] = field(default_factory=dict)  # module options the game chooses from this turn on
 
 
 @dataclass

@@ -48,6 +48,7 @@ class Module:
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     markers: dict[str, dict[str, Any]] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    option_choices: dict[str, list[Any]] = field(default_factory=dict)  # options a game may choose, and their values
     metadata: dict[str, Any] = field(default_factory=dict)
     rules_file: Path | None = None
     status_checker: Any = field(default=None, repr=False)  # a validator of a state's ``status``, if the module gives one
@@ -59,6 +60,21 @@ class Module:
 
         if self.rules_file is None:
             return Ruleset(self)
+        code = self._rules_code
+        try:
+            return code.build_ruleset(self)
+        except (PbemError, MemoryError, RecursionError):
+            raise
+        except Exception as error:
+            if self.bundled:  # pbem's own module on its own data: a bug, reported as one (exit 3)
+                raise
+            # A module folder the user chose: its code and data belong together, and a failure is the module's.
+            raise self.failure(error, "the module's rules could not be built from its data") from None
+
+    @cached_property
+    def _rules_code(self) -> Any:
+        """The module's rules code, loaded once (every choice of options builds its ruleset from it)."""
+        assert self.rules_file is not None
         name = "pbem_module_" + re.sub(r"\W", "_", self.id)
         if self.rules_file.is_dir():  # a package: rules/__init__.py and its sibling files
             spec = importlib.util.spec_from_file_location(
@@ -72,14 +88,43 @@ class Module:
         sys.modules[name] = code
         try:
             spec.loader.exec_module(code)
-            return code.build_ruleset(self)
         except (PbemError, MemoryError, RecursionError):
             raise
         except Exception as error:
-            if self.bundled:  # pbem's own module on its own data: a bug, reported as one (exit 3)
+            if self.bundled:
                 raise
-            # A module folder the user chose: its code and data belong together, and a failure is the module's.
             raise self.failure(error, "the module's rules could not be built from its data") from None
+        return code
+
+    def with_options(self, choices: dict[str, Any]) -> "Module":
+        """This module with a game's own option choices over its defaults (the same object when they change
+        nothing); its ruleset is built once per set of choices and kept."""
+        options = self.options | choices
+        if options == self.options:
+            return self
+        key = json.dumps(options, sort_keys=True)
+        variants = self.__dict__.setdefault("_variants", {})
+        variant = variants.get(key)
+        if variant is None:
+            variant = replace(self, options=options)
+            if self.rules_file is not None:
+                variant.__dict__["_rules_code"] = self._rules_code
+            variants[key] = variant
+        return variant
+
+    def check_option_choices(self, choices: Any, document: JsonDocument, pointer: str) -> dict[str, Any]:
+        """``choices`` (a game's ``options`` at ``pointer`` of ``document``) as a dict, each a declared option
+        of the module (``option_choices`` in module.json) with one of its values; else an input error there."""
+        if not isinstance(choices, dict):
+            raise document.error(pointer, "options are an object: option name -> the value chosen")
+        for name, value in choices.items():
+            allowed = self.option_choices.get(name)
+            if allowed is None:
+                known = ", ".join(sorted(self.option_choices)) or "none"
+                raise document.error(f"{pointer}/{name}", f"{self.id} has no option {name!r} a game may choose (it has: {known})")
+            if value not in allowed:
+                raise document.error(f"{pointer}/{name}", f"option {name!r} is one of {', '.join(map(json.dumps, allowed))}, not {json.dumps(value)[:40]}")
+        return dict(choices)
 
     def failure(self, error: Exception, what: str) -> PbemError:
         """An exception in the rules code of a module folder the user chose, as an input error naming the module
@@ -283,10 +328,22 @@ def _load(path: Path) -> Module:
         cards=cards,
         markers=dict(counters_doc.data.get("markers", {})),
         options=data.get("options", {}),
+        option_choices=_option_choices(manifest, data),
         metadata={k: v for k, v in data.items() if k in ("title", "illustrative", "notes", "sources", "publisher")},
         rules_file=rules_file,
         status_checker=status_checker,
     )
+
+
+def _option_choices(manifest: JsonDocument, data: dict[str, Any]) -> dict[str, list[Any]]:
+    """The options a game may choose in its own files, each with its allowed values; the default is one of them."""
+    choices = data.get("option_choices", {})
+    for name, allowed in choices.items():
+        if name not in data.get("options", {}):
+            raise manifest.error(f"/option_choices/{name}", f"option {name!r} has no default in 'options'")
+        if data["options"][name] not in allowed:
+            raise manifest.error(f"/options/{name}", f"the default {data['options'][name]!r} is not one of option_choices.{name}")
+    return {name: list(allowed) for name, allowed in choices.items()}
 
 
 def _cards(document: JsonDocument, units: dict[str, UnitDef], types: dict[str, CounterType], sides: tuple[str, ...]) -> dict[str, dict[str, Any]]:

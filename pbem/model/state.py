@@ -59,6 +59,7 @@ class State:
         self.stacks: dict[int, list[str]] = {}
         self.control: dict[str, str] = {}  # nationality -> side that controls its units
         self.status: dict[str, Any] = {}  # game-specific: political status, VP, pacified hexes…
+        self.options: dict[str, Any] = {}  # the module options this game chose (module.json option_choices)
 
     # --- queries ------------------------------------------------------------------------------------
     def units_at(self, location: int) -> list[UnitState]:
@@ -190,6 +191,8 @@ class State:
         out["units"] = units
         if self.status:
             out["status"] = self.status
+        if self.module.option_choices:  # always, so a state never falls back to its scenario's choices
+            out["options"] = dict(sorted(self.options.items()))
         return out
 
     @classmethod
@@ -211,6 +214,7 @@ class State:
         if module.status_checker is not None:  # what the rules code will read there has the shape it expects
             schemas.check_value(document, module.status_checker, data.get("status", {}), "/status")
         state.status = copy.deepcopy(data.get("status", {}))
+        state.options = _options(module, document, state.scenario)
         seen: dict[str, int] = {}
         sides = set(module.sides) | {t.side for t in module.counter_types.values()}  # the players' and e.g. neutrals'
         known, boxes, find = module.units, set(module.boxes), module.map.find
@@ -252,6 +256,20 @@ class State:
             else:
                 stack.append(unit_id)
         return state
+
+
+def _options(module: Module, document: JsonDocument, scenario: str | None) -> dict[str, Any]:
+    """The options a game chose, as its start document says: a state's own, else those of its scenario."""
+    data = document.data
+    if "options" in data:
+        return module.check_option_choices(data["options"], document, "/options")
+    if not module.option_choices or "units" in data and "id" in data or scenario not in module.scenarios:
+        return {}  # a scenario itself (it has an id) with no options, or nothing to fall back on
+    from pbem.model.jsonsource import load_json
+
+    set_up = load_json(module.scenarios[scenario])  # a state written before options were kept: its scenario's
+    choices = set_up.data.get("options", {}) if isinstance(set_up.data, dict) else {}
+    return module.check_option_choices(choices, set_up, "/options")
 
 
 def written_state_text(module: Module, data: dict[str, Any]) -> str:

@@ -79,6 +79,9 @@ def write_notation(data: dict[str, Any]) -> str:
             out.append(f"Start: {kind} {_header_value(value)}")
     out.append(f"Turn: {data['turn']}")
     out.append(f"Side: {_header_value(data['side'])}")
+    if data.get("options"):
+        chosen = (f"{name}={str(value).lower() if isinstance(value, bool) else value}" for name, value in data["options"].items())
+        out.append(f"Options: {', '.join(chosen)}")
     for key, label in (("player", "Player"), ("note", "Note")):
         if key in data:
             text = data[key]
