@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.model import actions as act
 from pbem.model import schemas
+from pbem.model.cards import Piles, piles_from_json, piles_to_json
 from pbem.model.jsonsource import JsonDocument
 from pbem.model.module import Module
 from pbem.model.units import Step, UnitDef
@@ -60,6 +61,7 @@ class State:
         self.control: dict[str, str] = {}  # nationality -> side that controls its units
         self.status: dict[str, Any] = {}  # game-specific: political status, VP, pacified hexes…
         self.options: dict[str, Any] = {}  # the module options this game chose (module.json option_choices)
+        self.cards: dict[str, Piles] = {}  # each side's card piles, as far as public information shows them
 
     # --- queries ------------------------------------------------------------------------------------
     def units_at(self, location: int) -> list[UnitState]:
@@ -191,6 +193,8 @@ class State:
         out["units"] = units
         if self.status:
             out["status"] = self.status
+        if self.cards:
+            out["cards"] = piles_to_json(self.cards)
         if self.module.option_choices:  # always, so a state never falls back to its scenario's choices
             out["options"] = dict(sorted(self.options.items()))
         return out
@@ -215,6 +219,8 @@ class State:
             schemas.check_value(document, module.status_checker, data.get("status", {}), "/status")
         state.status = copy.deepcopy(data.get("status", {}))
         state.options = _options(module, document, state.scenario)
+        if "cards" in data:
+            state.cards = _piles(module, document)
         seen: dict[str, int] = {}
         sides = set(module.sides) | {t.side for t in module.counter_types.values()}  # the players' and e.g. neutrals'
         known, boxes, find = module.units, set(module.boxes), module.map.find
@@ -256,6 +262,21 @@ class State:
             else:
                 stack.append(unit_id)
         return state
+
+
+def _piles(module: Module, document: JsonDocument) -> dict[str, Piles]:
+    """The card piles of a state: each side one of the module's, each card one of its cards."""
+    data = document.data["cards"]
+    for side, piles in data.items():
+        if side not in module.sides:
+            raise document.error(f"/cards/{side}", f"{side!r} is not one of the sides {', '.join(module.sides)}")
+        for pile in ("discard", "removed", "in_play", "played"):
+            for n, entry in enumerate(piles.get(pile, ())):
+                card = entry if isinstance(entry, str) else entry["card"]
+                if card not in module.cards:
+                    pointer = f"/cards/{side}/{pile}/{n}" + ("" if isinstance(entry, str) else "/card")
+                    raise document.error(pointer, f"unknown card {card!r}{suggest(card, module.cards)}")
+    return piles_from_json(data)
 
 
 def _options(module: Module, document: JsonDocument, scenario: str | None) -> dict[str, Any]:
