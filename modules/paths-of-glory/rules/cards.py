@@ -40,11 +40,18 @@ class CardPileRules(PathsOfGloryBase):
 
     # --- the decks ----------------------------------------------------------------------------------
     def deck(self, side: str, level: str) -> list[str]:
-        """The cards of ``side``'s ``level`` deck in this game: the optional ones only if the game uses them
-        (all of them with ``selected``, whose choice is secret)."""
+        """The cards that may be in ``side``'s ``level`` deck in this game: the optional ones only if the game
+        uses them (all of them with ``selected``, whose choice is secret)."""
         optional = self.module.options.get("optional_cards", "none") != "none"
         return [card_id for card_id, card in self.module.cards.items()
                 if card["side"] == side and card["commitment"] == level and (optional or not card.get("optional"))]
+
+    def deck_size(self, side: str, level: str) -> int:
+        """How many cards ``side``'s ``level`` deck holds: with ``selected`` optional cards, each one chosen
+        replaces a matching card of the same deck ("Adding More Paths to Your Deck", way 2), so as many as without."""
+        if self.module.options.get("optional_cards", "none") == "selected":
+            return sum(1 for c in self.module.cards.values() if c["side"] == side and c["commitment"] == level and not c.get("optional"))
+        return len(self.deck(side, level))
 
     def hand_size(self) -> int:
         return int(self.module.options.get("hand_size", 7))
@@ -52,7 +59,7 @@ class CardPileRules(PathsOfGloryBase):
     def _deal(self, state: State) -> None:
         """4.3: the Mobilization decks shuffled, a hand dealt to each side."""
         for side in self.module.sides:
-            size = len(self.deck(side, COMMITMENT[0]))
+            size = self.deck_size(side, COMMITMENT[0])
             hand = min(self.hand_size(), size)
             state.cards[side] = Piles(hand=hand, draw=size - hand, decks=[COMMITMENT[0]])
 
@@ -117,7 +124,7 @@ class CardPileRules(PathsOfGloryBase):
         level = state.status.get("commitment", {}).get(side, COMMITMENT[0])
         for deck in COMMITMENT[: COMMITMENT.index(level) + 1] if level in COMMITMENT else ():
             if deck not in piles.decks:
-                piles.add_deck(deck, len(self.deck(side, deck)))
+                piles.add_deck(deck, self.deck_size(side, deck))
         piles.draw_to(self.hand_size())
         piles.played.clear()
         piles.drawn = turn
@@ -133,6 +140,8 @@ class CardPileRules(PathsOfGloryBase):
         rules = {v.rule for v in reported}
         name = f"{card_id} {card['name']}"
         if card.get("optional") and self.module.options.get("optional_cards", "none") == "none":
+            if "optional_cards" not in state.options:  # the module's default, not the game's own choice: a reminder
+                return [warning("2.3", f"{name} is one of the optional cards (#56-65), not part of the basic game (LR2022 2.3): say in the game's files whether it uses them (options optional_cards all or selected); by default it does not", action)]
             return [illegal("2.3", f"{name} is one of the optional cards (#56-65), which this game does not use (options: optional_cards none; LR2022 2.3)", action)]
         if card["commitment"] not in piles.decks:
             if "16.1" in rules:
