@@ -11,6 +11,7 @@ import click
 from pbem.cli import EXIT_OK, WrappingGroup
 from pbem.formats.turnfile import NOTATION_SUFFIXES, load_start_state, load_turn
 from pbem.model.errors import PbemError
+from pbem.model.cards import piles_lines
 from pbem.model.jsonsource import load_json
 from pbem.model.module import Module, load_module, load_module_by_id
 from pbem.model.state import State
@@ -111,6 +112,10 @@ def describe(state: State, only_side: str | None = None) -> dict[str, Any]:
     out = {k: v for k, v in header.items() if v is not None}
     out["locations"] = locations
     out["boxes"] = boxes
+    if state.cards:
+        out["cards"] = {side: piles.to_json() for side, piles in state.cards.items() if only_side is None or side == only_side}
+    if state.options:
+        out["options"] = state.options
     if state.status:
         out["status"] = state.status
     return out
@@ -145,6 +150,8 @@ def text_lines(summary: dict[str, Any]) -> list[str]:
         lines.extend(f"  {_unit_text(u)}" for u in units)
     if not summary["locations"] and not summary["boxes"]:
         lines.append("no units")
+    for side, piles in summary.get("cards", {}).items():
+        lines.extend(piles_lines(side, piles))
     return lines
 
 

@@ -148,3 +148,18 @@ def piles_to_json(piles: dict[str, Piles]) -> dict[str, Any]:
 
 def piles_from_json(data: dict[str, Any]) -> dict[str, Piles]:
     return {side: Piles.from_json(entry) for side, entry in data.items()}
+
+
+def piles_lines(side: str, piles: dict[str, Any]) -> list[str]:
+    """A side's card piles as a player reads them: the counts, then the face-up piles by card."""
+    def cards(ids: list[str]) -> str:
+        return ", ".join(ids) if ids else "none"
+
+    counts = "counts unknown" if piles.get("known") is False else f"hand {piles['hand']}, draw pile {piles['draw']}"
+    lines = [f"[cards {side}] {counts}; decks {', '.join(piles.get('decks', ())) or 'none'}"]
+    played = [f"{p['card']} as {p['use']}" + (f" (round {p['round']})" if "round" in p else "") for p in piles.get("played", ())]
+    lines.append(f"  played this turn: {', '.join(played) or 'none'}")
+    lines.append(f"  in play: {cards([e['card'] for e in piles.get('in_play', ())])}")
+    lines.append(f"  discard: {cards(piles.get('discard', []))}")
+    lines.append(f"  removed: {cards(piles.get('removed', []))}")
+    return lines
