@@ -179,8 +179,8 @@ class CardPileRules(PathsOfGloryBase):
         """9.5.4.6: combat cards (and, under 9.5.2.5's lock, Italy and Romania) discarded before the draw."""
         if action.card is None:
             return [illegal("9.5.4.6", "a discard names the card", action)]
-        side = action.side or ctx.active_side
         card = self.module.cards[action.card]
+        side = action.side or card["side"]  # only its owner holds a card
         name = f"{action.card} {card['name']}"
         found = []
         if pog(ctx).get("phase") != "draw":
