@@ -271,3 +271,19 @@ def test_generic_piles_with_unknown_counts_take_every_draw_to_reshuffle():
     piles_ = Piles(known=False, discard=["x"])
     piles_.draw_to(7)
     assert piles_.whereabouts("x") is None
+
+
+def test_a_hostile_turn_still_leaves_piles_that_read_back(module, tmp_path):
+    """Thousands of plays of one card, in a seventh round: every one judged, and the state still writes."""
+    actions = [{"phase": "action", "round": 7, "side": "cp"}, *[{"card": "CP-10", "use": "event" if n % 2 else "x" * 300} for n in range(3000)]]
+    _, _, after = run(module, tmp_path, actions)
+    text = after.written_json()
+    assert json.loads(text)["cards"]["cp"]["removed"] == ["CP-10"]
+
+
+def test_an_absurd_round_number_is_an_input_error(pbem, tmp_path):
+    turn = {"module": "paths-of-glory", "turn": 1, "side": "cp", "start": {"scenario": "1914"},
+            "actions": [{"phase": "action", "round": 10**12, "side": "cp"}]}
+    (tmp_path / "t1.json").write_text(json.dumps(turn), encoding="utf-8")
+    result = pbem("check", tmp_path / "t1.json", "--write-state", tmp_path / "after.json")
+    assert result.code == 2 and "/actions/0/round" in result.err and not (tmp_path / "after.json").exists()

@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DISCARD, REMOVED, IN_PLAY = "discard", "removed", "in_play"
+# What a state's piles may hold (state.schema.json): a written state always reads back, whatever a hostile turn did.
+MAX_COUNT = 100_000
+MAX_PLAYED = 20_000
 
 
 @dataclass
@@ -74,7 +77,8 @@ class Piles:
         if to == DISCARD:
             self.discard.append(card)
         elif to == REMOVED:
-            self.removed.append(card)
+            if card not in self.removed:
+                self.removed.append(card)
         elif to == IN_PLAY:
             self.in_play.append({"card": card, **({"round": record["round"]} if "round" in record else {})})
         else:
@@ -121,9 +125,9 @@ class Piles:
 
     # --- JSON --------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"hand": self.hand, "draw": self.draw, "decks": list(self.decks), "discard": list(self.discard),
-                               "removed": list(self.removed), "in_play": [dict(e) for e in self.in_play],
-                               "played": [dict(e) for e in self.played]}
+        out: dict[str, Any] = {"hand": min(self.hand, MAX_COUNT), "draw": min(self.draw, MAX_COUNT), "decks": list(self.decks),
+                               "discard": list(self.discard), "removed": list(self.removed), "in_play": [dict(e) for e in self.in_play],
+                               "played": [dict(e) for e in self.played[-MAX_PLAYED:]]}  # the last ones, should a turn hold more
         if not self.known:
             out["known"] = False
         if self.shuffle:

@@ -286,11 +286,25 @@ def _options(module: Module, document: JsonDocument, scenario: str | None) -> di
         return module.check_option_choices(data["options"], document, "/options")
     if not module.option_choices or "units" in data and "id" in data or scenario not in module.scenarios:
         return {}  # a scenario itself (it has an id) with no options, or nothing to fall back on
+    return _scenario_options(module, module.scenarios[scenario])  # a state written before options were kept
+
+
+def _scenario_options(module: Module, path: Any) -> dict[str, Any]:
+    """The options a scenario file chooses, read once per file version (states without options of their own)."""
+    import os
+
     from pbem.model.jsonsource import load_json
 
-    set_up = load_json(module.scenarios[scenario])  # a state written before options were kept: its scenario's
-    choices = set_up.data.get("options", {}) if isinstance(set_up.data, dict) else {}
-    return module.check_option_choices(choices, set_up, "/options")
+    key = (str(path), os.stat(path).st_mtime_ns)
+    cached = _SCENARIO_OPTIONS.get(key)
+    if cached is None:
+        set_up = load_json(path)
+        choices = set_up.data.get("options", {}) if isinstance(set_up.data, dict) else {}
+        cached = _SCENARIO_OPTIONS[key] = module.check_option_choices(choices, set_up, "/options")
+    return dict(cached)
+
+
+_SCENARIO_OPTIONS: dict[tuple[str, int], dict[str, Any]] = {}
 
 
 def written_state_text(module: Module, data: dict[str, Any]) -> str:
