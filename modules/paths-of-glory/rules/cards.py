@@ -241,6 +241,10 @@ class CardPileRules(PathsOfGloryBase):
             if piles.in_play_entry(card_id) is None:  # from the hand
                 piles.hand = max(0, piles.hand - 1)
                 piles.played.append({"card": card_id, "use": "combat", **record})
+                if card.get("war_status"):  # 9.5.1.3: a combat card is an event; played, it adds its war status
+                    status = state.status
+                    status.setdefault("war_status", {})[card["side"]] = status.get("war_status", {}).get(card["side"], 0) + card["war_status"]
+                    status["combined_war_status"] = status.get("combined_war_status", 0) + card["war_status"]
             if card.get("removed_after_event"):
                 piles.put(card_id, REMOVED)
             elif card_id in ONE_COMBAT_A_TURN:
