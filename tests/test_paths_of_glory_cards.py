@@ -287,3 +287,15 @@ def test_an_absurd_round_number_is_an_input_error(pbem, tmp_path):
     (tmp_path / "t1.json").write_text(json.dumps(turn), encoding="utf-8")
     result = pbem("check", tmp_path / "t1.json", "--write-state", tmp_path / "after.json")
     assert result.code == 2 and "/actions/0/round" in result.err and not (tmp_path / "after.json").exists()
+
+
+def test_9_5_1_3_a_combat_card_with_a_war_status_adds_it_when_first_played(module, tmp_path):
+    limited = {"commitment": {"cp": "limited_war", "ap": "mobilization"}, "war_status": {"cp": 4, "ap": 0}, "combined_war_status": 4}
+    state = state_doc(cards={"cp": piles(draw=27, decks=("mobilization", "limited_war")), "ap": piles()}, **limited)
+    illegal, _, after = run(module, tmp_path, attack_with(["CP-26"]), state)  # Place of Execution (1), starred
+    assert illegal == [] and after.status["war_status"]["cp"] == 5 and after.status["combined_war_status"] == 5
+    assert after.cards["cp"].removed == ["CP-26"]
+    again = [*AP_PASSES, cp_round(2), {"card": None, "use": "automatic"}, {"activate": {"Aachen": "attack"}, "cost": 1}, {**LIEGE, "cards": ["CP-26"]}]
+    assert "9.5.1.2" in run(module, tmp_path, attack_with(["CP-26"], also=again), state)[0]
+    _, _, after = run(module, tmp_path, attack_with(["CP-03"]), state)
+    assert after.status["war_status"]["cp"] == 4
