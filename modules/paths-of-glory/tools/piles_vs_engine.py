@@ -6,7 +6,10 @@ Each game is replayed from its first turn's start state, every later turn on the
 does); at the start of each game-turn the piles pbem keeps are compared with the engine's: discard pile, removed
 cards, combat cards in play, hand and draw pile sizes. It also counts the verdicts that cite a pile rule.
 
-    .venv/bin/python modules/paths-of-glory/tools/piles_vs_engine.py /work/helpers/pog-games [GAME...]
+    .venv/bin/python modules/paths-of-glory/tools/piles_vs_engine.py /work/helpers/pog-games [GAME...] [--engine-commitment]
+
+``--engine-commitment`` takes each game-turn's war status and commitment levels from the engine at its start, so
+that a war status drift (see the module README's data doubts) does not hide or cause a difference in the piles.
 """
 
 from __future__ import annotations
@@ -54,7 +57,10 @@ def pbem_piles(state, side: str) -> dict:
             "hand": piles.hand, "draw": piles.draw}
 
 
-def run_game(folder: Path, module) -> tuple[int, int, Counter, list[str]]:
+LEVELS = {"mobilization": "mobilization", "limited": "limited_war", "total": "total_war"}
+
+
+def run_game(folder: Path, module, engine_commitment: bool = False) -> tuple[int, int, Counter, list[str]]:
     engine = json.loads((folder.parent / "engine" / f"{folder.name}.json").read_text())
     starts = {t["turn"]: t["start"] for t in engine["turns"]}
     turns = sorted(folder.glob("t[0-9][0-9].json"))
@@ -75,13 +81,19 @@ def run_game(folder: Path, module) -> tuple[int, int, Counter, list[str]]:
             for side in ("cp", "ap"):
                 mine, theirs = pbem_piles(result.state, side), engine_piles(starts[number], side)
                 compared += 1
-                if not state.cards[side].known:
-                    mine = {k: v for k, v in mine.items() if k not in ("hand", "draw")}
-                    theirs = {k: v for k, v in theirs.items() if k not in ("hand", "draw")}
+                if not state.cards[side].known:  # a game that began mid-war: only what the files show is known
+                    mine = {k: v for k, v in mine.items() if k in ("removed", "in_play")}
+                    theirs = {k: v for k, v in theirs.items() if k in ("removed", "in_play")}
                 if mine != theirs:
                     differ += 1
                     diff = {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]}
                     notes.append(f"{folder.name} turn {number} {side}: pbem/engine {diff}")
+        if engine_commitment and number in starts:  # the engine's war status and commitment at this turn's start
+            for side in ("cp", "ap"):
+                level = LEVELS.get(starts[number][side]["commitment"], starts[number][side]["commitment"])
+                state.status.setdefault("commitment", {})[side] = level
+                state.status.setdefault("war_status", {})[side] = starts[number][side]["ws"]
+            state.status["combined_war_status"] = starts[number]["cp"]["ws"] + starts[number]["ap"]["ws"]
         result = replay(module, state, turn)
         for v in result.violations:
             if v.severity != "warning" and v.rule in PILE_RULES:
@@ -118,6 +130,8 @@ def _empty(turn):
 
 
 def main(argv: list[str]) -> int:
+    engine_commitment = "--engine-commitment" in argv
+    argv = [a for a in argv if a != "--engine-commitment"]
     root = Path(argv[0])
     module = load_module("paths-of-glory")
     games = argv[1:] or sorted(p.name for p in root.iterdir() if p.is_dir() and p.name != "engine")
@@ -127,7 +141,7 @@ def main(argv: list[str]) -> int:
         folder = root / name
         if not (root / "engine" / f"{name}.json").is_file():
             continue
-        compared, differ, verdicts, notes = run_game(folder, module)
+        compared, differ, verdicts, notes = run_game(folder, module, engine_commitment)
         total_compared += compared
         total_differ += differ
         rules += verdicts
