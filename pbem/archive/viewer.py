@@ -22,6 +22,7 @@ from typing import Any
 
 from pbem.archive.play import PlayedGame
 from pbem.archive.safetext import without_surrogates
+from pbem.model.cards import piles_lines
 from pbem.model import actions as act
 from pbem.model.module import Module
 from pbem.model.state import State
@@ -81,7 +82,8 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any], backgro
         header = turn.turn.header
         side_name = style.side_name(header.side) if style is not None else header.side
         turns.append({"name": turn.name, "turn": header.turn, "side": header.side, "side_name": side_name,
-                      "first": len(frames) + 1, "actions": turn.actions, "ok": turn.ok})  # fmt: skip
+                      "first": len(frames) + 1, "actions": turn.actions, "ok": turn.ok,
+                      "cards": _piles_text(turn.state.get("cards", {}))})  # fmt: skip
         by_index: dict[int, list[dict[str, Any]]] = {}
         last = turn.turn.actions[-1].index if turn.turn.actions else 0
         for v in turn.violations:
@@ -124,6 +126,9 @@ def _dice(game: PlayedGame) -> dict[str, Any]:
     data = dice_stats(game.dice()).as_json()
     data.pop("every_roll")
     return data
+def _piles_text(cards: dict[str, Any]) -> str:
+    """Each side's card piles after a turn, as ``pbem state show`` prints them (public information only)."""
+    return "\n".join(line for side, piles in cards.items() for line in piles_lines(side, piles))
 
 
 def _where(unit) -> list:
@@ -462,6 +467,7 @@ _PAGE = """<!DOCTYPE html>
  <input id="scrub" type="range" min="0" value="0" aria-label="position in the game">
  <div id="position"></div>
  <div id="current"><div id="action-text"></div><div id="action-event"></div><div id="action-note"></div><ul id="violations"></ul></div>
+ <pre id="piles" title="Card piles after this turn (public information)"></pre>
  <ol id="actions"></ol>
  <div id="legend"></div>
  <details id="dice"><summary>Dice on record</summary><div id="dice-body"></div></details>
@@ -775,6 +781,7 @@ function show(n) {
       violations.appendChild(li);
     }
   }
+  el("piles").textContent = f && G.turns[f.turn].cards ? `After this turn:\n${G.turns[f.turn].cards}` : "";
   el("turn-select").value = f ? f.turn : 0;
   fillPhases(f ? f.turn : 0, f ? f.phase : "");
   fillActions(f ? f.turn : 0);

@@ -219,6 +219,7 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         start_at=data.get("from"),
         end_at=data.get("to"),
         writer=data.get("writer"),
+        options=module.check_option_choices(data["options"], document, "/options") if "options" in data else {},
     )
     return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
 

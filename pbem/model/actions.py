@@ -261,6 +261,7 @@ class TurnHeader:
     start_at: dict[str, Any] | None = None  # ``from``: where in the sequence of play the file starts
     end_at: dict[str, Any] | None = None  # ``to``: where it ends
     writer: str | None = None  # the side that wrote the file, when the header says
+    options: dict[str, Any] = field(default_factory=dict)  # module options the game chooses from this turn on
 
 
 @dataclass

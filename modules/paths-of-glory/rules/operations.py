@@ -125,10 +125,11 @@ class OperationsRules(PathsOfGloryBase):
                     continue  # 9.4.1: no RP for a neutral Bulgaria, Italy or Turkey
                 pool[nation] = pool.get(nation, 0) + points
         if action.use == "event":
-            status.setdefault("events_played", []).append(action.card)
+            if action.card not in status.setdefault("events_played", []):  # once each: a written state stays within its schema
+                status["events_played"].append(action.card)
             status.setdefault("event_turns", {})[action.card] = state.turn
-            if card.get("removed_after_event"):
-                status.setdefault("removed_cards", []).append(action.card)
+            if card.get("removed_after_event") and action.card not in status.setdefault("removed_cards", []):
+                status["removed_cards"].append(action.card)
             if card.get("war_status"):  # 9.5.1.3: to the player's and the combined war status
                 status.setdefault("war_status", {})[side] = status.get("war_status", {}).get(side, 0) + card["war_status"]
                 status["combined_war_status"] = status.get("combined_war_status", 0) + card["war_status"]

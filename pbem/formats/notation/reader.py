@@ -77,7 +77,7 @@ class NotationDocument(JsonDocument):
 MAX_CLOSING = 3  # lines of a closing remark after the last action
 HEADER_FIELDS = {
     "game": "module", "module": "module", "version": "module_version", "scenario": "scenario", "turn": "turn",
-    "side": "side", "start": "start", "player": "player", "note": "note", "starts": "from", "ends": "to", "writer": "writer",
+    "side": "side", "start": "start", "player": "player", "note": "note", "starts": "from", "ends": "to", "writer": "writer", "options": "options",
 }  # fmt: skip
 COMBAT_ORDER = (
     "defenders", "support", "declare", "flank", "cards", "odds", "shifts", "column", "roll", "defender_roll", "result", "losses",
@@ -745,6 +745,11 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1, state: str 
                                f"'combat (soviet)', 'turn 2 movement (chinese)' or 'action round 3 (ap)', not {header[key].value!r}")
             else:
                 data[key] = finisher.value(place, f"/{key}")
+    if "options" in header:
+        chosen = _options(header["options"], reader)
+        if chosen is not None:
+            data["options"] = finisher.value(chosen, "/options")
+            positions["/options"] = (header["options"].line, header["options"].column)
     if "start" in header:
         data["start"] = finisher.value(_start(header["start"]), "/start")
         positions["/start"] = (header["start"].line, header["start"].column)
@@ -832,6 +837,20 @@ def _place(at: At) -> dict[str, At] | None:
     if side:
         place["side"] = At(side.lower(), at.line, at.column)
     return place
+
+
+def _options(at: At, reader: "_Reader") -> dict[str, At] | None:
+    """``Options: edition=lr2022, hand_size=8``: the module options the game chooses (true/false and whole
+    numbers as such, anything else as text)."""
+    chosen: dict[str, At] = {}
+    for part in str(at.value).split(","):
+        name, equals, value = (p.strip() for p in part.partition("="))
+        if not equals or not name or not value:
+            reader.problem(at.line, at.column, f"options are written name=value, separated by commas, not {part.strip()!r}")
+            return None
+        typed: Any = {"true": True, "false": False}.get(value.lower(), int(value) if re.fullmatch(r"-?\d{1,9}", value) else value)
+        chosen[name] = At(typed, at.line, at.column)
+    return chosen
 
 
 def _start(at: At) -> dict[str, At]:

@@ -84,6 +84,9 @@ def write_notation(data: dict[str, Any]) -> str:
     for key, label in (("from", "Starts"), ("to", "Ends")):
         if key in data:
             out.append(f"{label}: {_place_text(data[key])}")
+    if data.get("options"):
+        chosen = (f"{name}={str(value).lower() if isinstance(value, bool) else value}" for name, value in data["options"].items())
+        out.append(f"Options: {', '.join(chosen)}")
     for key, label in (("player", "Player"), ("note", "Note")):
         if key in data:
             text = data[key]
