@@ -314,6 +314,9 @@ class CombatRules(PathsOfGloryBase):
         found = []
         label = self.where(action.target)
         lost = list(action.losses_attacker)
+        # 12.4.4 with 12.5.1 and 12.6.1: a corps that replaced an eliminated attacking army is one of the attackers.
+        ids = {u.id for u in attackers}
+        attackers = attackers + [state.units[new] for old, new in action.replacements.items() if old in ids and new in state.units]
         full_attacker = [u for u in attackers if u.step == 0 and u.id not in lost]
         attacker_won = suffered_by_defender > suffered_by_attacker
         difference = suffered_by_defender - suffered_by_attacker
@@ -367,7 +370,7 @@ class CombatRules(PathsOfGloryBase):
         for unit_id in action.advance:
             unit = state.units[unit_id]
             if unit.id not in {u.id for u in attackers}:
-                found.append(illegal("12.6.1", f"{self.name(unit_id)} did not attack and may not advance", action))
+                found.append(illegal("12.6.1", f"{self.name(unit_id)} did not attack (nor replace an attacking army) and may not advance", action))
             elif unit.step or unit_id in lost:
                 found.append(illegal("12.6.1", f"only full-strength attackers advance; {self.name(unit_id)} is reduced", action))
         if action.advance:

@@ -70,8 +70,9 @@ class MovementRules(PathsOfGloryBase):
                 found.append(illegal("15.1.11", f"Russian units may not besiege (LR2022: enter) the German fort space {label} in August 1914", action))
             if self.neutral(state, country) and country != "AL":
                 found.append(illegal("11.1.11", f"{label} lies in neutral {country}; it may not be entered before {country} enters the war", action))
-            if country == "PE" and self.neutral(state, "TU"):
-                found.append(illegal("11.1.12", f"{label} (Persia) may be entered only once Turkey is in the war", action))
+            if country == "PE" and self.neutral(state, "TU") and self.edition() == "seed":
+                # Seed 11.1.12 only: LR2022 11.1.13 sets Persia's control when Turkey enters but bars no entry.
+                found.append(illegal("11.1.12", f"{label} (Persia) may be entered only once Turkey is in the war (seed edition)", action))
             if "mef_landing" in game_map.features[location] and state.status.get("mef_beachhead") != label:
                 found.append(illegal("11.1.10", f"{label} may be entered only while the MEF beach-head is there", action))
             for unit in units:
