@@ -155,3 +155,78 @@ def test_12_6_1_the_replacing_corps_advances_as_an_attacker(module, tmp_path):
     assert verdicts(module, tmp_path, replaced_attacker(["GE-CORPS-01"], {"FR-5-ARMY": ["Cambrai"]}), state, turn=1) == []
     # GE Corps #2 in Koblenz neither attacked nor replaced an attacker.
     assert verdicts(module, tmp_path, replaced_attacker(["GE-CORPS-02"], {"FR-5-ARMY": ["Cambrai"]}), state, turn=1) == ["12.6.1"]
+
+
+# --- Issue 24 class 4: violations the audit found missed --------------------------------------------------------------
+SEDAN_ATTACK = [CP_ROUND, {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1}]
+
+
+def two_armies_in_sedan(corps_in_reserve=True):
+    """The French 5th Army (full, LF 3) and a reduced French 3rd Army (LF 3) in Sedan; the set-up's FR corps in the
+    Reserve Box, or none there."""
+    empty = {} if corps_in_reserve else {f"FR_CORPS_0{n}": "reinforcements" for n in range(1, 8)}
+    state = place(set_up(), FR_3_ARMY="Sedan", **empty)
+    for unit in state["units"]:
+        if unit["id"] == "FR-3-ARMY":
+            unit["step"] = 1
+    return state
+
+
+def sedan_loses(losses, replacements, retreats):
+    """GE 2nd and 3rd Armies (10 CF, roll 4) against Sedan (5 CF, roll 3): loss numbers 3/5."""
+    return [*SEDAN_ATTACK, {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "3/5",
+                            "losses": {"attacker": ["GE-2-ARMY"], "defender": losses}, "replacements": replacements, "retreats": retreats}]
+
+
+def test_12_4_3_the_rulebook_example_a_reduced_army_replaced_by_a_corps_that_takes_two_steps(module, tmp_path):
+    # 12.4.3's example (LR2022 and seed alike): a full French Army (LF 3) and a reduced one (LF 3) suffer 5: the
+    # reduced army is eliminated, a corps (LF 1) replaces it and takes two steps; the full army stays intact.
+    legal = sedan_loses(["FR-3-ARMY", "FR-CORPS-01", "FR-CORPS-01"], {"FR-3-ARMY": "FR-CORPS-01"}, {"FR-5-ARMY": ["Cambrai", "Chateau Thierry"]})
+    assert verdicts(module, tmp_path, legal, two_armies_in_sedan(), turn=1) == []
+    fewer = sedan_loses(["FR-5-ARMY"], {}, {"FR-5-ARMY": ["Cambrai", "Chateau Thierry"], "FR-3-ARMY": ["Cambrai", "Chateau Thierry"]})
+    assert verdicts(module, tmp_path, fewer, two_armies_in_sedan(), turn=1) == ["12.4.3"]
+    # Without a corps in the Reserve Box, 3 is the most the two armies can take: the same losses are legal.
+    assert verdicts(module, tmp_path, fewer, two_armies_in_sedan(corps_in_reserve=False), turn=1) == []
+
+
+def test_12_1_6_no_space_is_attacked_twice_in_one_action(module, tmp_path):
+    # LR2022 12.1.6 "No space can be attacked more than once in a single action" (the seed is silent).
+    first = {"attack": ["GE-2-ARMY"], "target": "Sedan", "roll": 1, "defender_roll": 6, "result": "4/2", "losses": {"attacker": ["GE-2-ARMY"]}}
+    second = {**first, "attack": ["GE-3-ARMY"], "losses": {"attacker": ["GE-3-ARMY"]}}
+    assert verdicts(module, tmp_path, [*SEDAN_ATTACK, first, second], turn=1) == ["12.1.6"]
+    next_round = [{"phase": "action", "round": 1, "side": "ap"}, {"card": "AP-05", "use": "rp"},
+                  {"phase": "action", "round": 2, "side": "cp"}, {"card": "CP-01", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1}]
+    assert verdicts(module, tmp_path, [*SEDAN_ATTACK, first, *next_round, second], turn=1) == []
+
+
+def test_an_action_that_breaks_two_rules_reports_both(module, tmp_path, pbem):
+    # A move that jumps from Frankfurt to Sedan (11.1.3) and into the French 5th Army there (11.1.7).
+    move = [CP_ROUND, {"card": None, "use": "automatic"}, {"activate": {"Koblenz": "move"}, "cost": 1},
+            {"move": "GE-2-ARMY", "path": ["Koblenz", "Frankfurt", "Sedan"]}]
+    assert verdicts(module, tmp_path, move, turn=1) == ["11.1.3", "11.1.7"]
+    report = json.loads(pbem("check", tmp_path / "turn.json", "--format", "json").out)
+    assert sorted((v["index"], v["rule"]) for v in report["violations"] if v["severity"] == "illegal") == [(3, "11.1.3"), (3, "11.1.7")]
+    # Spending RP in the replacement phase without the points (17.1.1) while Paris is in enemy hands (17.1.3).
+    state = set_up(control={"Paris": "cp"})
+    for unit in state["units"]:
+        if unit["id"] == "FR-5-ARMY":
+            unit["step"] = 1
+    assert verdicts(module, tmp_path, [{"phase": "replacement"}, {"replace": "FR-5-ARMY"}], state) == ["17.1.1", "17.1.3"]
+    state["status"]["control"] = {}
+    state["status"]["replacement_points"] = {"FR": 5}
+    assert verdicts(module, tmp_path, [{"phase": "replacement"}, {"replace": "FR-5-ARMY"}], state) == []
+
+
+def test_12_4_4_3_which_british_corps_replace_which_army(module):
+    # LR2022 12.4.4.3 / seed 12.4.4.3: the BEF Army only by the BEF Corps; AUS, CND, PT and ANA Corps replace none.
+    from pbem.model.jsonsource import load_json
+    from pbem.model.state import State
+
+    state = State.from_json(module, load_json(MODULE / "scenarios" / "1914.json"))
+    rules, units = module.ruleset, state.units
+    assert rules._may_replace(units["BR-BEF-ARMY"], units["BR-BEF-CORPS"])
+    assert not rules._may_replace(units["BR-BEF-ARMY"], units["BR-CORPS-01"])
+    assert rules._may_replace(units["BR-1-ARMY"], units["BR-CORPS-01"])
+    assert not rules._may_replace(units["BR-1-ARMY"], units["BR-AUS-CORPS"]) and not rules._may_replace(units["BR-1-ARMY"], units["BR-BEF-CORPS"])
+    state.units["BR-CORPS-01"].box = "reinforcements"
+    assert not rules._reserve_corps(state, units["BR-1-ARMY"])  # only the BEF Corps is left in the box

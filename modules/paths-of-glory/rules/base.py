@@ -45,6 +45,7 @@ class Play:
     attacked_with: set[str] = field(default_factory=set)
     attacked_out: set[str] = field(default_factory=set)  # units that left a siege to attack next door (15.2.3)
     retreated_into: dict[int, set[str]] = field(default_factory=dict)
+    attacked_spaces: set[int] = field(default_factory=set)  # LR2022 12.1.6: each space attacked once an action
 
 
 @dataclass

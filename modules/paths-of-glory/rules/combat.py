@@ -13,6 +13,9 @@ from pbem.rules.ruleset import TurnContext, illegal, mismatch, warning
 
 from .base import PathsOfGloryBase
 
+# 12.4.5: the order in which attacking British units (and the RU CAU Army) take the first loss.
+LOSS_PRIORITY = {"BR-BEF-ARMY": 0, "BR-BEF-CORPS": 1, "BR-MEF-ARMY": 2, "RU-CAU-ARMY": 2, "BR-AUS-CORPS": 3, "BR-CND-CORPS": 3}
+
 
 class CombatRules(PathsOfGloryBase):
     def _tables(self) -> tuple[StrengthTable, StrengthTable]:
@@ -57,6 +60,8 @@ class CombatRules(PathsOfGloryBase):
             return found + [illegal("12.1.1", f"{label} holds no enemy unit or fort to attack", action)]
         if self._desert_summer(state, target):  # type: ignore[attr-defined]
             found.append(illegal("15.2.5", f"{label} is a desert space: it is not attacked in summer (LR2022 15.2.5)", action))
+        if target in play.attacked_spaces:
+            found.append(illegal("12.1.6", f"{label} was already attacked in this action; no space is attacked twice in one action (LR2022 12.1.6)", action))
         retreated = play.retreated_into.get(target, set())
         if defenders and all(u.id in retreated for u in defenders):
             found.append(illegal("12.1.1", f"{label} holds only units that retreated there this round: it may not be attacked", action))
@@ -216,7 +221,7 @@ class CombatRules(PathsOfGloryBase):
     def _loss_priority(self, action, attackers: list[UnitState], number: int) -> list:
         """12.4.5: attacking with British units (or the RU CAU Army), the first loss falls on the first unit of
         BEF Army, BEF Corps, MEF Army (or the CAU Army), AUS or CND Corps that can take it within the loss number."""
-        ranks = {"BR-BEF-ARMY": 0, "BR-BEF-CORPS": 1, "BR-MEF-ARMY": 2, "RU-CAU-ARMY": 2, "BR-AUS-CORPS": 3, "BR-CND-CORPS": 3}
+        ranks = LOSS_PRIORITY
         if not action.losses_attacker:
             return []
         able = [(ranks[u.id], u.id) for u in attackers if u.id in ranks and 0 < (u.face.loss or 0) <= number]
@@ -289,6 +294,10 @@ class CombatRules(PathsOfGloryBase):
             unit, corps = state.units[old], state.units[new]
             if corps.box != "reserve" or corps.side != unit.side or corps.unit.type.nationality != unit.unit.type.nationality or self.is_army(corps):
                 found.append(illegal("12.4.4", f"{self.name(new)} cannot replace {self.name(old)}: a replacing corps comes from the Reserve Box, of the same nationality", action))
+            elif not self._may_replace(unit, corps):
+                found.append(illegal("12.4.4.3", f"{self.name(new)} cannot replace {self.name(old)}: the BEF Army only by the BEF Corps, other British armies by BR corps (not AUS, CND, PT, ANA or BEF)", action))
+            elif corps.step and any(u.step == 0 for u in self._replacing_corps(state, unit, set())):
+                found.append(illegal("12.4.4", f"{self.name(new)} is reduced: a full-strength corps of the Reserve Box replaces {self.name(old)} when there is one", action))
         standing, taken, problem = self._after(state, units, steps, action.replacements)
         if problem:
             return found + [illegal("12.4.1", problem, action)]
@@ -304,11 +313,67 @@ class CombatRules(PathsOfGloryBase):
             if 0 < loss <= remaining:
                 found.append(illegal("12.4.3", f"the {who} takes {taken} of a loss number of {number}; {self.name(unit.id)} could still lose a step (LF {loss})", action))
                 break
+        else:
+            # 12.4.3's own example: the loss number may be met only by eliminating a reduced army and letting the
+            # corps that replaces it (12.4.4) take steps too. 12.4.5's British priority comes first for an attacker.
+            prioritised = who == "attacker" and any(u.id in LOSS_PRIORITY for u in units)
+            most = taken if remaining <= 0 or prioritised else self._most_loss(state, units, number)
+            if taken < most:
+                found.append(illegal("12.4.3", f"the {who} takes {taken} of a loss number of {number}; {most} can be taken (an eliminated army's replacing corps from the Reserve Box takes steps too, 12.4.4)", action))
         return found
 
-    def _reserve_corps(self, state: State, army: UnitState) -> bool:
+    def _may_replace(self, army: UnitState, corps: UnitState) -> bool:
+        """12.4.4.3: the BEF Army only by the BEF Corps, the BEF Corps replaces nothing else; the AUS, CND, PT and
+        ANA Corps replace no British army."""
+        army_bef = army.unit.type.attributes.get("contingent") == "BEF"
+        contingent = corps.unit.type.attributes.get("contingent")
+        if army.unit.type.nationality != "BR":
+            return True
+        return contingent == "BEF" if army_bef else contingent is None
+
+    def _replacing_corps(self, state: State, army: UnitState, used: set[str]) -> list[UnitState]:
+        """The corps of the Reserve Box that may replace ``army`` (12.4.4, 12.4.4.3), ``used`` ones left out."""
         nation = army.unit.type.nationality
-        return any(u.box == "reserve" and u.side == army.side and u.unit.type.nationality == nation and not self.is_army(u) for u in state.units.values())
+        return [u for u in state.units.values() if u.box == "reserve" and u.side == army.side and u.unit.type.nationality == nation
+                and not self.is_army(u) and u.id not in used and self._may_replace(army, u)]
+
+    def _reserve_corps(self, state: State, army: UnitState) -> bool:
+        return bool(self._replacing_corps(state, army, set()))
+
+    def _most_loss(self, state: State, units: list[UnitState], number: int) -> int:
+        """The most of ``number`` that steps of ``units`` can absorb without exceeding it (12.4.3), an eliminated
+        army being replaced at once by a corps of the Reserve Box, full-strength if there is one (12.4.4)."""
+        memo: dict = {}
+
+        def best(stack: tuple[tuple[str, int], ...], used: frozenset[str], remaining: int) -> int:
+            key = (tuple(sorted(stack)), used, remaining)
+            if key in memo:
+                return memo[key]
+            result = 0
+            for n, (unit_id, step) in enumerate(stack):
+                unit = state.units[unit_id]
+                steps = unit.unit.type.steps
+                if step >= len(steps):
+                    continue
+                loss = steps[step].loss or 0
+                if loss <= 0 or loss > remaining:
+                    continue
+                rest = stack[:n] + ((unit_id, step + 1),) + stack[n + 1:]
+                options: list[tuple[tuple[str, int], ...]] = [()]
+                if step + 1 == len(steps) and self.is_army(unit):
+                    corps = self._replacing_corps(state, unit, set(used))
+                    full = [c for c in corps if c.step == 0] or corps
+                    kinds = {(c.unit.type.id, c.step): c for c in full}
+                    options = [((c.id, c.step),) for c in kinds.values()] or [()]
+                for extra in options:
+                    taken = loss + best(rest + extra, used | {e[0] for e in extra}, remaining - loss)
+                    result = max(result, taken)
+                if result == remaining:
+                    break
+            memo[key] = result
+            return result
+
+        return best(tuple((u.id, u.step) for u in units), frozenset(), number)
 
     def _retreat_and_advance(self, action, state: State, attackers, defenders, suffered_by_attacker: int, suffered_by_defender: int) -> list:
         found = []
@@ -424,6 +489,7 @@ class CombatRules(PathsOfGloryBase):
         if _fort_lost(action):
             state.status.setdefault("forts", {})[self.where(action.target)] = "destroyed"
         play.attacked_with.update(action.attackers)
+        play.attacked_spaces.add(action.target)
         play.attacked_out.update(u for u in action.attackers if state.units[u].at != action.target)
         for unit_id, path in action.retreats.items():
             if path:

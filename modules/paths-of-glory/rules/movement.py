@@ -31,8 +31,9 @@ class MovementRules(PathsOfGloryBase):
             found.append(illegal("9.2.5", f"{self.where(start)} is not activated for movement this round", action))
         for here, there in zip(path, path[1:]):
             if not game_map.is_adjacent(here, there):
+                # Reported with every other rule the move breaks (MF, supply, the spaces it enters).
                 found.append(illegal("11.1.3", f"{self.where(here)} and {self.where(there)} are not connected", action))
-                return found
+                break
             for unit in units:
                 if not self.may_use(state, here, there, unit):
                     allowed = ", ".join(sorted(game_map.restricted[_edge(here, there)]))
@@ -60,7 +61,6 @@ class MovementRules(PathsOfGloryBase):
             enemies = self.enemy_units(state, location, side)
             if enemies:
                 found.append(illegal("11.1.7", f"{label} holds enemy units ({', '.join(self.name(u.id) for u in enemies[:3])}); no unit may enter it", action))
-                break
             if self.controller(state, location) != side and self.fort(state, location) and not self.besieged(state, location) and location != last:
                 found.append(illegal("11.1.8", f"entering the enemy fort in {label} ends the move there (15.1.1)", action))
             country = game_map.country[location]

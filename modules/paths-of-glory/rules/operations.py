@@ -155,18 +155,22 @@ class OperationsRules(PathsOfGloryBase):
         if play is None:
             return found
         cost = 0
+        uncosted = False  # a space not costed (no units, bad purpose, twice): the claimed cost cannot be judged
         near_east_attacks = sum(1 for loc, p in play.activated.items() if p == "attack" and self._near_east_limited(state, loc))
         for location, purpose in action.spaces.items():
             label = self.where(location)
             if purpose not in ("move", "attack"):
                 found.append(illegal("9.2.5", f"{label} is activated for move or for attack, not {purpose!r}", action))
+                uncosted = True
                 continue
             if location in play.activated:
                 found.append(illegal("9.2.5", f"{label} is already activated this round (for {play.activated[location]})", action))
+                uncosted = True
                 continue
             own = [u for u in state.units_at(location) if u.side == play.side]
             if not own:
                 found.append(illegal("9.2.6", f"{label} holds no {play.side.upper()} unit to activate (a fort alone is not a unit)", action))
+                uncosted = True
                 continue
             if purpose == "attack" and self._desert_summer(state, location):
                 found.append(illegal("15.2.5", f"{label} is a desert space: it is not activated for combat in summer (LR2022 15.2.5)", action))
@@ -183,7 +187,7 @@ class OperationsRules(PathsOfGloryBase):
             what = "an automatic operation" if play.card is None else f"{play.card} ({play.ops} OPS)"
             found.append(illegal("9.2.1", f"activations cost {play.spent_ops} OPS this round; {what} gives {play.ops}", action))
         # Under-paying is its own violation even when the budget is exceeded too (an automatic operation's 1 OPS).
-        if action.cost is not None and action.cost != cost and all(f.rule == "9.2.1" for f in found):
+        if action.cost is not None and action.cost != cost and not uncosted:
             kind = illegal if action.cost < cost else mismatch
             how = "one a nationality in each space, 9.2.4: whether or not they act" + ("; 9.2.7.1 for units supplied through the MEF beach-head" if state.status.get("mef_beachhead") else "")
             found.append(kind("9.2.3", f"activating {', '.join(self.where(s) for s in action.spaces)} costs {cost} OPS ({how}), not {action.cost}", action))

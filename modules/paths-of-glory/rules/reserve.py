@@ -259,13 +259,15 @@ class ReserveRules(PathsOfGloryBase):
         costs = self.module.tables["replacement_costs"]["army" if self.is_army(unit) else "corps"]
         cost = costs["reduced_to_full"]
         points = state.status.setdefault("replacement_points", {})
+        found = []  # every rule the replacement breaks, not the first only
         if points.get(pool, 0) < cost:
-            return [illegal("17.1.1", f"{name} costs {cost} {pool} RP; {points.get(pool, 0)} are recorded", action)]
+            found.append(illegal("17.1.1", f"{name} costs {cost} {pool} RP; {points.get(pool, 0)} are recorded", action))
         capital = self._capital_lost(state, unit.unit.type.nationality, unit.side)
         if capital and unit.unit.type.nationality not in ("BE", "SB"):
-            return [illegal("17.1.3", f"the enemy controls or besieges {capital}: no {unit.unit.type.nationality} RP may be spent", action)]
-        points[pool] = points.get(pool, 0) - cost
-        return []
+            found.append(illegal("17.1.3", f"the enemy controls or besieges {capital}: no {unit.unit.type.nationality} RP may be spent", action))
+        if not found:
+            points[pool] = points.get(pool, 0) - cost
+        return found
 
     def _capital_lost(self, state: State, nation: str, side: str) -> str:
         game_map = self.module.map
