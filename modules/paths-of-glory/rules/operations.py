@@ -6,6 +6,7 @@ from pbem.model.state import State
 from pbem.rules.ruleset import TurnContext, illegal, mismatch, warning
 
 from .base import COMMITMENT, PathsOfGloryBase, Play, pog
+from .events import MODELLED_EVENTS
 
 USES = ("ops", "sr", "rp", "event")
 NO_CARD_USES = ("automatic", "peace_terms")
@@ -78,7 +79,7 @@ class OperationsRules(PathsOfGloryBase):
             problem = self._unmet(state, need)
             if problem:
                 found.append(illegal(need["rule"], f"{name} may not be played yet: {problem} (LR2022 {need['rule']})", action))
-        if not found and event not in CHECKED_EVENTS and not reinforcements:
+        if not found and event not in CHECKED_EVENTS and event not in MODELLED_EVENTS and not reinforcements:
             found.append(warning("9.5", f"the effect of {name} is not checked by the module (see README); only its playability and war status are", action))
         return found
 
@@ -176,7 +177,7 @@ class OperationsRules(PathsOfGloryBase):
                 found.append(illegal("15.2.5", f"{label} is a desert space: it is not activated for combat in summer (LR2022 15.2.5)", action))
             if any(self.out_of_supply(state, u) for u in own):
                 found.append(illegal("14.3.1", f"units out of supply in {label} may not be activated", action))
-            cost += self._space_cost(state, own, location)
+            cost += self._space_cost(state, own, location, purpose, play)
             play.activated[location] = purpose
             if purpose == "attack" and play.side == "ap" and self._near_east_limited(state, location):
                 near_east_attacks += 1
@@ -197,7 +198,7 @@ class OperationsRules(PathsOfGloryBase):
         name = self.module.tables["turns"]["names"].get(str(state.turn), "")
         return name.startswith("Summer") and self.module.map.terrain[location] == "desert"
 
-    def _space_cost(self, state: State, own: list, location: int) -> int:
+    def _space_cost(self, state: State, own: list, location: int, purpose: str = "move", play=None) -> int:
         """9.2.3, and 9.2.7.1: units that trace supply through the MEF beach-head cost 3 OPS (the MEF Army) or 1
         OPS each (any other unit) on top of what the rest of the stack costs."""
         through = [u for u in own if self._through_beachhead(state, u)]

@@ -24,8 +24,13 @@ class RollRules(PathsOfGloryBase):
         if side not in ("cp", "ap"):
             return [illegal("7.1", "a mandated offensive roll names its side (cp or ap)", action)]
         table = self.module.tables["mandated_offensive"][side]
-        roll = max(1, min(6, action.values[0] + sum(action.modifiers.values())))
+        hoffmann = 1 if side == "cp" and not action.modifiers and self.played(state, "hoffmann") else 0  # 7.1.9
+        roll = max(1, min(6, action.values[0] + sum(action.modifiers.values()) + hoffmann))
         result = table[str(roll)]
+        if result == "GE" and self.played(state, "h_l_take_command") or result == "RU" and self.played(state, "bolshevik_revolution"):
+            result = "none"  # LR2022 7.1.10 (seed 7.1.5, 7.1.10), 7.1.11: the GE or RU result is ignored
+        if result == "BR" and state.turn == 1 and (state.scenario == "1914-historical" or state.status.get("vp_map") == "historical"):
+            result = "FR"  # LR2022 5.7.4.5: a British MO becomes a French one on turn 1 of the historical scenario
         nation = MO_NATIONS.get(result)
         if result == "AH_IT" and self.neutral(state, "IT"):
             result = "AH"  # 7.1.6: with Italy neutral the AH (IT) result is an AH offensive
