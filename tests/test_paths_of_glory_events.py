@@ -227,3 +227,20 @@ def test_the_entrench_event_places_a_level_1_trench(module, tmp_path):
     assert [v.rule for v in result.violations if v.severity != "warning"] == []
     assert result.state.status["trenches"]["Bar le Duc"] == {"level": 1, "owner": "ap"}
     assert rules(module, tmp_path, [*play, {"special": "entrench", "units": ["FR-CORPS-10"], "at": "Grenoble"}]) == ["9.5.1.1"]
+
+
+def test_haig_entrenched_germans_may_stay_against_british_attacks(module, tmp_path):
+    """Haig: this turn, entrenched GE units in France, Belgium or Germany may ignore retreats against BR attacks.
+    The BEF (CF 5, roll 6: 4 on the trench-shifted column) against the reduced GE 2nd Army entrenched in Cambrai: the
+    army is eliminated, GE Corps #1 replaces it and takes the fourth loss; the BEF won, yet the corps stays."""
+    status = {"commitment": {"cp": "total_war", "ap": "total_war"}, "trenches": {"Cambrai": {"level": 1, "owner": "cp"}},
+              "control": {"Cambrai": "cp"}}
+    state = place(set_up(**status), GE_2_ARMY=("Cambrai", 1), BR_BEF_ARMY="Amiens")
+    attack = {"attack": ["BR-BEF-ARMY"], "target": "Cambrai", "roll": 6, "defender_roll": 1, "result": "2/4",
+              "losses": {"defender": ["GE-2-ARMY", "GE-CORPS-01"]}, "replacements": {"GE-2-ARMY": "GE-CORPS-01"}}
+    ap_attacks = [CP_ROUND, {"card": "CP-61", "use": "event"}, AP_ROUND, {"card": None, "use": "automatic"},
+                  {"activate": {"Amiens": "attack"}, "cost": 1}, attack]
+    found = run(module, tmp_path, ap_attacks, state, turn=12)
+    assert [v for v in found.violations if v.severity != "warning"] == []
+    without = [CP_ROUND, {"card": "CP-05", "use": "rp"}, *ap_attacks[2:]]
+    assert rules(module, tmp_path, without, state, turn=12) == ["12.5.1"]

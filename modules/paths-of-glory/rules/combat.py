@@ -190,6 +190,10 @@ class CombatRules(PathsOfGloryBase):
         found += self._retreat_and_advance(action, state, attackers, defenders, suffered_by_attacker, suffered_by_defender)
         return found
 
+    def retreat_waived(self, action, state: State, attackers: list[UnitState]) -> bool:
+        """Whether an event lets the defenders ignore the retreat (events.py: Haig)."""
+        return False
+
     def _strays(self, action, strays: list[UnitState]) -> list:
         claimed = action.result.split("/")
         suffered = int(claimed[1]) if len(claimed) == 2 and claimed[1].isdigit() else 0
@@ -389,7 +393,7 @@ class CombatRules(PathsOfGloryBase):
         if action.retreats and not (attacker_won and full_attacker):
             why = "the result is a tie" if difference == 0 else ("the defender won" if not attacker_won else "no attacking unit is at full strength")
             found.append(illegal("12.5.1", f"the defenders in {label} may not retreat: {why}", action))
-        if attacker_won and full_attacker and "cancel_retreat" not in action.declared:
+        if attacker_won and full_attacker and "cancel_retreat" not in action.declared and not self.retreat_waived(action, state, attackers):
             standing = self._after(state, defenders, action.losses_defender, action.replacements)[0]
             staying = [u for u in standing if u.id not in action.retreats and u.id not in action.eliminated]
             if staying:

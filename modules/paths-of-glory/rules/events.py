@@ -142,6 +142,20 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
             cost = russians + others  # Fall of the Tsar: RU combat activation costs 1 OPS a unit
         return cost
 
+    # --- combat ------------------------------------------------------------------------------------------------
+    def retreat_waived(self, action, state: State, attackers: list[UnitState]) -> bool:
+        """Haig: this turn entrenched GE units in France, Belgium or Germany may ignore retreats against attacks with
+        BR units (not after Michael, Blucher or Peace Offensive)."""
+        if not self.event_in_effect(state, "haig", this_turn=True):
+            return False
+        if any(self.played(state, e) for e in ("michael", "blucher", "peace_offensive")):
+            return False
+        trench = self.trench(state, action.target)
+        defenders = [u for u in state.units_at(action.target) if u.side == "cp"]
+        return (bool(trench) and trench.get("owner") == "cp" and self.module.map.country[action.target] in ("FR", "BE", "GE")
+                and any(u.unit.type.nationality == "BR" for u in attackers) and bool(defenders)
+                and all(u.unit.type.nationality == "GE" for u in defenders))
+
     @staticmethod
     def _sud_army_stack(own: list[UnitState]) -> bool:
         ah = [u for u in own if u.unit.type.nationality == "AH"]
@@ -315,4 +329,4 @@ MODELLED_EVENTS = frozenset(EVENT_OPS | HISTORICAL_EVENT_OPS | set(EVENT_VP) | s
     "salonika", "guns_of_august", "fall_of_the_tsar", "grand_fleet", "h_l_take_command", "bolshevik_revolution",
     "hoffmann", "polish_restoration", "czech_legion", "sud_army", "eleventh_army", "everyone_into_battle", "moltke", "falkenhayn",
     "walter_rathenau", "independent_air_force", "zeppelin_raids", "uboats_unleashed", "russian_cavalry", "war_in_africa",
-    "cp_entrench", "ap_entrench"})
+    "cp_entrench", "ap_entrench", "haig"})
