@@ -244,3 +244,42 @@ def test_haig_entrenched_germans_may_stay_against_british_attacks(module, tmp_pa
     assert [v for v in found.violations if v.severity != "warning"] == []
     without = [CP_ROUND, {"card": "CP-05", "use": "rp"}, *ap_attacks[2:]]
     assert rules(module, tmp_path, without, state, turn=12) == ["12.5.1"]
+
+
+def test_17_1_8_after_over_there_allied_rp_cards_give_a_us_rp(module, tmp_path):
+    # LR2022 17.1.8: after Over There every Allied RP card also gives one US RP.
+    status = {"commitment": {"cp": "total_war", "ap": "total_war"}, "neutral_nations": ["BU", "GR", "IT", "RO"]}
+    state = place(set_up(**status, events_played=["AP-54", "AP-55"]), US_1_ARMY=("Nancy", 1))
+    turn = [*CP_PASSES, {"card": "AP-01", "use": "rp"}, {"phase": "replacement"}, {"replace": "US-1-ARMY"}]
+    assert rules(module, tmp_path, turn, state, turn=14) == []
+    state["status"]["events_played"] = ["AP-54"]
+    assert rules(module, tmp_path, turn, state, turn=14) == ["17.1.1"]
+
+
+def test_influenza_bars_rp_plays_for_the_rest_of_the_turn(module, tmp_path):
+    status = {"commitment": {"cp": "total_war", "ap": "total_war"}, "combined_war_status": 30}
+    influenza = [CP_ROUND, {"card": "CP-05", "use": "ops"}, AP_ROUND, {"card": "AP-65", "use": "event"}]
+    later = [{"phase": "action", "round": 2, "side": "cp"}, {"card": "CP-06", "use": "rp"}]
+    assert rules(module, tmp_path, [*influenza, *later], set_up(**status), turn=14) == ["9.5.1.1"]
+    assert rules(module, tmp_path, [*influenza, *later[:1], {"card": "CP-06", "use": "sr"}], set_up(**status), turn=14) == []
+
+
+def test_treaty_of_brest_litovsk_ends_attacks_on_and_by_russians(module, tmp_path):
+    status = {"commitment": {"cp": "total_war", "ap": "total_war"}}
+    attack = {"attack": ["GE-8-ARMY"], "target": "Kovno", "roll": 1, "defender_roll": 1, "result": "1/1", "losses": {}}
+    turn = [CP_ROUND, {"card": None, "use": "automatic"}, {"activate": {"Insterberg": "attack"}, "cost": 1}, attack]
+    state = place(set_up(**status), GE_CORPS_10="reserve")
+    assert "9.5.1.1" not in rules(module, tmp_path, turn, state, turn=16)
+    state["status"]["events_played"] = ["CP-45"]
+    assert "9.5.1.1" in rules(module, tmp_path, turn, state, turn=16)
+
+
+def test_war_status_phase_vp_of_blockade_and_french_mutiny(module, tmp_path):
+    # Blockade: -1 VP in each Winter turn's War Status phase; French Mutiny (7.1.8): a French offensive not made costs
+    # nothing.
+    state = set_up(events_played=["AP-02", "CP-47"], mandated_offensive={"cp": "none", "ap": "FR"})
+    after = run(module, tmp_path, [{"phase": "war_status"}], state, turn=4).state  # Winter 1915
+    assert after.status["vp"] == 9
+    state["status"]["events_played"] = []
+    after = run(module, tmp_path, [{"phase": "war_status"}], state, turn=4).state
+    assert after.status["vp"] == 11  # the French offensive not made: +1 (7.1.3)

@@ -47,6 +47,8 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
     # --- what the play grants --------------------------------------------------------------------------
     def check_card(self, action, state: State, ctx: TurnContext) -> list:
         found = super().check_card(action, state, ctx)  # type: ignore[misc]
+        if action.use == "rp" and self.event_in_effect(state, "influenza", this_turn=True):
+            found.append(illegal("9.5.1.1", "Influenza was played this turn: neither side plays a card for RP for the rest of it", action))
         play = self.current_play(ctx)
         if play is None or play.card != action.card or action.use != "event" or action.card is None:
             return found
@@ -68,7 +70,11 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
     def after_card(self, action, state: State, ctx: TurnContext) -> list:
         found = super().after_card(action, state, ctx)  # type: ignore[misc]
         play = self.current_play(ctx)
-        if play is None or play.card != action.card or action.use != "event" or action.card is None:
+        if play is None or play.card != action.card:
+            return found
+        if action.use == "rp" and action.card is not None:
+            self._extra_rp(action, state, play.side)
+        if action.use != "event" or action.card is None:
             return found
         status = state.status
         event = self.module.cards[action.card].get("event")
@@ -94,6 +100,12 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
         if event == "czech_legion" and "RU-CZECH-LEGION" in state.units and state.units["RU-CZECH-LEGION"].box == "reinforcements":
             state.remove("RU-CZECH-LEGION", "reserve")
         return found
+
+    def _extra_rp(self, action, state: State, side: str) -> None:
+        """17.1.8: after Over There every Allied RP card also gives one US RP."""
+        if action.use == "rp" and side == "ap" and self.played(state, "over_there"):
+            points = state.status.setdefault("replacement_points", {})
+            points["US"] = points.get("US", 0) + 1
 
     def _answers_high_seas_fleet(self, state: State) -> bool:
         """Grand Fleet played in the Allied round right after High Seas Fleet cancels its VP."""
@@ -143,6 +155,32 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
         return cost
 
     # --- combat ------------------------------------------------------------------------------------------------
+    def check_attack(self, action, state: State, ctx: TurnContext) -> list:
+        found = super().check_attack(action, state, ctx)  # type: ignore[misc]
+        attackers = [state.units[u] for u in action.attackers]
+        if not attackers:
+            return found
+        side = attackers[0].side
+        nations = {u.unit.type.nationality for u in attackers}
+        defenders = [u for u in state.units_at(action.target) if u.side != side]
+        defending = {u.unit.type.nationality for u in defenders}
+        label = self.where(action.target)
+        if self.played(state, "treaty_of_brest_litovsk"):
+            if "RU" in nations:
+                found.append(illegal("9.5.1.1", "after the Treaty of Brest Litovsk Russian units may not attack", action))
+            near_east_turks = nations == {"TU"} and "near_east" in self.module.map.features[action.target]
+            if side == "cp" and "RU" in defending and not near_east_turks:
+                found.append(illegal("9.5.1.1", f"after the Treaty of Brest Litovsk the CP attack no Russian units (but Turks on the Near East map); {label} holds some", action))
+        cancelled = any(self.played(state, e) for e in ("michael", "blucher", "peace_offensive"))
+        trench = self.trench(state, action.target) or {}
+        entrenched_ge = bool(defenders) and trench.get("owner") != side and bool(trench) and defending <= {"GE"}
+        if side == "ap" and "BR" in nations and self.event_in_effect(state, "lloyd_george", this_turn=True) and not cancelled:
+            if entrenched_ge and trench.get("level") == 2:
+                found.append(illegal("9.5.1.1", f"Lloyd George: no British attack on Germans in a level 2 trench this turn ({label})", action))
+        if side == "ap" and "RU" in nations and self.event_in_effect(state, "stavka_timidity", this_turn=True) and entrenched_ge:
+            found.append(illegal("9.5.1.1", f"Stavka Timidity: no Russian attack on entrenched German units this turn ({label})", action))
+        return found
+
     def retreat_waived(self, action, state: State, attackers: list[UnitState]) -> bool:
         """Haig: this turn entrenched GE units in France, Belgium or Germany may ignore retreats against attacks with
         BR units (not after Michael, Blucher or Peace Offensive)."""
@@ -164,10 +202,28 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
 
     # --- replacement points ----------------------------------------------------------------------------------
     def after_phase(self, action, state: State, ctx: TurnContext) -> list:
+        if action.name == "war_status":
+            self._war_status_vp(state)  # E.1's VP changes come before the automatic victory check (E.2)
         found = super().after_phase(action, state, ctx)  # type: ignore[misc]
         if action.name == "replacement":
             self._replacement_phase_points(state)
         return found
+
+    def _war_status_vp(self, state: State) -> None:
+        """VP that events change in the War Status phase: Blockade (-1 each Winter turn), Italy unplayed once the
+        Allies are at Total War (+1 a turn, 9.5.2.5.1), French Mutiny reversing the French offensive (7.1.8)."""
+        status = state.status
+        name = self.module.tables["turns"]["names"].get(str(state.turn), "")
+        if self.played(state, "blockade") and name.startswith("Winter"):
+            status["vp"] = status.get("vp", 10) - 1
+        italy_out = "AP-17" not in status.get("events_played", ()) and "AP-17" not in status.get("removed_cards", ())
+        if italy_out and status.get("commitment", {}).get("ap") == "total_war" and self.neutral(state, "IT"):
+            status["vp"] = status.get("vp", 10) + 1
+        offensive = status.get("mandated_offensive", {})
+        if self.played(state, "french_mutiny") and offensive.get("ap") == "FR":
+            if status.get("mandated_offensive_done", {}).get("ap"):
+                status["vp"] = status.get("vp", 10) + 1  # 7.1.8: the French attacked: the penalty is reversed
+            offensive["ap"] = "none"  # and not attacking costs nothing
 
     def _replacement_phase_points(self, state: State) -> None:
         """RP that events and the historical scenario add or take in the Replacement phase."""
@@ -194,7 +250,14 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
         budget = pog(ctx).get("event_rp")
         play = self.current_play(ctx)
         if budget is None or play is None or play.use != "event" or pog(ctx).get("phase") != "action":
-            return super().check_replace(action, state, ctx)  # type: ignore[misc]
+            found = super().check_replace(action, state, ctx)  # type: ignore[misc]
+            unit = state.units[action.unit]
+            if not found and unit.unit.type.nationality == "RU" and self.played(state, "bolshevik_revolution"):
+                spent = pog(ctx).get("russian_rp", 0) + self.module.tables["replacement_costs"]["army" if self.is_army(unit) else "corps"]["reduced_to_full"]
+                pog(ctx)["russian_rp"] = spent
+                if spent > 1:
+                    found.append(illegal("9.5.1.1", f"after Bolshevik Revolution at most 1 RU RP is spent a turn; {self.name(unit.id)} makes it {spent:g}", action))
+            return found
         unit = state.units[action.unit]
         name = self.name(action.unit)
         event = self.module.cards[play.card].get("event") if play.card else None
@@ -329,4 +392,5 @@ MODELLED_EVENTS = frozenset(EVENT_OPS | HISTORICAL_EVENT_OPS | set(EVENT_VP) | s
     "salonika", "guns_of_august", "fall_of_the_tsar", "grand_fleet", "h_l_take_command", "bolshevik_revolution",
     "hoffmann", "polish_restoration", "czech_legion", "sud_army", "eleventh_army", "everyone_into_battle", "moltke", "falkenhayn",
     "walter_rathenau", "independent_air_force", "zeppelin_raids", "uboats_unleashed", "russian_cavalry", "war_in_africa",
-    "cp_entrench", "ap_entrench", "haig"})
+    "cp_entrench", "ap_entrench", "haig", "over_there", "influenza", "treaty_of_brest_litovsk",
+    "lloyd_george", "stavka_timidity", "blockade", "french_mutiny"})
