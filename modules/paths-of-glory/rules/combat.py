@@ -156,11 +156,13 @@ class CombatRules(PathsOfGloryBase):
             else:
                 drm = sum(1 for s in spaces if s != action.flank_pin and self._free_flank(state, s, target, attackers[0].side))
                 flanked = action.flank_roll + drm >= self.module.tables["flank_attack"]["success_at_least"]
-        if action.cards:
-            found.append(warning("9.5.4", f"combat cards {', '.join(action.cards)} are played: their modifiers are not checked, so the fire results are not either", action))
+        card_drm = self.card_drms(action, state, attackers[0].side) if action.cards else (0, 0)
+        if card_drm is None:
+            found.append(warning("9.5.4", f"combat cards {', '.join(action.cards)} are played: their effects are not all modelled, so the fire results are not checked", action))
             return found
         attacker_shift, defender_shift = self.shifts(state, target, fort_only=not defenders)
         drm = self.module.tables["fire"]["sinai_drm"] if all(self.where(u.at) == "Sinai" for u in attackers) else 0
+        drm += card_drm[0]
         claimed = action.result.split("/")
         if len(claimed) != 2 or not all(c.isdigit() for c in claimed):
             return found + [illegal("12.2.8", f"an attack's result is two loss numbers, attacker's/defender's (e.g. 2/5), not {action.result!r}", action)]
@@ -176,9 +178,10 @@ class CombatRules(PathsOfGloryBase):
             if flanked:  # 12.3.3: the defender fires with what the attacker's fire left (replacing corps included)
                 firing = self._after(state, defenders, action.losses_defender, action.replacements)[0]
             defender_fort = 0 if flanked and _fort_lost(action) else fort
-            attacker_loss, column = self.fire(firing, defender_fort, defender_shift, action.defender_roll)
+            attacker_loss, column = self.fire(firing, defender_fort, defender_shift, action.defender_roll + card_drm[1])
             if attacker_loss != suffered_by_attacker:
-                found.append(mismatch("12.2.8", f"the defender's fire ({sum(u.face.attack for u in firing) + defender_fort} CF on the {column} column, roll {action.defender_roll}) inflicts {attacker_loss}, not {suffered_by_attacker}", action))
+                text = f"{card_drm[1]:+d}" if card_drm[1] else ""
+                found.append(mismatch("12.2.8", f"the defender's fire ({sum(u.face.attack for u in firing) + defender_fort} CF on the {column} column, roll {action.defender_roll}{text}) inflicts {attacker_loss}, not {suffered_by_attacker}", action))
         cancel = "cancel_retreat" in action.declared
         counted = action.losses_defender[:-1] if cancel and action.losses_defender else action.losses_defender
         found += self._losses(action, state, defenders, suffered_by_defender, "defender", counted)
@@ -189,6 +192,11 @@ class CombatRules(PathsOfGloryBase):
         found += self._fort_losses(action, state, defenders, fort, suffered_by_defender)
         found += self._retreat_and_advance(action, state, attackers, defenders, suffered_by_attacker, suffered_by_defender)
         return found
+
+    def card_drms(self, action, state: State, side: str) -> tuple[int, int] | None:
+        """The die roll modifiers (attacker's, defender's) of the combat cards played, or None where a card's effect
+        is not modelled (events.py models the ones that only modify a roll)."""
+        return None
 
     def retreat_waived(self, action, state: State, attackers: list[UnitState]) -> bool:
         """Whether an event lets the defenders ignore the retreat (events.py: Haig)."""

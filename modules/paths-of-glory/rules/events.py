@@ -27,6 +27,10 @@ EVENT_VP = {"rape_of_belgium": -1, "reichstag_truce": 1, "lusitania": -1, "fourt
             "zimmermann_telegram": -1, "polish_restoration": -1, "high_seas_fleet": 1}
 # RP an event gives to spend at once on reduced units (card text): extra RP, who may receive them.
 IMMEDIATE_RP = {"landwehr": 2, "paris_taxis": 1}
+# Combat cards whose whole effect is a DRM to the roll of the side that plays them (card text), by card.
+ROLL_CARDS = {"AP-04": 1, "AP-05": 1, "AP-07": 2, "AP-18": 1, "AP-19": 1, "AP-21": 1, "AP-36": 1, "AP-58": 1, "AP-59": 1,
+              "CP-03": 1, "CP-04": 2, "CP-15": 1, "CP-16": 1, "CP-18": 1, "CP-19": 1, "CP-30": 1, "CP-35": 1, "CP-40": 1,
+              "CP-57": 1, "CP-62": 1}
 RUSSIAN_CAVALRY = ("RU-CAV-CORPS-01", "RU-CAV-CORPS-02")
 POLISH_CORPS = ("GE-POL-CORPS-01", "GE-POL-CORPS-02", "GE-POL-CORPS-03")
 
@@ -155,6 +159,20 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
         return cost
 
     # --- combat ------------------------------------------------------------------------------------------------
+    def card_drms(self, action, state: State, side: str) -> tuple[int, int] | None:
+        """12.2.6: the DRM of the combat cards that only modify the roll of the side playing them (card text);
+        None when any card does more (trench effects, retreats, losses, fire order), which is not modelled."""
+        attacker = defender = 0
+        for card_id in action.cards:
+            drm = ROLL_CARDS.get(card_id)
+            if drm is None:
+                return None
+            if self.module.cards[card_id]["side"] == side:
+                attacker += drm
+            else:
+                defender += drm
+        return attacker, defender
+
     def check_attack(self, action, state: State, ctx: TurnContext) -> list:
         found = super().check_attack(action, state, ctx)  # type: ignore[misc]
         attackers = [state.units[u] for u in action.attackers]
