@@ -293,6 +293,10 @@ def test_12_2_6_combat_cards_that_modify_a_roll_are_applied(module, tmp_path):
     turn = [CP_ROUND, {"card": None, "use": "automatic"}, {"activate": {"Koblenz": "attack"}, "cost": 1}]
     assert rules(module, tmp_path, [*turn, attack], state, turn=5) == []
     assert rules(module, tmp_path, [*turn, {**attack, "result": "2/4"}], state, turn=5) == ["12.2.8"]
+    # Von Francois is for a German attack on Russians: against the French it modifies nothing, and the attack is
+    # left unjudged (a warning) rather than judged with or without it.
+    francois = run(module, tmp_path, [*turn, {**attack, "result": "2/4", "cards": ["CP-03"]}], state, turn=5)
+    assert [v.rule for v in francois.violations] == ["9.5.4"]
     # Withdrawal changes losses and retreats: not modelled, so the attack is not judged (a warning says so).
     withdrawal = run(module, tmp_path, [*turn, {**attack, "result": "2/4", "cards": ["AP-06"]}], state, turn=5)
     assert [v.rule for v in withdrawal.violations] == ["9.5.4"]

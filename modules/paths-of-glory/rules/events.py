@@ -160,18 +160,43 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
 
     # --- combat ------------------------------------------------------------------------------------------------
     def card_drms(self, action, state: State, side: str) -> tuple[int, int] | None:
-        """12.2.6: the DRM of the combat cards that only modify the roll of the side playing them (card text);
-        None when any card does more (trench effects, retreats, losses, fire order), which is not modelled."""
+        """12.2.6: the DRM of the combat cards that only modify the roll of the side playing them, when the card's
+        condition holds (card text); None when any card does more (trench effects, retreats, losses, fire order) or
+        its condition does not hold: then the attack is not judged."""
+        attackers = [state.units[u] for u in action.attackers]
+        defenders = [u for u in state.units_at(action.target) if u.side != side]
         attacker = defender = 0
         for card_id in action.cards:
             drm = ROLL_CARDS.get(card_id)
-            if drm is None:
+            attacking = self.module.cards[card_id]["side"] == side
+            if drm is None or not self._card_applies(card_id, state, action, attackers if attacking else defenders, attacking, defenders):
                 return None
-            if self.module.cards[card_id]["side"] == side:
+            if attacking:
                 attacker += drm
             else:
                 defender += drm
         return attacker, defender
+
+    def _card_applies(self, card_id: str, state: State, action, own: list[UnitState], attacking: bool, defenders: list[UnitState]) -> bool:
+        nations = {u.unit.type.nationality for u in own}
+        target = action.target
+        terrain = self.module.map.terrain[target]
+        season = self.module.tables["turns"]["names"].get(str(state.turn), "").split()[0]
+        trench = self.trench(state, target) or {}
+        entrenched = bool(trench) and bool(defenders) and trench.get("owner") == defenders[0].side
+        ge_attack = attacking and "GE" in nations
+        rule = {
+            "AP-04": "RU" in nations, "AP-05": "SB" in nations and state.turn <= 7,
+            "AP-07": not attacking and (terrain == "mountain" and season in ("Fall", "Winter") or terrain == "swamp" and season in ("Spring", "Fall")),
+            "CP-04": not attacking and (terrain == "mountain" and season in ("Fall", "Winter") or terrain == "swamp" and season in ("Spring", "Fall")),
+            "AP-18": attacking and "BR" in nations, "AP-19": attacking and bool(nations & {"BR", "FR"}), "AP-21": attacking and "FR" in nations,
+            "AP-36": attacking and "BR" in nations and entrenched, "AP-58": attacking and "RU" in nations, "AP-59": attacking and nations == {"IT"},
+            "CP-03": ge_attack and any(u.unit.type.nationality == "RU" for u in defenders), "CP-15": ge_attack, "CP-19": ge_attack,
+            "CP-35": ge_attack, "CP-40": ge_attack, "CP-16": "TU" in nations, "CP-57": "AH" in nations,
+            "CP-18": not attacking and "GE" in nations and entrenched, "CP-62": ge_attack and terrain == "clear",
+            "CP-30": ge_attack and (terrain == "mountain" or any(self.module.map.terrain[u.at] == "mountain" for u in own)),
+        }
+        return bool(rule.get(card_id))
 
     def check_attack(self, action, state: State, ctx: TurnContext) -> list:
         found = super().check_attack(action, state, ctx)  # type: ignore[misc]
