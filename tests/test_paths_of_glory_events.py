@@ -70,6 +70,11 @@ def test_sud_army_one_ah_unit_and_two_ge_corps_activate_as_one_nationality(modul
     assert rules(module, tmp_path, activate("Cracow", 1), state) == []
     state["status"]["events_played"] = []
     assert rules(module, tmp_path, activate("Cracow", 1), state) == ["9.2.1", "9.2.3"]
+    # A Turkish corps with them pays its own nationality: 2 OPS.
+    state = place(set_up(events_played=["CP-10"]), GE_CORPS_01="Cracow", TU_CORPS_01="Cracow")
+    two = [CP_ROUND, {"card": "CP-13", "use": "ops"}, {"activate": {"Cracow": "move"}, "cost": 2}]
+    assert rules(module, tmp_path, two, state) == []
+    assert rules(module, tmp_path, [*two[:2], {"activate": {"Cracow": "move"}, "cost": 1}], state) == ["9.2.3"]
 
 
 def test_eleventh_army_stacks_with_any_cp_corps_as_one_unit(module, tmp_path):

@@ -145,7 +145,9 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
             chosen = pog_round(play)
             if chosen.get("sud_army") in (None, location):
                 chosen["sud_army"] = location
-                cost = 1  # Sud Army: one AH unit with up to 2 GE corps activates as one nationality
+                # Sud Army: one AH unit with up to 2 GE corps activates as one nationality; others pay their own.
+                rest = [u for u in own if u.unit.type.nationality not in ("AH", "GE")]
+                cost = 1 + (len(self.activation_groups(rest, location)) if rest else 0)
         if side == "cp" and self.played(state, "eleventh_army") and "GE-11-ARMY" in {u.id for u in own} and sum(self.is_army(u) for u in own) == 1:
             cost = 1  # 11th Army: stacked with any CP corps, activated as one unit
         if side == "ap" and self.event_in_effect(state, "everyone_into_battle", this_turn=True) and country in ("IT", "FR", "BE"):
@@ -241,7 +243,8 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
     def _sud_army_stack(own: list[UnitState]) -> bool:
         ah = [u for u in own if u.unit.type.nationality == "AH"]
         ge_corps = [u for u in own if u.unit.type.nationality == "GE" and u.unit.type.size != "XXXX"]
-        return len(ah) == 1 and 1 <= len(ge_corps) <= 2 and len(ah) + len(ge_corps) == len(own)
+        ge_armies = [u for u in own if u.unit.type.nationality == "GE" and u.unit.type.size == "XXXX"]
+        return len(ah) == 1 and 1 <= len(ge_corps) <= 2 and not ge_armies
 
     # --- replacement points ----------------------------------------------------------------------------------
     def after_phase(self, action, state: State, ctx: TurnContext) -> list:
