@@ -4,7 +4,7 @@
 activations), ``movement`` (movement and strategic redeployment), ``combat`` (attacks, fire tables, flank
 attacks, losses, retreats, advances), ``rolls`` (mandated offensive, siege, entrenchment), ``reserve`` (reinforcements, the Reserve
 Box, replacement points), ``fronts`` (besieging forts, London, the Caucasus link, Near East SR quotas), ``warstatus`` (mandated
-offensives carried out, commitment levels, automatic victory), ``supply`` (supply lines, the Attrition phase), ``cards`` (the card piles: deal, draw, reshuffle, new decks, combat cards in play). What is not checked yet is listed in the README.
+offensives carried out, commitment levels, automatic victory), ``supply`` (supply lines, the Attrition phase), ``cards`` (the card piles: deal, draw, reshuffle, new decks, combat cards in play), ``events`` (event effects that later checks see). What is not checked yet is listed in the README.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from .base import PathsOfGloryBase
 from .cards import CardPileRules
 from .combat import CombatRules
+from .events import EntrenchEventRules, EventRules
 from .fronts import FrontRules
 from .movement import MovementRules
 from .operations import OperationsRules
@@ -21,7 +22,7 @@ from .supply import SupplyRules
 from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(CardPileRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(CardPileRules, EntrenchEventRules, EventRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 

@@ -45,6 +45,9 @@ class Play:
     attacked_with: set[str] = field(default_factory=set)
     attacked_out: set[str] = field(default_factory=set)  # units that left a siege to attack next door (15.2.3)
     retreated_into: dict[int, set[str]] = field(default_factory=dict)
+    attacked_spaces: set[int] = field(default_factory=set)  # LR2022 12.1.6: each space attacked once an action
+    grants: frozenset[str] = frozenset()  # what an event play also allows ("ops", "sr"): events.py
+    notes: dict = field(default_factory=dict)  # per-round notes of an event's effect (the Sud Army stack)
 
 
 @dataclass
@@ -214,7 +217,7 @@ class PathsOfGloryBase(Ruleset):
 
     def need_play(self, action, ctx: TurnContext, use: tuple[str, ...], rule: str, what: str) -> tuple[Play | None, list]:
         play = self.current_play(ctx)
-        if play is None or play.use not in use:
+        if play is None or (play.use not in use and not play.grants & set(use)):
             had = "no card play" if play is None else f"a card played for {play.use}"
             return None, [illegal(rule, f"{what} needs a card played for {' or '.join(use)} in this action round; the round has {had}", action)]
         return play, []

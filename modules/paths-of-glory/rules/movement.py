@@ -31,8 +31,9 @@ class MovementRules(PathsOfGloryBase):
             found.append(illegal("9.2.5", f"{self.where(start)} is not activated for movement this round", action))
         for here, there in zip(path, path[1:]):
             if not game_map.is_adjacent(here, there):
+                # Reported with every other rule the move breaks (MF, supply, the spaces it enters).
                 found.append(illegal("11.1.3", f"{self.where(here)} and {self.where(there)} are not connected", action))
-                return found
+                break
             for unit in units:
                 if not self.may_use(state, here, there, unit):
                     allowed = ", ".join(sorted(game_map.restricted[_edge(here, there)]))
@@ -60,7 +61,6 @@ class MovementRules(PathsOfGloryBase):
             enemies = self.enemy_units(state, location, side)
             if enemies:
                 found.append(illegal("11.1.7", f"{label} holds enemy units ({', '.join(self.name(u.id) for u in enemies[:3])}); no unit may enter it", action))
-                break
             if self.controller(state, location) != side and self.fort(state, location) and not self.besieged(state, location) and location != last:
                 found.append(illegal("11.1.8", f"entering the enemy fort in {label} ends the move there (15.1.1)", action))
             country = game_map.country[location]
@@ -70,8 +70,9 @@ class MovementRules(PathsOfGloryBase):
                 found.append(illegal("15.1.11", f"Russian units may not besiege (LR2022: enter) the German fort space {label} in August 1914", action))
             if self.neutral(state, country) and country != "AL":
                 found.append(illegal("11.1.11", f"{label} lies in neutral {country}; it may not be entered before {country} enters the war", action))
-            if country == "PE" and self.neutral(state, "TU"):
-                found.append(illegal("11.1.12", f"{label} (Persia) may be entered only once Turkey is in the war", action))
+            if country == "PE" and self.neutral(state, "TU") and self.edition() == "seed":
+                # Seed 11.1.12 only: LR2022 11.1.13 sets Persia's control when Turkey enters but bars no entry.
+                found.append(illegal("11.1.12", f"{label} (Persia) may be entered only once Turkey is in the war (seed edition)", action))
             if "mef_landing" in game_map.features[location] and state.status.get("mef_beachhead") != label:
                 found.append(illegal("11.1.10", f"{label} may be entered only while the MEF beach-head is there", action))
             for unit in units:

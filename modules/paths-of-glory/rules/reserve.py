@@ -166,10 +166,8 @@ class ReserveRules(PathsOfGloryBase):
                 continue
             nation = unit.unit.type.nationality
             same = any(u.unit.type.nationality == nation for u in state.units_at(location) if u.side == play.side)
-            extra = self.module.map.extra[location]
-            own = extra.get("capital_of") == nation or (bool(self.module.map.supply[location]) and self.module.map.country[location] == nation)
-            if not (same or own) or self.controller(state, location) != play.side:
-                found.append(illegal("13.1.8", f"{name} leaves the Reserve Box for a space with a {nation} unit, or its own capital or supply source; not {label}", action))
+            if not (same or self._reserve_destination(state, unit, location)) or self.controller(state, location) != play.side:
+                found.append(illegal("13.1.8", f"{name} leaves the Reserve Box for a space with a {nation} unit, or its own capital or supply source{self._reserve_extra(nation)}; not {label}", action))
             found += self._capital_and_box(action, state, unit)
             play.spent_sr += self.module.tables["strategic_redeployment"]["cost"]["corps"]
             play.redeployed.add(unit_id)
@@ -177,6 +175,26 @@ class ReserveRules(PathsOfGloryBase):
             found.append(illegal("13.1.2", f"redeployments cost {play.spent_sr} SR points this round; {play.card} gives {play.sr}", action))
         found += self._stacking(action, state)
         return found
+
+    def _reserve_destination(self, state: State, unit: UnitState, location: int) -> bool:
+        """13.1.8: a space a corps may SR into from the Reserve Box without a unit of its nation there: its own
+        capital or supply source; for a US corps any Allied-controlled port in France (both editions); for a
+        Serbian corps Salonika, a supply source of the Serbs (LR2022 13.1.8, 14.2.3)."""
+        game_map = self.module.map
+        nation = unit.unit.type.nationality
+        extra = game_map.extra[location]
+        if extra.get("capital_of") == nation or (bool(game_map.supply[location]) and game_map.country[location] == nation):
+            return True
+        if nation == "US" and "port" in game_map.features[location] and game_map.country[location] == "FR":
+            return True
+        return nation == "SB" and self.edition() == "lr2022" and game_map.label(location) == "Salonika"
+
+    def _reserve_extra(self, nation: str) -> str:
+        if nation == "US":
+            return ", or an Allied-controlled port in France"
+        if nation == "SB" and self.edition() == "lr2022":
+            return ", or Salonika (LR2022)"
+        return ""
 
     def check_remove(self, action, state: State, ctx: TurnContext) -> list:
         if action.to != "reserve":
@@ -241,13 +259,15 @@ class ReserveRules(PathsOfGloryBase):
         costs = self.module.tables["replacement_costs"]["army" if self.is_army(unit) else "corps"]
         cost = costs["reduced_to_full"]
         points = state.status.setdefault("replacement_points", {})
+        found = []  # every rule the replacement breaks, not the first only
         if points.get(pool, 0) < cost:
-            return [illegal("17.1.1", f"{name} costs {cost} {pool} RP; {points.get(pool, 0)} are recorded", action)]
+            found.append(illegal("17.1.1", f"{name} costs {cost} {pool} RP; {points.get(pool, 0)} are recorded", action))
         capital = self._capital_lost(state, unit.unit.type.nationality, unit.side)
         if capital and unit.unit.type.nationality not in ("BE", "SB"):
-            return [illegal("17.1.3", f"the enemy controls or besieges {capital}: no {unit.unit.type.nationality} RP may be spent", action)]
-        points[pool] = points.get(pool, 0) - cost
-        return []
+            found.append(illegal("17.1.3", f"the enemy controls or besieges {capital}: no {unit.unit.type.nationality} RP may be spent", action))
+        if not found:
+            points[pool] = points.get(pool, 0) - cost
+        return found
 
     def _capital_lost(self, state: State, nation: str, side: str) -> str:
         game_map = self.module.map

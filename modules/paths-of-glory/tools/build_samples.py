@@ -542,8 +542,10 @@ def build() -> None:
     illegal("illegal-12.3.1-flank-into-a-trench.json", "12.3.1", [
         cp(1), {"card": "CP-13", "use": "ops"}, {"activate": {"Metz": "attack", "Strasbourg": "attack"}, "cost": 2},
         {"attack": ["GE-4-ARMY", "GE-5-ARMY", "GE-6-ARMY"], "target": "Nancy", "flank": {"pin": "Metz", "roll": 5},
-         "roll": 6, "defender_roll": 6, "result": "7/7", "losses": {"attacker": ["GE-4-ARMY", "GE-5-ARMY"], "defender": ["FR-1-ARMY", "FR-2-ARMY"]}},
-    ], note="Nancy holds a level 1 trench: no flank attack.")
+         "roll": 6, "defender_roll": 6, "result": "7/7",
+         "losses": {"attacker": ["GE-4-ARMY", "GE-4-ARMY", "GE-CORPS-01"], "defender": ["FR-1-ARMY", "FR-1-ARMY", "FR-CORPS-01"]},
+         "replacements": {"GE-4-ARMY": "GE-CORPS-01", "FR-1-ARMY": "FR-CORPS-01"}},
+    ], note="Nancy holds a level 1 trench: no flank attack. (Each side meets its 7 only by losing an army and a step of the corps replacing it, 12.4.3.)")
     illegal("illegal-12.4.3-loss-exceeds-the-number.json", "12.4.3", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/5",
