@@ -4,23 +4,28 @@
 activations), ``movement`` (movement and strategic redeployment), ``combat`` (attacks, fire tables, flank
 attacks, losses, retreats, advances), ``rolls`` (mandated offensive, siege, entrenchment), ``reserve`` (reinforcements, the Reserve
 Box, replacement points), ``fronts`` (besieging forts, London, the Caucasus link, Near East SR quotas), ``warstatus`` (mandated
-offensives carried out, commitment levels, automatic victory), ``supply`` (supply lines, the Attrition phase). What is not checked yet is listed in the README.
+offensives carried out, commitment levels, automatic victory), ``supply`` (supply lines, the Attrition phase), ``control`` (control
+changing hands in the Attrition phase and at a retreat's end), ``rebuild`` (eliminated units rebuilt with RP), ``advance``
+(advances beyond the attacked space, Withdrawal). What is not checked yet is listed in the README.
 """
 
 from __future__ import annotations
 
+from .advance import AdvanceRules
 from .base import PathsOfGloryBase
 from .combat import CombatRules
+from .control import ControlRules
 from .fronts import FrontRules
 from .movement import MovementRules
 from .operations import OperationsRules
+from .rebuild import RebuildRules
 from .reserve import ReserveRules
 from .rolls import RollRules
 from .supply import SupplyRules
 from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(ControlRules, RebuildRules, AdvanceRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 
