@@ -6,7 +6,7 @@ attacks, losses, retreats, advances), ``rolls`` (mandated offensive, siege, entr
 Box, replacement points), ``fronts`` (besieging forts, London, the Caucasus link, Near East SR quotas), ``warstatus`` (mandated
 offensives carried out, commitment levels, automatic victory), ``supply`` (supply lines, the Attrition phase), ``control`` (control
 changing hands in the Attrition phase and at a retreat's end), ``rebuild`` (eliminated units rebuilt with RP), ``advance``
-(advances beyond the attacked space, Withdrawal). What is not checked yet is listed in the README.
+(advances beyond the attacked space, Withdrawal), ``entrench`` (one attempt a space a round). What is not checked yet is listed in the README.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from .advance import AdvanceRules
 from .base import PathsOfGloryBase
 from .combat import CombatRules
 from .control import ControlRules
+from .entrench import EntrenchRules
 from .fronts import FrontRules
 from .movement import MovementRules
 from .operations import OperationsRules
@@ -25,7 +26,7 @@ from .supply import SupplyRules
 from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(ControlRules, RebuildRules, AdvanceRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(ControlRules, RebuildRules, AdvanceRules, EntrenchRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 
