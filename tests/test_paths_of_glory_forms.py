@@ -299,3 +299,37 @@ def test_12_5_3_no_retreat_is_declined_in_clear_terrain(module, tmp_path):
     declined = on_cambrai(None, ["GE-2-ARMY"], losses=("FR-5-ARMY", "FR-5-ARMY"), declare=["cancel_retreat"], replacements={"FR-5-ARMY": "FR-CORPS-01"})
     declined[-1]["advance"] = []
     assert "12.5.3" in broken(module, tmp_path, declined, start(**BEFORE_CAMBRAI))
+
+
+# --- the forms in the notation's documented turn and in the replay viewer ----------------------------------------
+def test_the_documented_paths_of_glory_turn_reads():
+    docs = (REPO / "docs" / "notation.md").read_text(encoding="utf-8")
+    example = docs.split("## A Paths of Glory turn", 1)[1].split("```")[1]
+    actions = parse_notation(example, "docs.pbem").data["actions"]
+    assert {"control": {"Cambrai": "ap", "Libya": "ap"}} in actions
+    assert {"replace": "GE-CORPS-07", "at": "reserve"} in actions
+
+
+def test_the_viewer_shows_the_new_forms(pbem, tmp_path):
+    import re
+
+    state = start(moves={**BEFORE_CAMBRAI["moves"], "GE-8-ARMY": "eliminated"}, control={"Sedan": "cp"}, replacement_points={"GE": 1})
+    (tmp_path / "state.json").write_text(json.dumps(state))
+    actions = [*on_cambrai(["Chateau Thierry", "Melun"], {"GE-2-ARMY": ["Cambrai", "Chateau Thierry"], "GE-3-ARMY": ["Cambrai"]}),
+               {"phase": "attrition"}, {"control": {"Libya": "ap"}}, {"phase": "replacement"}, {"replace": "GE-8-ARMY", "at": "Berlin"}]
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps({"module": "paths-of-glory", "turn": 1, "side": "cp", "start": {"state": "state.json"}, "actions": actions}))
+    result = pbem("replay", path, "-o", tmp_path / "g.html")
+    assert result.code == 0, result.err
+    text = (tmp_path / "g.html").read_text()
+    data = json.loads(re.search(r'<script type="application/json" id="game">(.*?)</script>', text, re.S).group(1))
+    frames = data["frames"]
+    index = {loc[2]: i for i, loc in enumerate(data["locations"])}
+    texts = [f["text"] for f in frames]
+    assert any("GE 2nd Army advances to Cambrai → Chateau Thierry" in t and "GE 3rd Army advance" in t for t in texts), texts
+    assert "Control: Libya to " in " ".join(texts) and "GE 8th Army rebuilt at Berlin" in texts
+    by_kind = {f["kind"]: f for f in frames}
+    assert by_kind["replace"]["place"] == index["Berlin"]
+    assert by_kind["control"]["control"][0]["at"] == [index["Libya"]]
+    # the advance arrows: from Sedan through Cambrai to Chateau Thierry, and from Sedan into Cambrai
+    assert by_kind["attack"]["advance"] == [[index["Sedan"], index["Cambrai"], index["Chateau Thierry"]], [index["Sedan"], index["Cambrai"]]]
