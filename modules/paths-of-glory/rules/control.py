@@ -45,21 +45,24 @@ class ControlRules(SupplyRules):
         decided: dict[tuple[str, int], bool] = {}
         components = self._components(state)
         unjudged = self._unjudged(state)
+        sourced = {group for loc, group in components.items() if game_map.supply[loc] == self.controller(state, loc)}
         for location in range(len(game_map)):
             side = self.controller(state, location)
-            if side is None or self.fort(state, location):
+            if side is None or self.fort(state, location) or location in unjudged:
                 continue
             if side == "ap" and game_map.country[location] == "SB":
                 continue  # LR2022 14.3.6: Serbian spaces change only when CP units enter them
-            if location in unjudged:
-                continue
-            if any(u.side == side and self.in_supply(state, u) for u in state.units_at(location)):
-                continue
-            key = (side, components.get(location, -1 - location))
+            group = components.get(location)
+            if group in sourced:
+                continue  # joined to one of its side's supply sources through its own spaces
+            key = (side, -1 - location if group is None else group)
             if key not in decided:
                 decided[key] = any(self.in_supply(state, unit) for unit in self._traced_units(state, side, location))
-            if not decided[key]:
-                flips[location] = self.enemy_of(side)
+            if decided[key]:
+                continue
+            if any(u.side == side and self.in_supply(state, u) for u in state.units_at(location)):
+                continue  # a supplied friendly unit holds it (the SN corps, 14.1.5, say)
+            flips[location] = self.enemy_of(side)
         return flips
 
     def _unjudged(self, state: State) -> set[int]:
@@ -85,12 +88,13 @@ class ControlRules(SupplyRules):
         return found
 
     def _components(self, state: State) -> dict[int, int]:
-        """Spaces joined by solid connections through spaces of one controller without enemy units or forts:
+        """Spaces joined by solid connections through spaces of one controller without enemy units or a besieged fort:
         a space traces supply exactly as the others of its group (a finer grouping than the supply trace's own,
         so one trace a group is enough)."""
         game_map = self.module.map
         owner = [self.controller(state, loc) for loc in range(len(game_map))]
-        open_space = [owner[loc] is not None and not self.fort(state, loc) and not self.enemy_units(state, loc, owner[loc]) for loc in range(len(game_map))]
+        open_space = [owner[loc] is not None and not (self.fort(state, loc) and self.besieged(state, loc)) and not self.enemy_units(state, loc, owner[loc])
+                      for loc in range(len(game_map))]
         group: dict[int, int] = {}
         for start in range(len(game_map)):
             if not open_space[start] or start in group:
