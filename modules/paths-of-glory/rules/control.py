@@ -4,7 +4,8 @@
 friendly fort that could not trace supply if it were a friendly unit becomes enemy-controlled (14.3.6, LR2022
 wording; the seed's sentence says the same of the space's units). Spaces are judged together when the phase
 begins, as the units are (14.3.5). The Allies' Serbian spaces change only when CP units enter them (LR2022 14.3.6,
-by 14.1.6). Every such space is written, and only those; the flip moves the VP of a VP space and the trench
+by 14.1.6); Albanian spaces may trace to Taranto even while Italy is neutral (LR2022 11.1.12). Every such space is
+written, and only those; the flip moves the VP of a VP space and the trench
 marker (LR2022 11.2.7: level 1 removed, level 2 becomes an enemy level 1).
 
 Retreating units gain control of the space their retreat ends in (12.5.5; not of the spaces passed through,
@@ -13,17 +14,14 @@ and never of an enemy fort's space, 15.1.9); the Arab Northern Army alone takes 
 
 from __future__ import annotations
 
-import dataclasses
-
-from pbem.model.state import State, UnitState
+from pbem.model.state import State
 from pbem.rules.ruleset import TurnContext, illegal, warning
+from pbem.rules.supply import reach
 
 from .base import pog
 from .supply import SupplyRules
 
 ANA = "BR-ANA-CORPS"
-# The nationalities a space is traced for, as if it held one of their units: every supply source of the side.
-TRACED_AS = {"cp": ("GE",), "ap": ("BR", "RU")}
 
 
 class ControlRules(SupplyRules):
@@ -42,28 +40,87 @@ class ControlRules(SupplyRules):
         """14.3.6: each space that changes hands in this Attrition phase, with the side it passes to."""
         game_map = self.module.map
         flips: dict[int, str] = {}
-        decided: dict[tuple[str, int], bool] = {}
-        components = self._components(state)
+        supplied = {side: self.supplied_spaces(state, side) for side in ("cp", "ap")}
         unjudged = self._unjudged(state)
-        sourced = {group for loc, group in components.items() if game_map.supply[loc] == self.controller(state, loc)}
         for location in range(len(game_map)):
             side = self.controller(state, location)
-            if side is None or self.fort(state, location) or location in unjudged:
+            if side is None or location in supplied[side] or self.fort(state, location) or location in unjudged:
                 continue
             if side == "ap" and game_map.country[location] == "SB":
                 continue  # LR2022 14.3.6: Serbian spaces change only when CP units enter them
-            group = components.get(location)
-            if group in sourced:
-                continue  # joined to one of its side's supply sources through its own spaces
-            key = (side, -1 - location if group is None else group)
-            if key not in decided:
-                decided[key] = any(self.in_supply(state, unit) for unit in self._traced_units(state, side, location))
-            if decided[key]:
-                continue
-            if any(u.side == side and self.in_supply(state, u) for u in state.units_at(location)):
+            here = state.units_at(location)
+            if any(u.side != side for u in here):
+                continue  # the ANA corps in a CP space: Allied while it stays (11.1.14), CP again when it leaves
+            if any(u.side == side and self.in_supply(state, u) for u in here):
                 continue  # a supplied friendly unit holds it (the SN corps, 14.1.5, say)
+            if side == "ap" and game_map.country[location] == "AL" and self._albania_to_taranto(state, location):
+                continue
             flips[location] = self.enemy_of(side)
         return flips
+
+    def supplied_spaces(self, state: State, side: str) -> set[int]:
+        """The spaces a friendly unit of ``side`` could trace supply from in the Attrition phase, judged as spaces:
+        to any of the side's supply sources (Salonika for the Allies too, 14.2.3), through spaces it controls without
+        enemy units (a besieged enemy fort passable, a besieged friendly one not, 14.1.2-14.1.3), along solid lines
+        and every friendly dashed line (LR2022 11.1.4), with one sea leg between friendly ports (14.1.4)."""
+        game_map = self.module.map
+        tokens = self._side_tokens(side)
+        beachhead = state.status.get("mef_beachhead")
+
+        def passable(location: int) -> bool:
+            if self.enemy_units(state, location, side):
+                return False
+            besieged = self.fort(state, location) and self.besieged(state, location)
+            return (self.controller(state, location) == side) != bool(besieged)
+
+        def step(a: int, b: int) -> bool:
+            allowed = game_map.restricted.get((a, b) if a < b else (b, a))
+            if allowed is None or allowed & tokens:
+                return True
+            return allowed == frozenset({"MEF"}) and side == "ap" and beachhead in (game_map.label(a), game_map.label(b))
+
+        sources = [loc for loc in range(len(game_map)) if game_map.supply[loc] == side and self.controller(state, loc) == side]
+        if side == "ap":
+            salonika = game_map.find("Salonika")
+            if salonika is not None and self.controller(state, salonika) == "ap":
+                sources.append(salonika)
+        land = set(reach(game_map, sources, passable, step=step))
+        if not any(self._port(state, p, side) for p in land):  # type: ignore[attr-defined]
+            return land
+        ports = [p for p in range(len(game_map)) if self._port(state, p, side)]  # type: ignore[attr-defined]
+        return land | set(reach(game_map, ports, passable, step=step))
+
+    def _side_tokens(self, side: str) -> frozenset[str]:
+        """The nationalities (and contingents) a side's units are named by on dashed lines."""
+        cached = self.__dict__.setdefault("_tokens_of", {})
+        if side not in cached:
+            found = set()
+            for definition in self.module.units.values():
+                if definition.type.side == side:
+                    found.add(definition.type.nationality)
+                    contingent = definition.type.attributes.get("contingent")
+                    if contingent:
+                        found.add(contingent)
+            cached[side] = frozenset(found - {"MEF"})
+        return cached[side]
+
+    def _albania_to_taranto(self, state: State, location: int) -> bool:
+        """LR2022 11.1.12: Albanian spaces may trace attrition supply to Taranto, even while Italy is neutral (through
+        Allied Albanian spaces to the one Taranto's line reaches)."""
+        game_map = self.module.map
+        taranto = game_map.find("Taranto")
+        if taranto is None or self.controller(state, taranto) == "cp":
+            return False
+        seen, stack = {location}, [location]
+        while stack:
+            here = stack.pop()
+            if taranto in game_map.neighbours[here]:
+                return True
+            for there in game_map.neighbours[here]:
+                if there not in seen and game_map.country[there] == "AL" and self.controller(state, there) == "ap" and not self.enemy_units(state, there, "ap"):
+                    seen.add(there)
+                    stack.append(there)
+        return False
 
     def _unjudged(self, state: State) -> set[int]:
         """Spaces 14.3.6 leaves alone: the MEF landing spaces while the beach-head is elsewhere (they are not in
@@ -77,41 +134,6 @@ class ControlRules(SupplyRules):
         if arabia is not None:
             found.add(arabia)
         return found
-
-    def _traced_units(self, state: State, side: str, location: int) -> list[UnitState]:
-        """A unit of each nationality whose sources the side's spaces trace to, standing in ``location``."""
-        found = []
-        for nation in TRACED_AS[side]:
-            unit = next((u for u in state.units.values() if u.unit.type.nationality == nation), None)
-            if unit is not None:
-                found.append(dataclasses.replace(unit, at=location, box=None, side=side))
-        return found
-
-    def _components(self, state: State) -> dict[int, int]:
-        """Spaces joined by solid connections through spaces of one controller without enemy units or a besieged fort:
-        a space traces supply exactly as the others of its group (a finer grouping than the supply trace's own,
-        so one trace a group is enough)."""
-        game_map = self.module.map
-        owner = [self.controller(state, loc) for loc in range(len(game_map))]
-        open_space = [owner[loc] is not None and not (self.fort(state, loc) and self.besieged(state, loc)) and not self.enemy_units(state, loc, owner[loc])
-                      for loc in range(len(game_map))]
-        group: dict[int, int] = {}
-        for start in range(len(game_map)):
-            if not open_space[start] or start in group:
-                continue
-            group[start] = start
-            stack = [start]
-            while stack:
-                here = stack.pop()
-                for there in game_map.neighbours[here]:
-                    edge = (here, there) if here < there else (there, here)
-                    if there in group or not open_space[there] or owner[there] != owner[start] or edge in game_map.restricted:
-                        continue
-                    if game_map.country[there] == "SB" or game_map.country[here] == "SB":
-                        continue  # Serbian units' own supply rule (14.1.6) may set these apart
-                    group[there] = start
-                    stack.append(there)
-        return group
 
     def _end_flips(self, ctx: TurnContext, action) -> list:
         flips = pog(ctx).pop("flips", None)
