@@ -333,3 +333,23 @@ def test_the_viewer_shows_the_new_forms(pbem, tmp_path):
     assert by_kind["control"]["control"][0]["at"] == [index["Libya"]]
     # the advance arrows: from Sedan through Cambrai to Chateau Thierry, and from Sedan into Cambrai
     assert by_kind["attack"]["advance"] == [[index["Sedan"], index["Cambrai"], index["Chateau Thierry"]], [index["Sedan"], index["Cambrai"]]]
+
+
+@pytest.mark.parametrize("action, message", [
+    ({"control": {"Atlantis": "cp"}}, "unknown space 'Atlantis'"),
+    ({"control": {"Cambrai": "allies"}}, "side 'allies' is not one of cp, ap"),
+    ({"replace": "GE-8-ARMY", "at": "Valhalla"}, "unknown space or box 'Valhalla'"),
+    ({"attack": ["GE-2-ARMY"], "target": "Sedan", "roll": 3, "result": "1/2", "advance": {"GE-2-ARMY": ["Atlantis"]}}, "unknown space 'Atlantis'"),
+    ({"attack": ["GE-2-ARMY"], "target": "Sedan", "roll": 3, "result": "1/2", "negated": ["XX-9"]}, "unknown unit 'XX-9'"),
+])
+def test_the_new_forms_name_real_places_units_and_sides(pbem, tmp_path, action, message):
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps({"module": "paths-of-glory", "turn": 1, "side": "cp", "start": {"scenario": "1914"}, "actions": [action]}))
+    result = pbem("check", path)
+    assert result.code == 2 and message in result.err and result.err.count("\n") == 1, result.err
+
+
+def test_a_rebuild_into_a_box_is_spelled_in_any_case(module, tmp_path):
+    actions = [*REPLACEMENT, {"replace": "GE-CORPS-07", "at": "Reserve"}]
+    result = play(module, tmp_path, actions, start(**ELIMINATED))
+    assert [v for v in result.violations if v.severity == "illegal"] == [] and result.state.units["GE-CORPS-07"].box == "reserve"

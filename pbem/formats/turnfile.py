@@ -241,8 +241,9 @@ class _ActionBuilder:
         fields: dict[str, Any] = {"unit": self._unit(entry["replace"], f"{pointer}/replace")}
         if "at" in entry:  # a rebuilt unit: a map location, or one of the module's boxes
             place = entry["at"]
-            if self.module.map.find(place) is None and place in self.module.boxes:
-                fields["box"] = place
+            box = next((b for b in self.module.boxes if b.casefold() == place.strip().casefold()), None)
+            if self.module.map.find(place) is None and box is not None:
+                fields["box"] = box
             elif self.module.map.find(place) is None:
                 kind = "hex" if self.module.map.kind == "hex" else "space"
                 raise self.document.error(f"{pointer}/at", f"unknown {kind} or box {place!r}: not on the {self.module.id} map nor one of its boxes ({', '.join(self.module.boxes)})")
