@@ -353,3 +353,16 @@ def test_a_rebuild_into_a_box_is_spelled_in_any_case(module, tmp_path):
     actions = [*REPLACEMENT, {"replace": "GE-CORPS-07", "at": "Reserve"}]
     result = play(module, tmp_path, actions, start(**ELIMINATED))
     assert [v for v in result.violations if v.severity == "illegal"] == [] and result.state.units["GE-CORPS-07"].box == "reserve"
+
+
+def test_a_fort_destroyed_by_its_besiegers_gives_them_the_space(module, tmp_path):
+    # GE 1st Army besieges Liege and storms the fort from inside: Liege is German at once (11.1.13, 15.1.9).
+    state = start(moves={"GE-1-ARMY": "Liege"}, forts={"Liege": "besieged"})
+    storm = [*CP1, {"card": "CP-04", "use": "ops"}, {"activate": {"Liege": "attack"}, "cost": 1},
+             {"attack": ["GE-1-ARMY"], "target": "Liege", "roll": 4, "defender_roll": 1, "result": "1/4", "declare": ["fort_destroyed"]}]
+    result = play(module, tmp_path, storm, state)
+    assert [v for v in result.violations if v.severity == "illegal"] == []
+    assert module.ruleset.controller(result.state, module.map.index("Liege")) == "cp"
+    held = [*storm[:-1], {**storm[-1], "result": "1/2", "declare": []}]  # the fort holds: still Belgian
+    result = play(module, tmp_path, held, state)
+    assert module.ruleset.controller(result.state, module.map.index("Liege")) == "ap"

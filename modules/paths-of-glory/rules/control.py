@@ -9,7 +9,8 @@ written, and only those; the flip moves the VP of a VP space and the trench
 marker (LR2022 11.2.7: level 1 removed, level 2 becomes an enemy level 1).
 
 Retreating units gain control of the space their retreat ends in (12.5.5; not of the spaces passed through,
-and never of an enemy fort's space, 15.1.9); the Arab Northern Army alone takes no control (11.1.14).
+and never of an enemy fort's space, 15.1.9); the Arab Northern Army alone takes no control (11.1.14). Besiegers
+that destroy the fort of their own space in combat take the space.
 """
 
 from __future__ import annotations
@@ -201,4 +202,8 @@ class ControlRules(SupplyRules):
             if units == [ANA]:
                 continue  # 11.1.14: the Arab Northern Army takes no space
             self.enter(state, end, state.units[units[0]].side)  # type: ignore[attr-defined]
+        # A fort destroyed by the units besieging it from its own space: they take the space (11.1.13, 15.1.9).
+        besiegers = [state.units[u] for u in action.attackers if state.units[u].on_map and state.units[u].at == action.target]
+        if "fort_destroyed" in action.declared and besiegers:
+            self.enter(state, action.target, besiegers[0].side)  # type: ignore[attr-defined]
         return found
