@@ -366,3 +366,10 @@ def test_a_fort_destroyed_by_its_besiegers_gives_them_the_space(module, tmp_path
     held = [*storm[:-1], {**storm[-1], "result": "1/2", "declare": []}]  # the fort holds: still Belgian
     result = play(module, tmp_path, held, state)
     assert module.ruleset.controller(result.state, module.map.index("Liege")) == "ap"
+
+
+def test_12_4_4_a_retreat_declined_with_the_army_s_last_step_names_its_replacement(module, tmp_path):
+    # Sedan's FR 5th Army takes its loss and the extra step: it is eliminated, and the corps that replaces it stays.
+    declined = {**SEDAN, "declare": ["cancel_retreat"], "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY"]}}
+    assert broken(module, tmp_path, [*ON_SEDAN, declined]) == ["12.4.4"]
+    assert broken(module, tmp_path, [*ON_SEDAN, {**declined, "replacements": {"FR-5-ARMY": "FR-CORPS-02"}}]) == []
