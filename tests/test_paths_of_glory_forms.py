@@ -373,3 +373,17 @@ def test_12_4_4_a_retreat_declined_with_the_army_s_last_step_names_its_replaceme
     declined = {**SEDAN, "declare": ["cancel_retreat"], "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY"]}}
     assert broken(module, tmp_path, [*ON_SEDAN, declined]) == ["12.4.4"]
     assert broken(module, tmp_path, [*ON_SEDAN, {**declined, "replacements": {"FR-5-ARMY": "FR-CORPS-02"}}]) == []
+
+
+def test_optional_11_2_10_a_failed_entrenchment_subtracts_one_from_the_next_round_s_roll(module, tmp_path):
+    # Round 1: GE 8th Army rolls 4 against LF 3 and fails (marker); round 2: a 4 with the -1 succeeds.
+    again = [*entrench(("GE-8-ARMY", 4)), {"phase": "action", "round": 1, "side": "ap"}, {"card": None, "use": "automatic"},
+             {"phase": "action", "round": 2, "side": "cp"}, {"card": "CP-05", "use": "ops"}, {"activate": {"Insterberg": "move"}, "cost": 1},
+             {"special": "entrench", "units": ["GE-8-ARMY"], "at": "Insterberg", "roll": 4, "result": "success"}]
+    rules_on = dict(edition="seed")
+    optional = dataclasses.replace(module, options={**module.options, "failed_entrench_drm": True})
+    result = play(optional, tmp_path, again, start(**TWO_ARMIES), turn=2, **rules_on)
+    assert [v for v in result.violations if v.severity != "warning"] == []
+    assert result.state.status["trenches"]["Insterberg"] == {"level": 1, "owner": "cp"} and result.state.status["failed_entrench"] == {}
+    # Without the optional rule the second 4 fails against LF 3: the claimed success is a mismatch.
+    assert [v.rule for v in play(module, tmp_path, again, start(**TWO_ARMIES), turn=2).violations if v.severity == "mismatch"] == ["11.2.2"]

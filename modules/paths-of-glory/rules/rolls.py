@@ -101,7 +101,13 @@ class RollRules(PathsOfGloryBase):
         if found:
             return found
         lf = unit.face.loss or 0
-        result = "success" if action.rolls[0] <= lf else "failure"
+        drm = self.entrench_drm(state, unit, ctx)
+        result = "success" if action.rolls[0] + drm <= lf else "failure"
         if action.result and action.result.strip().lower() != result:
-            return [mismatch("11.2.2", f"entrenchment roll {action.rolls[0]} against {name}'s LF {lf}: {result}, not {action.result}", action)]
+            shown = f"{action.rolls[0]}{drm:+d}" if drm else f"{action.rolls[0]}"
+            return [mismatch("11.2.2", f"entrenchment roll {shown} against {name}'s LF {lf}: {result}, not {action.result}", action)]
         return []
+
+    def entrench_drm(self, state: State, unit, ctx: TurnContext) -> int:
+        """The entrenchment roll's modifier (EntrenchRules: the optional 11.2.10 failure marker)."""
+        return 0
