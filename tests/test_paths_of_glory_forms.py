@@ -313,10 +313,11 @@ def test_the_documented_paths_of_glory_turn_reads():
 def test_the_viewer_shows_the_new_forms(pbem, tmp_path):
     import re
 
-    state = start(moves={**BEFORE_CAMBRAI["moves"], "GE-8-ARMY": "eliminated"}, control={"Sedan": "cp"}, replacement_points={"GE": 1})
+    state = start(moves={**BEFORE_CAMBRAI["moves"], "GE-8-ARMY": "eliminated", "GE-CORPS-07": "eliminated"}, control={"Sedan": "cp"}, replacement_points={"GE": 2})
     (tmp_path / "state.json").write_text(json.dumps(state))
     actions = [*on_cambrai(["Chateau Thierry", "Melun"], {"GE-2-ARMY": ["Cambrai", "Chateau Thierry"], "GE-3-ARMY": ["Cambrai"]}),
-               {"phase": "attrition"}, {"control": {"Libya": "ap"}}, {"phase": "replacement"}, {"replace": "GE-8-ARMY", "at": "Berlin"}]
+               {"phase": "attrition"}, {"control": {"Libya": "ap"}}, {"phase": "replacement"}, {"replace": "GE-8-ARMY", "at": "Berlin"},
+               {"replace": "GE-CORPS-07", "at": "reserve"}]
     path = tmp_path / "turn.json"
     path.write_text(json.dumps({"module": "paths-of-glory", "turn": 1, "side": "cp", "start": {"state": "state.json"}, "actions": actions}))
     result = pbem("replay", path, "-o", tmp_path / "g.html")
@@ -328,7 +329,8 @@ def test_the_viewer_shows_the_new_forms(pbem, tmp_path):
     texts = [f["text"] for f in frames]
     assert any("GE 2nd Army advances to Cambrai → Chateau Thierry" in t and "GE 3rd Army advance" in t for t in texts), texts
     assert "Control: Libya to " in " ".join(texts) and "GE 8th Army rebuilt at Berlin" in texts
-    by_kind = {f["kind"]: f for f in frames}
+    assert "GE Corps #7 rebuilt into the reserve box" in texts
+    by_kind = {f["kind"]: f for f in frames if f["kind"] != "replace" or "place" in f}
     assert by_kind["replace"]["place"] == index["Berlin"]
     assert by_kind["control"]["control"][0]["at"] == [index["Libya"]]
     # the advance arrows: from Sedan through Cambrai to Chateau Thierry, and from Sedan into Cambrai
@@ -387,3 +389,20 @@ def test_optional_11_2_10_a_failed_entrenchment_subtracts_one_from_the_next_roun
     assert result.state.status["trenches"]["Insterberg"] == {"level": 1, "owner": "cp"} and result.state.status["failed_entrench"] == {}
     # Without the optional rule the second 4 fails against LF 3: the claimed success is a mismatch.
     assert [v.rule for v in play(module, tmp_path, again, start(**TWO_ARMIES), turn=2).violations if v.severity == "mismatch"] == ["11.2.2"]
+
+
+def test_the_viewer_tells_a_declined_retreat_and_a_negated_loss(pbem, tmp_path):
+    import re
+
+    (tmp_path / "state.json").write_text(json.dumps(start(**WITH_CORPS)))
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps({"module": "paths-of-glory", "turn": 1, "side": "cp", "start": {"state": "state.json"},
+                                "actions": withdrawal(["FR-CORPS-01"], ONE_SPACE)}))
+    assert pbem("replay", path, "-o", tmp_path / "g.html").code == 0
+    data = json.loads(re.search(r'<script type="application/json" id="game">(.*?)</script>', (tmp_path / "g.html").read_text(), re.S).group(1))
+    assert any("loss negated for FR Corps #1" in f["text"] for f in data["frames"])
+    declined = [*ON_SEDAN, {**SEDAN, "declare": ["cancel_retreat"], "losses": {"defender": ["FR-5-ARMY", "FR-5-ARMY"]}, "replacements": {"FR-5-ARMY": "FR-CORPS-01"}}]
+    path.write_text(json.dumps({"module": "paths-of-glory", "turn": 1, "side": "cp", "start": {"scenario": "1914"}, "actions": declined}))
+    assert pbem("replay", path, "-o", tmp_path / "h.html").code == 0
+    data = json.loads(re.search(r'<script type="application/json" id="game">(.*?)</script>', (tmp_path / "h.html").read_text(), re.S).group(1))
+    assert any("declares cancel retreat" in f["text"] and "FR Corps #1 replaces FR 5th Army" in f["text"] for f in data["frames"])

@@ -255,6 +255,8 @@ def describe(action: act.Action, module: Module, style: Any = None) -> str:
             parts.append(f"{names([new])} replaces {names([old])}")
         for unit, path in action.retreats.items():
             parts.append(f"{names([unit])} retreats to {' → '.join(label(i) for i in path)}")
+        if action.declared:
+            parts.append("declares " + ", ".join(sorted(d.replace("_", " ") for d in action.declared)))
         if action.negated:
             parts.append(f"loss negated for {names(action.negated)}")
         for unit in action.advance:
