@@ -406,3 +406,11 @@ def test_the_viewer_tells_a_declined_retreat_and_a_negated_loss(pbem, tmp_path):
     assert pbem("replay", path, "-o", tmp_path / "h.html").code == 0
     data = json.loads(re.search(r'<script type="application/json" id="game">(.*?)</script>', (tmp_path / "h.html").read_text(), re.S).group(1))
     assert any("declares cancel retreat" in f["text"] and "FR Corps #1 replaces FR 5th Army" in f["text"] for f in data["frames"])
+
+
+def test_a_control_line_without_its_side_says_how_it_is_written():
+    from pbem.formats.notation import NotationError
+
+    with pytest.raises(NotationError) as caught:
+        parse_notation("Game: paths-of-glory\nScenario: 1914\nTurn: 1\nSide: cp\nControl Warsaw\n", "t.pbem")
+    assert "Control SPACE (side)" in str(caught.value)

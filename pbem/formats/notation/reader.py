@@ -119,6 +119,7 @@ _VERBS = (
     "control",
 )  # fmt: skip
 _SPECIAL_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_CONTROL_LINE = re.compile(r"\s*control\b", re.IGNORECASE)
 
 
 def action_kind(action: dict[str, Any]) -> str:
@@ -203,7 +204,10 @@ class _Reader:
             return  # a continuation of a line already reported as unreadable: one report is enough
         # Report what the player most likely meant: a clause of the attack above, or a line of its own.
         best = failures["continuation"] if clause_like or continuation else failures["line"]
-        self.problem(line.number, best.column, best.message)
+        message = best.message
+        if not continuation and _CONTROL_LINE.match(line.text) and "Control SPACE" not in message:
+            message = message.replace(" (a move is written UNITS: HEX-HEX-…)", "") + " (a control change is written Control SPACE (side), SPACE (side))"
+        self.problem(line.number, best.column, message)
         if not continuation:  # an unreadable action: what follows can no longer extend the attack before it
             self.failed_indent = line.indent
             self.combat = None
