@@ -258,6 +258,9 @@ class CombatRules(PathsOfGloryBase):
             return [illegal("12.5.3", "cancelling a retreat costs one more step, and none is listed", action)]
         standing = self._after(state, defenders, action.losses_defender, action.replacements)[0]
         if not standing:
+            extra = state.units.get(action.losses_defender[-1])
+            if extra is not None and self.is_army(extra) and extra.id not in action.replacements and self._reserve_corps(state, extra):
+                return [illegal("12.4.4", f"the extra step eliminates {self.name(extra.id)}: a {extra.unit.type.nationality} corps from the Reserve Box replaces it at once and keeps the space (name it in replacements)", action)]
             return [illegal("12.5.3", "a retreat is cancelled only if a defending step remains after the extra step", action)]
         if action.retreats:
             return [illegal("12.5.3", "the defenders cancelled their retreat; they do not also retreat", action)]

@@ -121,8 +121,14 @@ class RollRules(PathsOfGloryBase):
         if found:
             return found
         lf = unit.face.loss or 0
-        result = "success" if action.rolls[0] <= lf else "failure"
-        ctx.outcome(action, f"{name} {'digs a trench' if result == 'success' else 'fails to entrench'} in {self.where(action.at)} (roll {action.rolls[0]} against LF {lf})", result=result, rule="11.2.2")
+        drm = self.entrench_drm(state, unit, ctx)
+        result = "success" if action.rolls[0] + drm <= lf else "failure"
+        shown = f"{action.rolls[0]}{drm:+d}" if drm else f"{action.rolls[0]}"
+        ctx.outcome(action, f"{name} {'digs a trench' if result == 'success' else 'fails to entrench'} in {self.where(action.at)} (roll {shown} against LF {lf})", result=result, rule="11.2.2")
         if action.result and action.result.strip().lower() != result:
-            return [mismatch("11.2.2", f"entrenchment roll {action.rolls[0]} against {name}'s LF {lf}: {result}, not {action.result}", action)]
+            return [mismatch("11.2.2", f"entrenchment roll {shown} against {name}'s LF {lf}: {result}, not {action.result}", action)]
         return []
+
+    def entrench_drm(self, state: State, unit, ctx: TurnContext) -> int:
+        """The entrenchment roll's modifier (EntrenchRules: the optional 11.2.10 failure marker)."""
+        return 0

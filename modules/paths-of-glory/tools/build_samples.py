@@ -64,6 +64,10 @@ CP_PASS = [cp(1), {"card": None, "use": "automatic"}]  # an automatic operation 
 EXPECTED: dict[str, dict] = {}
 
 
+# 14.3.6: in the cut-off situation below, the spaces that cannot trace supply for their side in the Attrition phase.
+ATTRITION_FLIPS = {"control": {"Cambrai": "ap", "Libya": "ap"}}
+
+
 def legal(name: str, actions: list, **kw) -> None:
     turn(name, actions, **kw)
     EXPECTED[name] = {"ok": True, "rules": []}
@@ -333,15 +337,18 @@ def build() -> None:
     legal("legal-21-attrition.json", [
         {"phase": "attrition"},
         {"remove": "GE-3-ARMY", "to": "permanently_eliminated", "note": "cut off in Cambrai since the French took Sedan"},
-    ], start=cut_off, note="14.3.5: the GE 3rd Army in Cambrai traces no supply (Sedan and Brussels are Allied): attrition removes the army permanently.")
+        ATTRITION_FLIPS,
+    ], start=cut_off, note="14.3.5: the GE 3rd Army in Cambrai traces no supply (Sedan and Brussels are Allied): attrition removes the army permanently; 14.3.6: Cambrai, and Libya (cut off while Turkey is neutral), pass to the Allies.")
     illegal("illegal-14.3.5-out-of-supply-army-survives.json", "14.3.5", [
         {"phase": "attrition"},
+        ATTRITION_FLIPS,
         {"phase": "siege"},
     ], start=cut_off, note="The GE 3rd Army in Cambrai is out of supply and is not eliminated in the Attrition phase.")
     illegal("illegal-14.3.5-supplied-unit-eliminated.json", "14.3.5", [
         {"phase": "attrition"},
         {"remove": "GE-3-ARMY", "to": "permanently_eliminated"},
         {"eliminate": "GE-CORPS-09"},
+        ATTRITION_FLIPS,
     ], start=cut_off, note="The GE corps in Bremen is in supply: attrition does not touch it.")
     legal("legal-22-americans-land-at-bordeaux.json", [
         *CP_PASS, ap(1), {"card": "AP-43", "use": "event"},
