@@ -92,8 +92,11 @@ class Converter:
         removed = set(snap.get("removed", ()))
         reduced = set(snap["reduced"])
         units = []
+        neutral_keys = {key for key in NEUTRALS if not snap["war"].get(key)}
         for piece, unit in sorted(ids.piece.items(), key=lambda kv: kv[1]):
             entry: dict[str, Any] = {"id": unit, "at": ids.location(snap["location"][piece], piece, piece in removed)}
+            if ids.engine["pieces"][piece]["nation"] in neutral_keys and snap["location"][piece] in ids.space:
+                entry["at"] = "reinforcements"  # pbem sets a neutral nation's units up when it enters (4.2.2)
             if piece in reduced:
                 entry["step"] = 1
             units.append(entry)
@@ -215,6 +218,7 @@ class _TurnWork:
         self.phase: str | None = None
         self.replacement_done = False
         self.last_k: dict | None = None
+        self.entered: set[int] = set()
 
     # --- helpers ----------------------------------------------------------------------------------------
     def emit(self, action: dict) -> None:
@@ -262,6 +266,10 @@ class _TurnWork:
         state, name, arg = step["s"], step["n"], step.get("g")
         if step.get("k"):
             self.last_k = step["k"]
+        if state == "confirm_mo":  # the Allies confirm their mandated offensive, possibly in the middle of an attack
+            self.light.apply(step)
+            self.after_log(step, set())
+            return
         if self.attack is not None and state not in COMBAT_STATES:
             self.finish_attack()
         if self.paths and state not in MOVE_STATES:
@@ -288,6 +296,10 @@ class _TurnWork:
             if found:
                 self.round = (int(found.group(2)), found.group(1))
                 continue
+            entry = re.match(r"^\.h3(?:ap|cp) (\w+) enters the war", line)
+            if entry:
+                self.enters(entry.group(1), consumed)
+                continue
             for header, phase in ((".h2 Attrition Phase", "attrition"), (".h2 Siege Phase", "siege"),
                                   (".h2 War Status Phase", "war_status"), ("Replacement Phase", "replacement"),
                                   (".h2 Draw Strategy Cards Phase", "draw")):
@@ -306,6 +318,20 @@ class _TurnWork:
                     self.emit({"remove": unit, "to": "reserve"})
                 else:
                     self.skip(f"{self.phase} phase: engine moves a unit by itself", f"{unit} {frm}->{to}")
+
+    def enters(self, nation_name: str, consumed: set[int]) -> None:
+        """A neutral nation enters: its units, on the engine's map all along, are set up in pbem (4.2.2)."""
+        key = {"Turkey": "tu", "Italy": "it", "Bulgaria": "bu", "Romania": "ro", "Greece": "gr"}.get(nation_name)
+        for piece, loc in enumerate(self.light.location):
+            piece_data = self.ids.engine["pieces"][piece] if piece < len(self.ids.engine["pieces"]) else None
+            if not piece_data or piece_data.get("nation") != key or loc not in self.ids.space or piece in consumed:
+                continue
+            if piece in self.entered:
+                continue
+            unit = self.unit(piece)
+            if unit:
+                self.entered.add(piece)
+                self.emit({"reinforce": unit, "at": self.label(loc)})
 
     def other(self, step: dict, state: str, name: str) -> None:
         changes = step.get("m") or step.get("r") or step.get("c")
@@ -429,9 +455,10 @@ class _TurnWork:
 
     def on_choose_pieces_to_move(self, step, name, arg):
         if name == "entrench":
-            self.entrenching += self.last_move
-        if step.get("v"):
-            self.last_move = list(step["v"].get("pieces") or [])
+            for line in step.get("L", ()):
+                found = re.match(r"^>[Pp](\d+)(?:\(\d+,\d+\))? entrench", line)
+                if found:
+                    self.entrenching.append(int(found.group(1)))
         return self.moves_of(step)
 
     def on_move_stack(self, step, name, arg):
