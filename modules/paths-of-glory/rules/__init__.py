@@ -4,7 +4,7 @@
 activations), ``movement`` (movement and strategic redeployment), ``combat`` (attacks, fire tables, flank
 attacks, losses, retreats, advances), ``rolls`` (mandated offensive, siege, entrenchment), ``reserve`` (reinforcements, the Reserve
 Box, replacement points), ``fronts`` (besieging forts, London, the Caucasus link, Near East SR quotas), ``warstatus`` (mandated
-offensives carried out, commitment levels, automatic victory), ``supply`` (supply lines, the Attrition phase). What is not checked yet is listed in the README.
+offensives carried out, commitment levels, automatic victory), ``supply`` (supply lines, the Attrition phase), ``greece`` (limited Greek entry and the Salonika event). What is not checked yet is listed in the README.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from .base import PathsOfGloryBase
 from .combat import CombatRules
 from .fronts import FrontRules
+from .greece import GreeceRules
 from .movement import MovementRules
 from .operations import OperationsRules
 from .reserve import ReserveRules
@@ -20,7 +21,7 @@ from .supply import SupplyRules
 from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(GreeceRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 

@@ -85,9 +85,16 @@ class PathsOfGloryBase(Ruleset):
         marked = state.status.get("control", {}).get(label)
         if marked:
             return marked
-        if self.neutral(state, self.module.map.country[location]):
+        if self.neutral(state, self.module.map.country[location]) and not self.greek_open(state, location):
             return None  # a neutral nation's spaces belong to neither side until it enters the war
         return self.module.map.extra[location].get("side")
+
+    def greek_open(self, state: State, location: int) -> bool:
+        """9.5.2.4: after the Salonika event a still neutral Greece's spaces that hold no Greek unit are open to
+        both sides (entered, attacked, controlled, traced through); those holding Greek units stay closed."""
+        if self.module.map.country[location] != "GR" or not self.neutral(state, "GR") or not self.played(state, "salonika"):
+            return False
+        return not any(u.unit.type.nationality == "GR" for u in state.units_at(location))
 
     def vp_space(self, state: State, location: int) -> bool:
         """Whether a space is a VP space on the map the scenario uses (the classic map, or the historical one of 5.7.2)."""

@@ -68,7 +68,7 @@ class MovementRules(PathsOfGloryBase):
             if german_fort and state.turn == 1 and any(u.unit.type.nationality == "RU" for u in units):
                 # Entering an enemy fort's space is besieging it (11.1.8, 15.2.1); LR2022 15.1.12 also says "enter".
                 found.append(illegal("15.1.11", f"Russian units may not besiege (LR2022: enter) the German fort space {label} in August 1914", action))
-            if self.neutral(state, country) and country != "AL":
+            if self.neutral(state, country) and country != "AL" and not self.greek_open(state, location):
                 found.append(illegal("11.1.11", f"{label} lies in neutral {country}; it may not be entered before {country} enters the war", action))
             if country == "PE" and self.neutral(state, "TU"):
                 found.append(illegal("11.1.12", f"{label} (Persia) may be entered only once Turkey is in the war", action))

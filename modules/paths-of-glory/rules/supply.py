@@ -33,6 +33,8 @@ class SupplyRules(PathsOfGloryBase):
         here = unit.at
         if nation in ALWAYS or contingent in ("ANA",) or nation == "SN":
             return True  # 14.1.5
+        if self.neutral(state, nation):
+            return True  # a neutral nation's units (Greece's after the Salonika event, 9.5.2.4) are not at war: no supply, no attrition
         if nation == "SB" and game_map.country[here] == "SB":
             return True  # 14.1.6
         if nation == "TU" and game_map.label(here) == "Medina":
