@@ -93,6 +93,8 @@ class Converter:
         reduced = set(snap["reduced"])
         units = []
         neutral_keys = {key for key in NEUTRALS if not snap["war"].get(key)}
+        if snap.get("events", {}).get("salonika"):
+            neutral_keys.discard("gr")  # 9.5.2.4: after the Salonika event the Greek units stand on the map, still neutral
         for piece, unit in sorted(ids.piece.items(), key=lambda kv: kv[1]):
             entry: dict[str, Any] = {"id": unit, "at": ids.location(snap["location"][piece], piece, piece in removed)}
             if ids.engine["pieces"][piece]["nation"] in neutral_keys and snap["location"][piece] in ids.space:
@@ -163,7 +165,7 @@ class Converter:
         return TurnFile(record["turn"], state, document, work.unwritable, len(work.actions))
 
     # --- strategic redeployment routes --------------------------------------------------------------------
-    def sr_route(self, light: Light, unit: str, start: str, end: str, side: str) -> tuple[list[str], str]:
+    def sr_route(self, light: Light, unit: str, start: str, end: str, side: str, closed: set[str] = frozenset()) -> tuple[list[str], str]:
         """A land route pbem accepts (friendly-controlled spaces without enemy units, usable connections), else
         a sea route between two friendly ports, else the bare two spaces."""
         nationality = self.unit_type[unit]["nationality"]
@@ -178,7 +180,7 @@ class Converter:
             if here == end:
                 break
             for there, only in self.neighbours.get(here, ()):
-                if there in seen or there in enemy_at or light.controller(number[there]) != side:
+                if there in seen or there in enemy_at or there in closed or light.controller(number[there]) != side:
                     continue
                 if only and nationality not in only:
                     continue
@@ -219,6 +221,8 @@ class _TurnWork:
         self.replacement_done = False
         self.last_k: dict | None = None
         self.entered: set[int] = set()
+        self.neutral = {code for key, code in NEUTRALS.items() if not snap["war"].get(key)}
+        self.salonika = bool(snap.get("events", {}).get("salonika"))
 
     # --- helpers ----------------------------------------------------------------------------------------
     def emit(self, action: dict) -> None:
@@ -319,9 +323,23 @@ class _TurnWork:
                 else:
                     self.skip(f"{self.phase} phase: engine moves a unit by itself", f"{unit} {frm}->{to}")
 
+    def closed_spaces(self) -> set[str]:
+        """Spaces of nations not at war (Albania is open; Greece's spaces without Greek units after Salonika)."""
+        closed = set()
+        greek_units = {self.light.location[p] for p, piece in enumerate(self.ids.engine["pieces"]) if piece and piece.get("nation") == "gr"}
+        for number, label in self.ids.space.items():
+            country = self.conv.map["spaces"][label].get("country")
+            if country not in self.neutral or country == "AL":
+                continue
+            if country == "GR" and self.salonika and number not in greek_units:
+                continue
+            closed.add(label)
+        return closed
+
     def enters(self, nation_name: str, consumed: set[int]) -> None:
         """A neutral nation enters: its units, on the engine's map all along, are set up in pbem (4.2.2)."""
         key = {"Turkey": "tu", "Italy": "it", "Bulgaria": "bu", "Romania": "ro", "Greece": "gr"}.get(nation_name)
+        self.neutral.discard(NEUTRALS.get(key or "", ""))
         for piece, loc in enumerate(self.light.location):
             piece_data = self.ids.engine["pieces"][piece] if piece < len(self.ids.engine["pieces"]) else None
             if not piece_data or piece_data.get("nation") != key or loc not in self.ids.space or piece in consumed:
@@ -353,6 +371,8 @@ class _TurnWork:
         if name == "play_event":
             self.begin_round(card, "event")
             self.event = self.ids.engine["cards"][arg].get("event") or self.ids.engine["cards"][arg]["name"]
+            if self.event == "salonika":
+                self.salonika = True
             return self.event_changes(step)
         if name == "play_ops":
             self.begin_round(card, "ops")
@@ -506,7 +526,7 @@ class _TurnWork:
             elif to in (AP_RESERVE, CP_RESERVE) and frm in self.ids.space:
                 self.emit({"remove": unit, "to": "reserve"})
             elif frm in self.ids.space and to in self.ids.space:
-                path, by = self.conv.sr_route(self.light, unit, self.label(frm), self.label(to), side)
+                path, by = self.conv.sr_route(self.light, unit, self.label(frm), self.label(to), side, self.closed_spaces())
                 self.emit({"move": unit, "path": path, "by": by})
             else:
                 self.skip("SR between boxes", f"{unit} {frm}->{to}")

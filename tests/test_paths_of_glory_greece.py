@@ -1,0 +1,127 @@
+"""Issue 24 (pog-diff's classes): Greece's limited entry (9.5.2.4) and the Salonika event, neutral units and
+attrition, generic corps in a Setup Chart, the historical scenario's turn-1 British MO (LR2022 5.7.4.5)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pbem.model.jsonsource import load_json
+from pbem.model.module import load_module
+from pbem.model.state import State
+
+REPO = Path(__file__).resolve().parents[1]
+MODULE = REPO / "modules" / "paths-of-glory"
+
+
+@pytest.fixture(scope="module")
+def pog():
+    return load_module(MODULE)
+
+
+@pytest.fixture
+def state(pog):
+    return State.from_json(pog, load_json(MODULE / "scenarios" / "1914.json"))
+
+
+def _salonika_played(state, pog):
+    state.status["events_played"].append("AP-30")
+    for unit, space in (("GR-CORPS-01", "Florina"), ("GR-CORPS-02", "Larisa"), ("GR-CORPS-03", "Athens")):
+        state.place(unit, pog.map.index(space))
+
+
+def test_limited_greek_entry_opens_the_spaces_without_greek_units(pog, state):
+    rules, m = pog.ruleset, pog.map
+    assert rules.controller(state, m.index("Salonika")) is None  # neutral Greece, before the Salonika event
+    _salonika_played(state, pog)
+    assert rules.controller(state, m.index("Salonika")) == "ap"  # 9.5.2.4: open, Allied-controlled at start
+    assert rules.controller(state, m.index("Kavala")) == "ap"
+    assert rules.controller(state, m.index("Florina")) is None  # a Greek unit there: closed to both
+    state.status["control"]["Salonika"] = "cp"
+    assert rules.controller(state, m.index("Salonika")) == "cp"
+
+
+def test_neutral_units_trace_no_supply(pog, state):
+    rules = pog.ruleset
+    _salonika_played(state, pog)
+    greek = state.units["GR-CORPS-01"]
+    assert rules.in_supply(state, greek)  # still neutral: no supply line, no attrition
+    state.status["neutral_nations"].remove("GR")
+    for name in ("Monastir", "Salonika", "Larisa", "Tirana"):
+        state.status["control"][name] = "cp"
+    assert not rules.in_supply(state, greek)  # at war, cut off: out of supply
+
+
+def _turn(tmp_path, actions, start, turn=1):
+    (tmp_path / "start.json").write_text(json.dumps(start))
+    data = {"module": "paths-of-glory", "turn": turn, "side": "cp", "start": {"state": "start.json"}, "actions": actions}
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def _start(**status):
+    scenario = json.loads((MODULE / "scenarios" / "1914.json").read_text())
+    scenario["status"].update(status)
+    start = {k: v for k, v in scenario.items() if k in ("module", "turn", "first_side", "units", "status")}
+    start["scenario"] = "1914"
+    return start
+
+
+ROUND_1 = [{"phase": "action", "round": 1, "side": "cp"}, {"card": None, "use": "automatic"}, {"phase": "action", "round": 1, "side": "ap"}]
+
+
+def test_salonika_sets_greece_up_and_redeploys_to_salonika(pbem, tmp_path):
+    start = _start(commitment={"cp": "limited_war", "ap": "limited_war"})
+    for unit in start["units"]:
+        if unit["id"] in ("FR-CORPS-01", "FR-CORPS-02"):
+            unit["at"] = "reserve"
+    setup = [{"reinforce": "GR-CORPS-02", "at": "Florina"}, {"reinforce": "GR-CORPS-01", "at": "Larisa"}, {"reinforce": "GR-CORPS-03", "at": "Athens"}]
+    legal = ROUND_1 + [{"card": "AP-30", "use": "event"}] + setup + [
+        {"reinforce": "FR-CORPS-01", "at": "Salonika"}, {"reinforce": "FR-CORPS-02", "at": "Salonika"},
+        {"move": "BR-CORPS-04", "path": ["Basra", "Salonika"], "by": "sea"}]
+    result = pbem("check", _turn(tmp_path, legal, start), "--format", "json")
+    report = json.loads(result.out)
+    assert [v for v in report["violations"] if v["severity"] != "warning"] == [], report
+    illegal = ROUND_1 + [{"card": "AP-30", "use": "event"}] + setup + [{"reinforce": "FR-CORPS-01", "at": "Florina"}]
+    report = json.loads(pbem("check", _turn(tmp_path, illegal, start), "--format", "json").out)
+    assert {v["rule"] for v in report["violations"] if v["severity"] != "warning"} == {"9.5.1.1"}, report
+
+
+def test_a_move_into_a_greek_space_with_greek_units_stays_illegal(pbem, tmp_path):
+    start = _start(events_played=["AP-30"])
+    for unit in start["units"]:
+        if unit["id"] == "GR-CORPS-01":
+            unit["at"] = "Florina"
+        if unit["id"] == "SB-CORPS-01":
+            unit["at"] = "Monastir"
+    start["status"]["control"] = {"Monastir": "ap"}
+    base = [{"phase": "action", "round": 1, "side": "cp"}, {"card": None, "use": "automatic"},
+            {"phase": "action", "round": 1, "side": "ap"}, {"card": None, "use": "automatic"}, {"activate": {"Monastir": "move"}}]
+    report = json.loads(pbem("check", _turn(tmp_path, base + [{"move": "SB-CORPS-01", "path": ["Monastir", "Salonika"]}], start), "--format", "json").out)
+    assert not [v for v in report["violations"] if v["rule"] == "11.1.11"], report  # 9.5.2.4: Salonika is open
+    report = json.loads(pbem("check", _turn(tmp_path, base + [{"move": "SB-CORPS-01", "path": ["Monastir", "Florina"]}], start), "--format", "json").out)
+    assert "11.1.11" in {v["rule"] for v in report["violations"]}, report
+
+
+@pytest.mark.parametrize("space, ok", [("Adrianople", True), ("Van", True), ("Giresun", False)])
+def test_any_turkish_corps_fills_a_corps_place_of_the_setup_chart(pog, state, space, ok):
+    rules = pog.ruleset
+    chart = state.status["neutral_setup"]["TU"]
+    unit = state.units["TU-CORPS-05"]  # the chart names TU Corps #1 at Adrianople: corps are generic counters
+    assert rules._corps_slot(state, chart, unit, space) is ok
+
+
+@pytest.mark.parametrize("scenario, turn, expected", [("1914-historical", 1, "FR"), ("1914-historical", 2, "BR"), ("1914", 1, "BR")])
+def test_a_british_mo_is_french_on_turn_1_of_the_historical_scenario(pbem, tmp_path, scenario, turn, expected):
+    data = {"module": "paths-of-glory", "turn": turn, "side": "cp", "start": {"scenario": scenario},
+            "actions": [{"phase": "mandated_offensive"}, {"roll": {"purpose": "mandated_offensive", "side": "ap", "value": 3, "result": expected}}]}
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(data))
+    result = pbem("check", path)
+    assert result.code == 0, result.out
+    other = "BR" if expected == "FR" else "FR"
+    data["actions"][1]["roll"]["result"] = other
+    path.write_text(json.dumps(data))
+    result = pbem("check", path)
+    assert result.code == 1 and "rule 7.1 [mismatch]" in result.out, result.out
