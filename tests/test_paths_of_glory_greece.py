@@ -125,3 +125,16 @@ def test_a_british_mo_is_french_on_turn_1_of_the_historical_scenario(pbem, tmp_p
     path.write_text(json.dumps(data))
     result = pbem("check", path)
     assert result.code == 1 and "rule 7.1 [mismatch]" in result.out, result.out
+
+
+def test_a_siege_ends_when_the_last_besieger_leaves(pog, state):
+    # 15.2.1/15.2.4: besieged only while enemy units stand in the fort's space; then it blocks supply again (14.1.3).
+    rules, m = pog.ruleset, pog.map
+    state.status["forts"]["Lutsk"] = "besieged"
+    state.place("AH-3-ARMY", m.index("Lutsk"))
+    assert rules.besieged(state, m.index("Lutsk"))
+    state.place("AH-3-ARMY", m.index("Sarny"))
+    for name in ("Sarny", "Rovno", "Kovel"):
+        state.status["control"][name] = "cp"
+    assert not rules.besieged(state, m.index("Lutsk"))
+    assert rules.controller(state, m.index("Lutsk")) == "ap"

@@ -112,7 +112,12 @@ class PathsOfGloryBase(Ruleset):
         return int(self.module.map.extra[location].get("fort", 0))
 
     def besieged(self, state: State, location: int) -> bool:
-        return state.status.get("forts", {}).get(self.module.map.label(location)) == "besieged"
+        """A fort is besieged while its marker is on and enemy units stand in its space: once the last besieger
+        leaves, the siege is lifted (15.2.1, 15.2.4) and the fort blocks supply and SR again (14.1.3)."""
+        if state.status.get("forts", {}).get(self.module.map.label(location)) != "besieged":
+            return False
+        holder = self.module.map.extra[location].get("side")
+        return any(u.side != holder for u in state.units_at(location))
 
     def trench(self, state: State, location: int) -> dict[str, Any] | None:
         return state.status.get("trenches", {}).get(self.module.map.label(location))

@@ -152,7 +152,8 @@ class MovementRules(PathsOfGloryBase):
         for location in action.path:
             extra = game_map.extra[location]
             label = self.where(location)
-            if extra.get("port") != side or self.controller(state, location) != side:
+            beachhead = side == "ap" and label == state.status.get("mef_beachhead")  # 9.5.3.5: an Allied port
+            if not beachhead and (extra.get("port") != side or self.controller(state, location) != side):
                 found.append(illegal("13.1.7", f"{label} is not a friendly {side.upper()} port", action))
         return found
 

@@ -193,7 +193,7 @@ class Converter:
             while seen[path[-1]] is not None:
                 path.append(seen[path[-1]])
             return path[::-1], "strategic"
-        ports = [self.map["spaces"][x].get("port") == side for x in (start, end)]
+        ports = [self.map["spaces"][x].get("port") == side or "mef_landing" in self.map["spaces"][x].get("features", ()) for x in (start, end)]
         if all(ports):
             return [start, end], "sea"
         return [start, end], "strategic"
@@ -340,6 +340,8 @@ class _TurnWork:
         """A neutral nation enters: its units, on the engine's map all along, are set up in pbem (4.2.2)."""
         key = {"Turkey": "tu", "Italy": "it", "Bulgaria": "bu", "Romania": "ro", "Greece": "gr"}.get(nation_name)
         self.neutral.discard(NEUTRALS.get(key or "", ""))
+        if key == "gr" and self.salonika:
+            return  # set up on the Salonika event already (9.5.2.4)
         for piece, loc in enumerate(self.light.location):
             piece_data = self.ids.engine["pieces"][piece] if piece < len(self.ids.engine["pieces"]) else None
             if not piece_data or piece_data.get("nation") != key or loc not in self.ids.space or piece in consumed:
@@ -636,6 +638,12 @@ class _TurnWork:
             for piece, frm, to in step.get("m", ()):
                 unit = self.unit(piece)
                 if unit is None:
+                    continue
+                if frm in (AP_RESERVE, CP_RESERVE) and to in ids.space and state in ("apply_defender_losses", "apply_attacker_losses", "cancel_retreat"):
+                    # the engine picks the only corps there is: the army breaks to it in the same step (12.4.4)
+                    who = "attacker" if state == "apply_attacker_losses" else "defender"
+                    if last_eliminated.get(who):
+                        replacements[last_eliminated.pop(who)] = unit
                     continue
                 if state == "defender_retreat" or state == "great_retreat":
                     if to in ids.space:
