@@ -138,3 +138,17 @@ def test_a_siege_ends_when_the_last_besieger_leaves(pog, state):
         state.status["control"][name] = "cp"
     assert not rules.besieged(state, m.index("Lutsk"))
     assert rules.controller(state, m.index("Lutsk")) == "ap"
+
+
+def test_a_fort_an_army_entered_this_round_is_besieged_for_the_next_unit(pbem, tmp_path):
+    # 15.2.1-15.2.2: GE 1st Army enters Liege and stops: it besieges the fort, so the GE 2nd Army may pass through.
+    start = _start()
+    base = [{"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-04", "use": "ops"}, {"activate": {"Aachen": "move", "Koblenz": "move"}},
+            {"move": "GE-1-ARMY", "path": ["Aachen", "Liege"]}]
+    through = base + [{"move": "GE-2-ARMY", "path": ["Koblenz", "Liege", "Brussels"]}]
+    report = json.loads(pbem("check", _turn(tmp_path, through, start), "--format", "json").out)
+    assert "11.1.8" not in {v["rule"] for v in report["violations"]}, report
+    alone = [{"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "move"}},
+             {"move": "GE-2-ARMY", "path": ["Koblenz", "Liege", "Brussels"]}]
+    report = json.loads(pbem("check", _turn(tmp_path, alone, start), "--format", "json").out)
+    assert "11.1.8" in {v["rule"] for v in report["violations"]}, report

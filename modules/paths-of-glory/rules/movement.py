@@ -61,7 +61,7 @@ class MovementRules(PathsOfGloryBase):
             if enemies:
                 found.append(illegal("11.1.7", f"{label} holds enemy units ({', '.join(self.name(u.id) for u in enemies[:3])}); no unit may enter it", action))
                 break
-            if self.controller(state, location) != side and self.fort(state, location) and not self.besieged(state, location) and location != last:
+            if self.controller(state, location) != side and self.fort(state, location) and not self.besieged(state, location) and location != last and not self._besieging(state, location, side):
                 found.append(illegal("11.1.8", f"entering the enemy fort in {label} ends the move there (15.1.1)", action))
             country = game_map.country[location]
             german_fort = country == "GE" and self.fort(state, location) and self.controller(state, location) != side
@@ -85,6 +85,12 @@ class MovementRules(PathsOfGloryBase):
         if side == "cp" and self.where(last) in CHANNEL_PORTS and not self._channel_open(state):
             found.append(illegal("11.1.9", f"before Race to the Sea (or CP war status 4) CP units may pass through {self.where(last)} but not end there", action))
         return found
+
+    def _besieging(self, state: State, location: int, side: str) -> bool:
+        """15.2.1-15.2.2: friendly units that entered this round and stopped there already besiege the fort (an
+        army, or as many corps as its LF), so other units may ignore it, before the marker goes on at the round's end."""
+        own = [u for u in state.units_at(location) if u.side == side]
+        return any(self.is_army(u) for u in own) or (bool(own) and len(own) >= self.fort(state, location))
 
     def judge_stacking(self, state: State, ctx: TurnContext) -> list:
         """10.1.1-10.1.2: at the end of movement (or SR) every space entered holds at most three units."""

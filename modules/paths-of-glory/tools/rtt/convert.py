@@ -53,6 +53,7 @@ class Light:
     def __init__(self, start: dict):
         self.location = list(start["location"])
         self.control = list(start["control"])
+        self.besieged = set(start["forts"]["besieged"])
 
     def controller(self, space: int) -> str:
         return "cp" if (self.control[space >> 5] >> (space & 31)) & 1 else "ap"
@@ -60,6 +61,8 @@ class Light:
     def apply(self, step: dict) -> None:
         for piece, _, to in step.get("m", ()):
             self.location[piece] = to
+        for space, bit in step.get("fb", ()):
+            (self.besieged.add if bit else self.besieged.discard)(space)
         for space, bit in step.get("c", ()):
             if bit:
                 self.control[space >> 5] |= 1 << (space & 31)
@@ -180,8 +183,10 @@ class Converter:
             if here == end:
                 break
             for there, only in self.neighbours.get(here, ()):
-                if there in seen or there in enemy_at or there in closed or light.controller(number[there]) != side:
+                if there in seen or there in enemy_at or there in closed:
                     continue
+                if light.controller(number[there]) != side and number[there] not in light.besieged:
+                    continue  # 13.1.6: friendly spaces, or a besieged enemy fort
                 if only and nationality not in only:
                     continue
                 if russian and self.map["spaces"][there].get("country") != "RU":
