@@ -137,6 +137,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+# Who fixes what (issue 24's helpers), for the status file; a guess from the rule, the example says more.
+OWNERS = {
+    "11.2.1": "pog-rules class 1 (Entrench by either player)", "13.1.8": "pog-rules class 1", "11.1.12": "pog-rules class 1 / edition per game",
+    "12.4.4": "pog-rules", "12.6.1": "pog-rules", "12.5.1": "pog-rules (the replacing corps is a defender too)", "12.5.3": "pog-rules (cancel with a replacing corps)",
+    "9.2.1": "pog-rules class 2 (events that give OPS)", "9.2.5": "pog-rules class 2 (events that give OPS)", "12.1.1": "pog-rules class 2 (events that give OPS, Guns of August)",
+    "9.2.6": "pog-rules class 2 (Guns of August)", "11.1.3": "pog-rules class 2 (Guns of August)", "12.1.3": "pog-rules class 2 (Guns of August)",
+    "13.1.9": "pog-rules class 2 (event effects)", "9.5.3.2": "pog-rules class 2 (event effects)", "17.1.4": "pog-forms (rebuild not writable before it)",
+    "17.1.1": "pog-rules (RP from events, 5.7.3) / pog-forms (rebuild)", "14.3.5": "pog-diff", "14.3.1": "pog-diff", "13.1.5": "pog-diff",
+    "4.2.2": "pog-diff", "11.1.11": "pog-diff", "13.1.6": "pog-diff (converter SR route)", "13.1.7": "pog-diff", "11.1.8": "pog-diff", "11.2.2": "pog-rules (11.2.10 trench roll DRM; events that give OPS)",
+}
+
+
 def report(games, files, bad_files, actions, verdicts, excluded, warnings, unwritable, elapsed) -> list[str]:
     total = sum(len(v) for v in verdicts.values())
     lines = [
@@ -152,7 +164,8 @@ def report(games, files, bad_files, actions, verdicts, excluded, warnings, unwri
     ]
     for (rule, severity), found in sorted(verdicts.items(), key=lambda kv: -len(kv[1])):
         where, message = found[0]
-        lines.append(f"- **{rule}** {severity}: {len(found)} — e.g. `{where}`: {message}")
+        owner = OWNERS.get(rule, "unassigned: pog-diff looks")
+        lines.append(f"- **{rule}** {severity}: {len(found)} ({owner}) — e.g. `{where}`: {message}")
     if excluded:
         lines += ["", "## Excluded (the rulebook decides against the engine; README lists each)", ""]
         lines += [f"- {why}: {n}" for why, n in excluded.most_common()]
