@@ -53,7 +53,7 @@ def _fingerprint(state: State, side: str) -> tuple:
     status = state.status
     units = state.units
     return (
-        tuple(loc for loc, ids in state.stacks.items() if ids and any(units[u].side != side for u in ids)),
+        tuple(loc for loc, ids in state.stacks.items() if ids and units[ids[0]].side != side),  # 10.1.3: one side a space
         tuple(status.get("control", {}).items()),
         tuple(status.get("forts", {}).items()),
         # a siege lasts while besiegers stand in the fort's space (``besieged``): the besieger's own units count
