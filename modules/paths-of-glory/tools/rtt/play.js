@@ -73,6 +73,11 @@ function small(game) {
         forts: { destroyed: game.forts.destroyed.slice(), besieged: game.forts.besieged.slice() } }
 }
 
+function hasActions(state) {
+    const view = rules.view(state, state.active)
+    return Object.entries(view.actions || {}).some(([name, arg]) => !SKIP.has(name) && (arg === 1 || (Array.isArray(arg) && arg.length)))
+}
+
 let game = rules.setup(seed, scenario, options)
 const record = { engine: "rally-the-troops/paths-of-glory", seed, scenario, options, turns: [] }
 let current = { turn: game.turn, start: snapshot(game), opening: game.log.slice(), steps: [] }
@@ -90,7 +95,15 @@ while (game.state !== "game_over" && game.active !== "None" && steps < MAX_STEPS
         else if (Array.isArray(arg)) for (const a of arg) offered.push([name, a])
     }
     if (!offered.length) { record.stalled = { state: game.state, active: role }; break }
-    const [name, arg] = offered[choose(offered.length)]
+    // Never walk into a dead end (the engine offers, say, an SR unit with nowhere to go and no way back): try the
+    // pick on a copy first and take another if the copy would offer nothing.
+    let pickIndex = choose(offered.length)
+    for (let tries = 0; tries < offered.length; tries++) {
+        const [n, a] = offered[(pickIndex + tries) % offered.length]
+        const copy = rules.action(JSON.parse(JSON.stringify(game)), role, n, a)
+        if (copy.state === "game_over" || copy.active === "None" || hasActions(copy)) { pickIndex = (pickIndex + tries) % offered.length; break }
+    }
+    const [name, arg] = offered[pickIndex]
     const before = small(game)
     const stateName = game.state
     const turnBefore = game.turn

@@ -157,7 +157,7 @@ def report(games, files, bad_files, actions, verdicts, excluded, warnings, unwri
         f"{len(games)} games, {files} game-turn files, {actions} pbem actions; {total} false verdicts (illegal or mismatch on legal play) "
         f"in {bad_files} files; {sum(excluded.values())} excluded where the rulebook decides against the engine; {elapsed:.0f} s.",
         "",
-        "Games: " + ", ".join(f"{tag} ({n} turns)" for tag, end, n in games),
+        "Games: " + ", ".join(f"{tag} ({n} turns{'' if end.get('victory') else ', INCOMPLETE'})" for tag, end, n in games),
         "",
         "## False verdicts by rule (one example each)",
         "",
