@@ -367,11 +367,15 @@ class _TurnWork:
     # --- action rounds ----------------------------------------------------------------------------------
     def begin_round(self, card: str | None, use: str) -> None:
         number, side = self.round or (1, "cp")
-        self.round_mark = (len(self.actions), self.unwritable.copy())
+        phase = {"phase": "action", "round": number, "side": side}
+        if len(self.actions) >= 2 and self.actions[-2] == phase:
+            del self.actions[-2:]  # the round was taken back (reset) to before its card play: played again now
         self.event = None
-        self.emit({"phase": "action", "round": number, "side": side})
+        self.emit(phase)
         self.phase = "action"
         self.emit({"card": card, "use": use})
+        # a reset takes the round back to its card play (or before it: then the play comes again, above)
+        self.round_mark = (len(self.actions), self.unwritable.copy())
 
     def on_action_phase(self, step, name, arg):
         card = self.ids.card.get(arg) if arg is not None else None
