@@ -152,3 +152,20 @@ def test_a_fort_an_army_entered_this_round_is_besieged_for_the_next_unit(pbem, t
              {"move": "GE-2-ARMY", "path": ["Koblenz", "Liege", "Brussels"]}]
     report = json.loads(pbem("check", _turn(tmp_path, alone, start), "--format", "json").out)
     assert "11.1.8" in {v["rule"] for v in report["violations"]}, report
+
+
+@pytest.mark.parametrize("leaves, ok", [(True, True), (False, False)])
+def test_stacking_after_sr_out_of_the_reserve_box_is_judged_when_the_sr_ends(pbem, tmp_path, leaves, ok):
+    # 10.1.2: a corps SRs from the Reserve Box into Metz (then 4 units) while another leaves it in the same round.
+    start = _start()
+    for unit in start["units"]:
+        if unit["id"] == "GE-CORPS-09":
+            unit["at"] = "Metz"
+    actions = [{"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-07", "use": "sr"}, {"reinforce": "GE-CORPS-01", "at": "Metz"}]
+    if leaves:
+        actions.append({"move": "GE-CORPS-09", "path": ["Metz", "Strasbourg"], "by": "strategic"})
+    actions.append({"phase": "action", "round": 1, "side": "ap"})
+    report = json.loads(pbem("check", _turn(tmp_path, actions, start), "--format", "json").out)
+    rules = {v["rule"] for v in report["violations"] if v["severity"] != "warning"}
+    assert ("10.1.1" not in rules) is ok, report
+    assert rules <= {"10.1.1"}, report

@@ -13,6 +13,7 @@ from .base import PathsOfGloryBase
 from .combat import CombatRules
 from .fronts import FrontRules
 from .greece import GreeceRules
+from .srstacking import SrStackingRules
 from .movement import MovementRules
 from .operations import OperationsRules
 from .reserve import ReserveRules
@@ -21,7 +22,7 @@ from .supply import SupplyRules
 from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(GreeceRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(GreeceRules, SrStackingRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 
