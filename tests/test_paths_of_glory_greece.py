@@ -169,3 +169,19 @@ def test_stacking_after_sr_out_of_the_reserve_box_is_judged_when_the_sr_ends(pbe
     rules = {v["rule"] for v in report["violations"] if v["severity"] != "warning"}
     assert ("10.1.1" not in rules) is ok, report
     assert rules <= {"10.1.1"}, report
+
+
+@pytest.mark.parametrize("scenario, second, ok", [("1914-historical", "success", True), ("1914-historical", "failure", False), ("1914", "failure", True), ("1914", "success", False)])
+def test_a_failed_entrench_roll_gives_minus_one_next_round_in_the_historical_scenario(pbem, tmp_path, scenario, second, ok):
+    # Optional 11.2.10, used by the historical scenario (LR2022 5.7.4.2): GE 8th Army fails with 6, then rolls 4
+    # in the CP's next round: 4-1 = 3 <= LF 3 succeeds there; without the rule it fails.
+    start = _start(events_played=["CP-06"])
+    start["scenario"] = scenario
+    start["turn"] = 2
+    dig = lambda roll, result: {"special": "entrench", "units": ["GE-8-ARMY"], "at": "Insterberg", "roll": roll, "result": result}
+    actions = [{"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-04", "use": "ops"}, {"activate": {"Insterberg": "move"}}, dig(6, "failure"),
+               {"phase": "action", "round": 1, "side": "ap"}, {"card": None, "use": "automatic"},
+               {"phase": "action", "round": 2, "side": "cp"}, {"card": "CP-05", "use": "ops"}, {"activate": {"Insterberg": "move"}}, dig(4, second)]
+    report = json.loads(pbem("check", _turn(tmp_path, actions, start, turn=2), "--format", "json").out)
+    verdicts = {v["rule"] for v in report["violations"] if v["severity"] != "warning"}
+    assert (verdicts == set()) is ok and verdicts <= {"11.2.2"}, report

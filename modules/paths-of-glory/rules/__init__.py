@@ -14,6 +14,7 @@ from .combat import CombatRules
 from .fronts import FrontRules
 from .greece import GreeceRules
 from .srstacking import SrStackingRules
+from .trenchroll import TrenchRollRules
 from .movement import MovementRules
 from .operations import OperationsRules
 from .reserve import ReserveRules
@@ -22,7 +23,7 @@ from .supply import SupplyRules
 from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(GreeceRules, SrStackingRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(GreeceRules, SrStackingRules, TrenchRollRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 

@@ -511,8 +511,6 @@ class _TurnWork:
             if found and unit:
                 action = {"special": "entrench", "units": [unit], "at": self.label(self.light.location[piece]),
                           "roll": int(found.group(2)), "result": found.group(5).lower()}
-                if found.group(3):
-                    self.skip("entrench roll with the engine's -1 for an earlier failure (optional 11.2.10)")
                 self.emit(action)
         return set()
 
