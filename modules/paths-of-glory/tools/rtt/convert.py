@@ -19,6 +19,14 @@ from typing import Any
 from ids import AP_ELIMINATED, AP_RESERVE, CP_ELIMINATED, CP_RESERVE, MODULE, PERM_ELIMINATED, Ids
 
 HISTORICAL = "1914-historical"
+_SCHEMA = (MODULE.parents[1] / "schemas" / "turn.schema.json").read_text()
+# Forms the turn format has (issue 24 class 3 adds them): used when pbem reads them, counted as unwritable before.
+FORMS = {
+    "control": '"control": {' in _SCHEMA and "Locations changing hands" in _SCHEMA,
+    "rebuild": "An eliminated unit rebuilt" in _SCHEMA,
+    "advance_path": "Each advancing unit with the spaces it enters" in _SCHEMA,
+    "negated": '"negated"' in _SCHEMA,
+}
 COMMITMENT = {"Mobilization": "mobilization", "Limited War": "limited_war", "Total War": "total_war",
               "mobilization": "mobilization", "limited": "limited_war", "total": "total_war"}
 RP_POOLS = {"ge": "GE", "ah": "AH", "fr": "FR", "br": "BR", "ru": "RU", "allied": "A", "bu": "BU", "tu": "TU", "it": "IT", "us": "US"}
@@ -581,6 +589,7 @@ class _TurnWork:
         advance: dict[str, list[str]] = {}
         eliminated: list[str] = []
         declare: list[str] = []
+        negated: list[str] = []
         last_eliminated: dict[str, str] = {}
         roll = defender_roll = None
         losses_number = {"attacker": 0, "defender": 0}
@@ -627,7 +636,11 @@ class _TurnWork:
                 else:
                     self.skip("replacement corps for a unit the converter did not see eliminated")
             elif state.startswith("withdrawal") and name == "piece":
-                self.skip("Withdrawal cancels a step loss")
+                unit = self.unit(arg)
+                if FORMS["negated"] and unit:
+                    negated.append(unit)
+                else:
+                    self.skip("Withdrawal cancels a step loss")
             elif state == "cancel_retreat" and name == "piece":
                 unit = self.unit(arg)
                 if unit:
@@ -684,10 +697,17 @@ class _TurnWork:
             action["eliminated"] = eliminated
         if retreats:
             action["retreats"] = retreats
+        if negated:
+            action["negated"] = negated
         if advance:
             if any(len(path) > 1 for path in advance.values()):
-                self.skip("advance beyond the target space", json.dumps(advance))
-            action["advance"] = list(advance)
+                if FORMS["advance_path"]:
+                    action["advance"] = advance
+                else:
+                    self.skip("advance beyond the target space", json.dumps(advance))
+                    action["advance"] = list(advance)
+            else:
+                action["advance"] = list(advance)
         if declare:
             action["declare"] = declare
         self.emit(action)
@@ -702,7 +722,10 @@ class _TurnWork:
                 else:
                     self.emit({"eliminate": unit, "reason": "attrition"})
         elif name == "space":
-            self.skip("attrition flips control of a space", self.label(arg))
+            if FORMS["control"]:
+                self.emit({"control": {self.label(arg): "ap" if step["a"] == "cp" else "cp"}})
+            else:
+                self.skip("attrition flips control of a space", self.label(arg))
         return {m[0] for m in step.get("m", ())}
 
     def on_siege_phase(self, step, name, arg):
@@ -724,7 +747,12 @@ class _TurnWork:
                 if unit:
                     self.emit({"replace": unit})
             if line.startswith("Rebuilt"):
-                self.skip("rebuild an eliminated unit (17.1.5-17.1.6)", line)
+                moved = [(p, to) for p, frm, to in step.get("m", ()) if frm in (AP_ELIMINATED, CP_ELIMINATED)]
+                if FORMS["rebuild"] and moved and self.unit(moved[0][0]):
+                    piece, to = moved[0]
+                    self.emit({"replace": self.unit(piece), "at": self.label(to) if to in self.ids.space else "reserve"})
+                else:
+                    self.skip("rebuild an eliminated unit (17.1.5-17.1.6)", line)
         return {m[0] for m in step.get("m", ())}
 
     def on_draw_cards_phase(self, step, name, arg):
