@@ -7,7 +7,8 @@ Box, replacement points), ``fronts`` (besieging forts, London, the Caucasus link
 offensives carried out, commitment levels, automatic victory), ``supply`` (supply lines, the Attrition phase), ``cards`` (the card piles: deal, draw, reshuffle, new decks, combat cards in play),
 ``events`` (event effects that later checks see), ``control`` (control
 changing hands in the Attrition phase and at a retreat's end), ``rebuild`` (eliminated units rebuilt with RP), ``advance``
-(advances beyond the attacked space, Withdrawal), ``entrench`` (one attempt a space a round). What is not checked yet is listed in the README.
+(advances beyond the attacked space, Withdrawal), ``entrench`` (one attempt a space a round),
+``greece`` (limited Greek entry and the Salonika event). What is not checked yet is listed in the README.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from .control import ControlRules
 from .entrench import EntrenchRules
 from .events import EntrenchEventRules, EventRules
 from .fronts import FrontRules
+from .greece import GreeceRules
+from .srstacking import SrStackingRules
 from .movement import MovementRules
 from .operations import OperationsRules
 from .rebuild import RebuildRules
@@ -29,7 +32,7 @@ from .supply import SupplyRules
 from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(CardPileRules, EntrenchEventRules, EventRules, ControlRules, RebuildRules, AdvanceRules, EntrenchRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(CardPileRules, EntrenchEventRules, EventRules, ControlRules, RebuildRules, AdvanceRules, EntrenchRules, GreeceRules, SrStackingRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 

@@ -3,8 +3,8 @@
 against, and a space makes one attempt a round, by one army, whichever the player chooses. Without a ``result``
 the roll decides whether the trench is dug.
 
-Optional LR2022 11.2.10 (seed 11.2.9), on when the module option ``failed_entrench_drm`` is true (Rally the Troops
-always plays it): a German, British, French or Italian army that failed an entrenchment roll carries a marker
+Optional LR2022 11.2.10 (seed 11.2.9), on in the historical scenario (LR2022 5.7.4.2) and when the module option
+``failed_entrench_drm`` is true (Rally the Troops always plays it): a German, British, French or Italian army that failed an entrenchment roll carries a marker
 (``status.failed_entrench``: unit -> [turn, round]) and subtracts one from its roll in its side's next action round;
 the marker goes with a success or when that round passes without an attempt."""
 
@@ -35,8 +35,12 @@ class EntrenchRules(RollRules):
             tried[action.at] = key
         return found
 
+    def failed_entrench_drm(self, state: State) -> bool:
+        """Whether optional 11.2.10 is in play: the game chose it, or the historical scenario uses it (5.7.4.2)."""
+        return bool(self.module.options.get("failed_entrench_drm")) or state.scenario == "1914-historical"
+
     def entrench_drm(self, state: State, unit, ctx: TurnContext) -> int:
-        if not self.module.options.get("failed_entrench_drm"):
+        if not self.failed_entrench_drm(state):
             return 0
         marked = state.status.get("failed_entrench", {}).get(unit.id)
         current = pog(ctx).get("round")
@@ -54,7 +58,7 @@ class EntrenchRules(RollRules):
             if action.result is None and success:  # written without its result: the roll decides
                 action = dataclasses.replace(action, result="success")
             claimed = (action.result or "").strip().lower() == "success"
-            if self.module.options.get("failed_entrench_drm"):
+            if self.failed_entrench_drm(state):
                 marks = state.status.setdefault("failed_entrench", {})
                 current = pog(ctx).get("round")
                 marks.pop(unit.id, None)

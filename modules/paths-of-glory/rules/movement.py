@@ -61,14 +61,15 @@ class MovementRules(PathsOfGloryBase):
             enemies = self.enemy_units(state, location, side)
             if enemies:
                 found.append(illegal("11.1.7", f"{label} holds enemy units ({', '.join(self.name(u.id) for u in enemies[:3])}); no unit may enter it", action))
-            if self.controller(state, location) != side and self.fort(state, location) and not self.besieged(state, location) and location != last:
+                break
+            if self.controller(state, location) != side and self.fort(state, location) and not self.besieged(state, location) and location != last and not self._besieging(state, location, side):
                 found.append(illegal("11.1.8", f"entering the enemy fort in {label} ends the move there (15.1.1)", action))
             country = game_map.country[location]
             german_fort = country == "GE" and self.fort(state, location) and self.controller(state, location) != side
             if german_fort and state.turn == 1 and any(u.unit.type.nationality == "RU" for u in units):
                 # Entering an enemy fort's space is besieging it (11.1.8, 15.2.1); LR2022 15.1.12 also says "enter".
                 found.append(illegal("15.1.11", f"Russian units may not besiege (LR2022: enter) the German fort space {label} in August 1914", action))
-            if self.neutral(state, country) and country != "AL":
+            if self.neutral(state, country) and country != "AL" and not self.greek_open(state, location):
                 found.append(illegal("11.1.11", f"{label} lies in neutral {country}; it may not be entered before {country} enters the war", action))
             if country == "PE" and self.neutral(state, "TU") and self.edition() == "seed":
                 # Seed 11.1.12 only: LR2022 11.1.13 sets Persia's control when Turkey enters but bars no entry.
@@ -86,6 +87,12 @@ class MovementRules(PathsOfGloryBase):
         if side == "cp" and self.where(last) in CHANNEL_PORTS and not self._channel_open(state):
             found.append(illegal("11.1.9", f"before Race to the Sea (or CP war status 4) CP units may pass through {self.where(last)} but not end there", action))
         return found
+
+    def _besieging(self, state: State, location: int, side: str) -> bool:
+        """15.2.1-15.2.2: friendly units that entered this round and stopped there already besiege the fort (an
+        army, or as many corps as its LF), so other units may ignore it, before the marker goes on at the round's end."""
+        own = [u for u in state.units_at(location) if u.side == side]
+        return any(self.is_army(u) for u in own) or (bool(own) and len(own) >= self.fort(state, location))
 
     def judge_stacking(self, state: State, ctx: TurnContext) -> list:
         """10.1.1-10.1.2: at the end of movement (or SR) every space entered holds at most three units."""
@@ -153,7 +160,8 @@ class MovementRules(PathsOfGloryBase):
         for location in action.path:
             extra = game_map.extra[location]
             label = self.where(location)
-            if extra.get("port") != side or self.controller(state, location) != side:
+            beachhead = side == "ap" and label == state.status.get("mef_beachhead")  # 9.5.3.5: an Allied port
+            if not beachhead and (extra.get("port") != side or self.controller(state, location) != side):
                 found.append(illegal("13.1.7", f"{label} is not a friendly {side.upper()} port", action))
         return found
 

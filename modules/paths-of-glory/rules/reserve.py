@@ -70,6 +70,8 @@ class ReserveRules(PathsOfGloryBase):
             if unit.unit.type.nationality != nation or unit.box != "reinforcements":
                 found.append(illegal("4.2.2", f"{name} is not one of the {nation} units waiting to enter", action))
                 continue
+            if not self.is_army(unit) and self._corps_slot(state, chart, unit, to):
+                continue  # corps are generic counters: any corps of the type the chart names fills its place
             if unit_id in listed:
                 if listed[unit_id] != to:
                     found.append(illegal("4.2.2", f"{name} sets up in {listed[unit_id]} when {nation} enters, not {to}", action))
@@ -80,6 +82,19 @@ class ReserveRules(PathsOfGloryBase):
             if location is None or not open_choices or self.module.map.country[location] != nation or to in used or state.units_at(location):
                 found.append(illegal("4.2.2", f"{name} sets up in an empty space of {nation} not named by the Setup Chart, one corps a space; not {to}", action))
         return found
+
+    def _corps_slot(self, state: State, chart: dict, unit: UnitState, to: str) -> bool:
+        """A place the Setup Chart gives a corps of ``unit``'s type at ``to`` that no corps of that type fills yet."""
+        kind = unit.unit.type.id
+        places = sum(1 for written in chart.get(to, ()) if written.split()[0] in state.units and state.units[written.split()[0]].unit.type.id == kind)
+        if not places:
+            return False
+        if to == "reserve":
+            filled = sum(1 for u in state.units.values() if u.box == "reserve" and u.unit.type.id == kind)
+        else:
+            location = self.module.map.find(to)
+            filled = sum(1 for u in state.units_at(location) if u.unit.type.id == kind) if location is not None else places
+        return filled < places
 
     def check_reinforce(self, action, state: State, ctx: TurnContext) -> list:
         nation = self.entering(state, ctx)

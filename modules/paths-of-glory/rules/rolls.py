@@ -36,6 +36,8 @@ class RollRules(PathsOfGloryBase):
             result = "AH"  # 7.1.6: with Italy neutral the AH (IT) result is an AH offensive
         if nation is not None and self.neutral(state, nation):
             result = "none"  # 7.1.2: a neutral nation has no offensive
+        if result == "BR" and side == "ap" and state.turn == 1 and state.scenario == "1914-historical":
+            result = "FR"  # LR2022 5.7.4.5: in the historical scenario a British MO becomes a French one on turn 1
         state.status.setdefault("mandated_offensive", {})[side] = result
         offensive = "no mandated offensive" if result == "none" else f"the {result.replace('_', ' (')}{')' if '_' in result else ''} must attack this turn"
         ctx.outcome(action, offensive, result=result, rule="7.1")
