@@ -22,7 +22,7 @@ from pbem.formats.vassal.sequence import split
 from pbem.formats.vassal.traits import Piece, PieceError
 from pbem.model.errors import PbemError
 
-MAX_LOCATIONS = 100_000  # cells enumerated per board: far beyond any printed map
+MAX_LOCATIONS = 100_000  # cells enumerated per board, and candidate points of all boards: far beyond any printed map
 GENERIC_TYPE = "vassal_piece"
 # The whole import is bounded, not only each grid (issue 26): a hostile module multiplies grids by zones, zones
 # by polygon points and pieces by pieces. Real modules stay far below: Paths of Glory has 2 maps, 486 regions
@@ -38,6 +38,12 @@ class _Budget:
 
     def __init__(self, source: str, limit: int = MAX_IMPORT_WORK):
         self.source, self.left = source, limit
+        self.points = 0  # candidate points of every board so far
+
+    def count(self, points: int, what: str) -> None:
+        self.points += points
+        if self.points > MAX_LOCATIONS:
+            raise PbemError.at(self.source, f"{what}: the module's boards have more than {MAX_LOCATIONS:,} locations in all, more than pbem imports")
 
     def charge(self, work: float, what: str) -> None:
         self.left -= work
@@ -199,7 +205,9 @@ def map_locations(map_def: MapDef, layout: MapLayout, extra_points: list[tuple[i
         what = f"board {board.name[:60]!r} of map {map_def.id[:60]!r}"
         cost = _naming_cost(board.grid)
         budget.charge(_cell_count(board.grid, board.size) * cost, what)  # before any cell is listed or named
-        for (x, y), group, spacing in _candidates(board.grid, board.size, groups, budget, what):
+        candidates = _candidates(board.grid, board.size, groups, budget, what)
+        budget.count(len(candidates), what)
+        for (x, y), group, spacing in candidates:
             if placed.reversed and board.size:
                 x, y = board.size[0] - x, board.size[1] - y
             point = (placed.x + x, placed.y + y)
