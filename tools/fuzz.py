@@ -994,10 +994,11 @@ def main(argv: list[str] | None = None) -> int:
     import pbem.cli  # noqa: F401 - imported once here, inherited by every child
     for verb in ("check", "convert", "vassal", "archive", "replay"):
         __import__(f"pbem.cli.{verb}")
+    from pbem.engine.rulesets import module_ruleset
     from pbem.model.module import load_module
 
     for module in ("china-war-1980", "red-winter"):
-        load_module(module).ruleset  # noqa: B018 - warm the caches the children inherit
+        module_ruleset(load_module(module))  # warm the caches the children inherit
 
     formats = build_formats()
     if args.only:
