@@ -207,7 +207,11 @@ SURFACES: dict[str, Callable[[Path], list[str]]] = {
     ".vmod: 3,000 zones over a large parent grid": _import_case(_build_file(_board(_zones(3000, 4)))),
     ".vmod: 6 zones of 20,000 points": _import_case(_build_file(_board(_zones(6, 20_000)))),
     ".vmod: 2,000 maps": _import_case(_build_file("".join(_board(_grid(40), 100).replace('mapName="M"', f'mapName="M{k}"') for k in range(2000)))),
-    ".vmod: 20,000 palette pieces": _import_case(_build_file(_board(_grid(40), 400), _palette(20_000))),
+    ".vmod: 5,000 palette pieces": _import_case(_build_file(_board(_grid(40), 400), _palette(5_000))),
+    ".vmod: 20,000 palette pieces (too large to read back)": _import_case(_build_file(_board(_grid(40), 400), _palette(20_000))),
+    ".vmod: 5,000 palette names that slug alike": _import_case(_build_file(_board(_grid(40), 400), "".join(
+        f'<VASSAL.build.widget.PieceSlot entryName="p{k}" gpid="{k}">+/null/piece;;;p.png;x{"." * (k % 50)}{"!" * (k // 50)}/null;0;0;1;0</VASSAL.build.widget.PieceSlot>'
+        for k in range(5_000)))),
     ".vmod: board image /etc/hostname": _import_case(_build_file(_board(_grid(40), 400, "/etc/hostname"))),
 }
 if SAVE.is_file():
