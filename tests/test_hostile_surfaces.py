@@ -487,3 +487,26 @@ def test_palette_names_that_slug_alike_get_unit_ids_in_linear_time(pbem, tmp_pat
     taken, again, tried = set(), set(), {}
     for copies in [1, 2, 1, 12, 1, 3, 1] * 20:
         assert _free_id("P-A", copies, taken) == _free_id("P-A", copies, again, tried)
+
+
+def test_an_entry_of_a_module_missing_a_field_of_this_pbems_is_no_entry(pbem, tmp_path, own_cache):
+    """A process running older code pickles a Module without the fields added since, under the key of the newer
+    files on disk: the entry is refused, and the verdict is the one the files give."""
+    import pickle
+
+    from pbem.model import cache
+    from pbem.model import module as modules
+
+    module = _module_copy(tmp_path)
+    first = _check_6_12(pbem, module)
+    path = module.resolve()
+    inputs, _ = modules._inputs(path)
+    built = modules._load(path)
+    del built.__dict__["option_choices"]  # as the older Module class had no such field
+    stale = built.__class__.__new__(built.__class__)
+    stale.__dict__.update({k: v for k, v in built.__dict__.items() if k != "status_checker"} | {"status_checker": None})
+    body = pickle.dumps((cache.key(inputs), (stale, getattr(modules._load(path).status_checker, "schema", None))))
+    _entry(own_cache).write_bytes(cache.MAGIC + cache._signature((own_cache / "key").read_bytes(), "modules", str(path), body) + body)
+    modules._CACHE.clear()
+    again = _check_6_12(pbem, module)
+    assert (again.code, again.out) == (first.code, first.out)
