@@ -64,7 +64,7 @@ def test_the_turn_pbem_understood_checks_as_the_log_does(pbem, logs, tmp_path):
     assert pbem("vassal", "turn", logs / "legal-01-opening.vlog", "--out", out).code == 0
     turn = json.loads(out.read_text())
     actions = turn["actions"]
-    assert actions[:3] == [{"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-10", "use": "ops"},
+    assert actions[:3] == [{"phase": "action", "side": "cp"}, {"card": "CP-10", "use": "ops"},
                            {"activate": {"Metz": "move", "Oppeln": "move", "Munkacs": "move"}}]
     corps = [a for a in actions if "move" in a and a["move"].startswith("GE-CORPS")]
     assert len(corps) == 1 and corps[0]["path"] == ["Oppeln", "Czestochowa", "Lodz"]  # two drags, one move

@@ -113,7 +113,17 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any], backgro
         "start": start,
         "turns": turns,
         "frames": frames,
+        "dice": _dice(game),
     }
+
+
+def _dice(game: PlayedGame) -> dict[str, Any]:
+    """The game's dice for the page: what ``pbem dice stats`` reports (without the roll-by-roll list)."""
+    from pbem.engine.dicestats import dice_stats
+
+    data = dice_stats(game.dice()).as_json()
+    data.pop("every_roll")
+    return data
 
 
 def _where(unit) -> list:
@@ -454,6 +464,7 @@ _PAGE = """<!DOCTYPE html>
  <div id="current"><div id="action-text"></div><div id="action-event"></div><div id="action-note"></div><ul id="violations"></ul></div>
  <ol id="actions"></ol>
  <div id="legend"></div>
+ <details id="dice"><summary>Dice on record</summary><div id="dice-body"></div></details>
 </aside>
 </main>
 <script type="application/json" id="game">__DATA__</script>
@@ -492,6 +503,11 @@ aside{width:380px;display:flex;flex-direction:column;border-left:1px solid #bbb;
 #actions li.bad::after{content:" ⚠";color:#b00020}
 #actions li.phase{font-weight:600}
 #legend{font-size:11px;color:#555;padding:4px 8px;border-top:1px solid #ddd}
+#dice{font-size:12px;padding:4px 8px;border-top:1px solid #ddd;max-height:45vh;overflow:auto}
+#dice summary{cursor:pointer;font-weight:600}
+#dice .group{margin:6px 0}
+#dice .meaning{color:#555;font-style:italic}
+#dice svg .bar{fill:#5b7c99}#dice svg .expected{stroke:#b00020;stroke-width:1.5}#dice svg text{font-size:9px;fill:#333}
 .hex{stroke:#8a8f7a;stroke-width:.6}
 .hexlabel{font-size:7px;fill:#555;text-anchor:middle;font-family:sans-serif}
 .city{font-size:8px;fill:#000;text-anchor:middle;font-weight:600;font-family:sans-serif}
@@ -869,6 +885,45 @@ document.addEventListener("keydown", (e) => {
 const md = G.metadata, players = md.players ? Object.entries(md.players).map(([s, n]) => `${n.join(", ")} (${s})`).join(" vs ") : "";
 el("subtitle").textContent = [`${G.module.name} ${G.module.version}`, md.scenario || "", players, md.result ? "result: " + md.result : "",
   md.finished ? "finished " + md.finished : "", G.map.illustrative ? "illustrative map" : ""].filter(Boolean).join(" · ");
+function showDice(D) {
+  const body = el("dice-body");
+  const line = (text, cls) => { const p = document.createElement("div"); p.textContent = text; if (cls) p.className = cls; body.appendChild(p); return p; };
+  line(`${D.rolls} roll(s) on record: ${D.kept} kept, ${D.undone} taken back by an undo`);
+  for (const player of Object.keys(D.by_player_and_purpose).sort()) {
+    const purposes = D.by_player_and_purpose[player];
+    line(`${player}: ` + Object.keys(purposes).sort().map((p) => `${p} ${purposes[p]}`).join(", "));
+  }
+  for (const g of D.groups) {
+    const box = document.createElement("div");
+    box.className = "group";
+    body.appendChild(box);
+    const title = document.createElement("div");
+    title.textContent = `${g.player}, ${g.die}: ${g.observations} · mean ${g.mean === null ? "-" : g.mean.toFixed(2)} (expected ${g.expected_mean.toFixed(2)})` +
+      (g.p_value === null ? " · no chi-square test" : ` · chi-square ${g.chi_square.toFixed(2)}, p = ${g.p_value.toFixed(3)}`) + (g.note ? ` · ${g.note}` : "");
+    box.appendChild(title);
+    const faces = Object.keys(g.counts);
+    const most = Math.max(1, ...faces.map((f) => Math.max(g.counts[f], g.expected[f] || 0)));
+    const w = 18, h = 50, chart = svg("svg", {width: faces.length * w + 4, height: h + 14, role: "img"}, box);
+    svg("title", {}, chart).textContent = `counts per ${g.die.startsWith("d") ? "face" : "total"}, the red marks are what fair dice give on average`;
+    faces.forEach((f, k) => {
+      const bar = g.counts[f] / most * h;
+      svg("rect", {class: "bar", x: 2 + k * w, y: h - bar, width: w - 4, height: bar}, chart);
+      if (g.expected[f] !== undefined) {
+        const y = h - g.expected[f] / most * h;
+        svg("line", {class: "expected", x1: 1 + k * w, x2: 1 + k * w + w - 2, y1: y, y2: y}, chart);
+      }
+      const label = svg("text", {x: 2 + k * w + (w - 4) / 2, y: h + 11, "text-anchor": "middle"}, chart);
+      label.textContent = f;
+    });
+  }
+  for (const r of D.undone_rolls) {
+    const again = D.rerolls.find((x) => x.file === r.file && `step ${x.undone_step}` === r.where);
+    line(`${r.player}: ${r.file} ${r.where} ${r.purpose} ${(r.faces || [r.total]).join(",")} taken back` +
+      (again ? `; rolled again at step ${again.step}: ${again.after.join(",")}` : "; not rolled again"));
+  }
+  line(D.meaning, "meaning");
+}
+showDice(G.dice);
 el("legend").textContent = "← → step · space play/pause · Home/End · green arrow: move · red ring: attack · orange: fire · violet ring: special order · purple: retreat · blue: advance · red hex: violation";
 show(0);
 // Open where the game starts, on the first action drawn on the map, not at the map's west edge.

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
 from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, WrappingGroup, counted
+from pbem.model.printable import unescaped
 
 DB_HELP = "Archive file (default: $PBEM_ARCHIVE, else ~/.local/share/pbem/archive.sqlite)."
 
@@ -230,9 +232,18 @@ def show(ctx, game, output) -> int:
             f"  {turn['seq'] + 1:>3}. {_shown(turn['name'])}  turn {turn['turn']} {_shown(turn['side'])}, {turn['actions']} actions,"
             f" link {_shown(turn['link'])[:16]}…"
         )
+        if turn.get("place"):
+            by = f", written by {_shown(turn['writer'])}" if turn.get("writer") else ""
+            click.echo(f"       {_shown(turn['place'])}{by}")
         for v in turn["violations"]:
             where = f"{_shown(turn['name'])}:{v['line']}" if v["line"] else _shown(turn["name"])
             click.echo(f"       {where}: rule {_shown(v['rule'])} [{_shown(v['severity'])}] {_shown(v['message'])}")
+    if "dice" in info:
+        from pbem.engine.dicestats import json_lines
+
+        click.echo("  dice")
+        for line in json_lines(info["dice"], info["players"]):
+            click.echo(f"    {_shown(line)}")
     return EXIT_OK
 
 
@@ -328,7 +339,7 @@ def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
 
     from pbem.archive.revalidate import revalidate as run
 
-    console = Console(stderr=True)
+    console = Console(file=unescaped(sys.stderr))
     archive_ = _open(ctx)
     chosen = [game_id(archive_, g) for g in game] or None
     report = run(archive_, module=module_name, games=chosen, jobs=jobs, store=not dry_run, progress=console.is_terminal)

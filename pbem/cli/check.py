@@ -15,11 +15,12 @@ from pbem.engine.report import odds_lines, report_items, report_json, summary
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.files import check_output, write_atomic
 from pbem.model.module import load_module
+from pbem.model.printable import unescaped
 from pbem.model.violation import WARNING
 
 
 @click.command()
-@click.argument("turn", type=click.Path(path_type=Path))
+@click.argument("turns", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--state", "state_path", type=click.Path(path_type=Path), help="Start from this state (or scenario) file instead of the turn's header.")
 @click.option("--module", "module_name", help="Module id or folder (default: the turn's header).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -28,8 +29,12 @@ from pbem.model.violation import WARNING
     help="Write the state after the turn here (the next turn's start); standard error says where, and if the turn had violations.",
 )  # fmt: skip
 @click.option("--explain", is_flag=True, help="Also show each combat's working: odds, every shift, the column and the result for every roll.")
-def check(turn: Path, state_path: Path | None, module_name: str | None, output: str, write_state: Path | None, explain: bool) -> int:
+def check(turns: tuple[Path, ...], state_path: Path | None, module_name: str | None, output: str, write_state: Path | None, explain: bool) -> int:
     """Replay TURN and report every illegal action with its rule number.
+
+    TURN may also be several VASSAL logs (and saves), or a folder of them: a chain, each log checked from where
+    the one before ended and each log's opening position compared with the previous file's end (rule
+    continuity), with the undos and re-rolls of the whole chain.
 
     With --explain, each attack is worked out as the tables give it, so a player can write a turn's odds and
     results right: write the attack with any roll, and read the result for every roll.
@@ -38,6 +43,16 @@ def check(turn: Path, state_path: Path | None, module_name: str | None, output: 
     """
     if write_state is not None:
         check_output(write_state)  # a folder or device there is refused before the report, not after it
+    from pbem.cli.chain import chain_files, check_chain_command
+
+    files = chain_files(turns)
+    if files is not None:
+        if state_path is not None or explain:
+            from pbem.model.errors import PbemError
+
+            raise PbemError.at(turns[0], "a chain of VASSAL files starts from its first log's own position: drop --state and --explain")
+        return check_chain_command(files, module_name, output, write_state)
+    turn = turns[0]
     module = load_module(module_name) if module_name else None
     parsed, module = load_turn(turn, module, state_path)
     state = load_start_state(parsed, module, state_path)
@@ -79,7 +94,7 @@ def _print_text(result, file: str) -> None:
         return
     from rich.console import Console
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(file=unescaped(sys.stdout), highlight=False, soft_wrap=True)
     if not console.is_terminal:
         click.echo("".join(f"{line}\n" for line in lines) + one_line(summary(result, file)))
         return

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from pbem.engine.rulesets import module_ruleset
+from pbem.engine.slices import check_end, place_start
 from pbem.model.actions import Action, Turn
 from pbem.model.errors import PbemError
 from pbem.model.event import Event
@@ -61,9 +63,10 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
 
 
 def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, explain: bool) -> Replay:
-    rules = module.ruleset
+    rules = module_ruleset(module)
+    placed = place_start(module, state, turn)
     context = rules.begin(state, turn)
-    violations: list[Violation] = list(turn.notices)
+    violations: list[Violation] = list(turn.notices) + placed
     done = 0
     worked: list[tuple[Action, CombatOdds]] = []
     rolled: list[tuple[Action, tuple[str | None, str, str] | None]] = []
@@ -84,6 +87,7 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
             if stop_at_first and any(v.severity != WARNING for v in found):
                 return Replay(turn, state, violations, done, worked, rolled, module)
     violations.extend(rules.finish(state, context))
+    violations.extend(check_end(module, state, turn))
     return Replay(turn, state, violations, done, worked, rolled, module)
 
 

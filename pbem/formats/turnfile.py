@@ -15,9 +15,10 @@ from pbem.model import schemas
 from pbem.model.errors import PbemError
 from pbem.model.files import inside
 from pbem.model.jsonsource import JsonDocument, load_json
+from pbem.model.lookup import ambiguous, find_card, find_units
 from pbem.model.module import Module, load_module_by_id
 from pbem.model.names import nearest
-from pbem.model.state import load_state_document, suggest
+from pbem.model.state import load_state_document
 
 ACTION_KINDS = (
     "phase", "move", "attack", "overrun", "fire", "eliminate", "remove", "loss", "reinforce", "replace", "roll",
@@ -197,6 +198,7 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
     try:
         if data["side"] not in module.sides:
             raise document.error("/side", f"side {data['side']!r} is not one of {', '.join(module.sides)}")
+        _check_places(document, module)
         start = data["start"]
         builder = _ActionBuilder(document, module, lambda: start_units(path, start, module, previous))
         actions = [builder.build(n, entry) for n, entry in enumerate(data["actions"])]
@@ -214,8 +216,32 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         start_scenario=start.get("scenario"),
         start_state=start.get("state"),
         start_document=getattr(document, "start_document", None),
+        start_at=data.get("from"),
+        end_at=data.get("to"),
+        writer=data.get("writer"),
     )
     return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
+
+
+def _check_places(document: JsonDocument, module: Module) -> None:
+    """The header's ``writer``, ``from`` and ``to`` name sides and places the module's sequence of play has."""
+    data = document.data
+    if "writer" in data and data["writer"] not in module.sides:
+        raise document.error("/writer", f"writer {data['writer']!r} is not one of {', '.join(module.sides)}")
+    for key in ("from", "to"):
+        if key not in data:
+            continue
+        if "side" in data[key] and data[key]["side"] not in module.sides:
+            raise document.error(f"/{key}/side", f"side {data[key]['side']!r} is not one of {', '.join(module.sides)}")
+        sequence = module.sequence()
+        if sequence is None:
+            raise document.error(f"/{key}", f"module {module.id} declares no sequence of play, so a file cannot say where in it it {'starts' if key == 'from' else 'ends'}")
+        from pbem.model.sequence import SequenceError
+
+        try:
+            sequence.resolve(data[key], turn=data["turn"], owner=data["side"])
+        except SequenceError as error:
+            raise document.error(f"/{key}", str(error)) from None
 
 
 def normalize_ratio(text: str) -> str:
@@ -379,10 +405,16 @@ class _ActionBuilder:
         if name in self.units:
             return name
         found = self.lower.get(" ".join(name.split()).casefold())
-        if found is None:
-            in_play = self.in_play() if self.in_play is not None else {}
-            raise self.document.error(pointer, f"unknown unit {name!r}{unit_suggestion(name, self.module, in_play)}")
-        return found
+        if found is not None:
+            return found
+        # As players write it: punctuation optional, a nationality by its name, an unambiguous beginning.
+        candidates = find_units(self.module, name)
+        if len(candidates) == 1:
+            return next(iter(candidates))
+        if candidates:
+            raise self.document.error(pointer, ambiguous("unit", name, candidates))
+        in_play = self.in_play() if self.in_play is not None else {}
+        raise self.document.error(pointer, f"unknown unit {name!r}{unit_suggestion(name, self.module, in_play)}")
 
     def _units(self, names: str | list[str], pointer: str) -> tuple[str, ...]:
         if isinstance(names, str):
@@ -492,10 +524,10 @@ class _ActionBuilder:
         cards = self.module.cards
         if not cards or card in cards:
             return card
-        found = [c for c in cards if c.lower() == card.lower()]
-        if len(found) == 1:
-            return found[0]
-        raise self.document.error(pointer, f"unknown card {card!r}{suggest(card, cards)}")
+        found, refusal = find_card(self.module, card)
+        if found is None:
+            raise self.document.error(pointer, refusal)
+        return found
 
     def _card(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         card = entry["card"]

@@ -258,6 +258,9 @@ class TurnHeader:
     start_scenario: str | None = None
     start_state: str | None = None  # path, relative to the turn file
     start_document: Any = None  # a start state the turn file carries itself (a VASSAL log's opening position)
+    start_at: dict[str, Any] | None = None  # ``from``: where in the sequence of play the file starts
+    end_at: dict[str, Any] | None = None  # ``to``: where it ends
+    writer: str | None = None  # the side that wrote the file, when the header says
 
 
 @dataclass

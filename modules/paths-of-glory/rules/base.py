@@ -195,10 +195,11 @@ class PathsOfGloryBase(Ruleset):
             return []
         side = action.side or ctx.active_side
         number = action.round
-        if number is None:
-            return [illegal("8.1.1", "an action round names its number (1-6)", action)]
         current: Round | None = data.get("round")
         expected = (1, "cp") if current is None else ((current.number, "ap") if current.side == "cp" else (current.number + 1, "cp"))
+        if number is None:
+            # A round marker without its number is the next round (a VASSAL log does not know which round it opens in).
+            number = expected[0]
         data["round"] = Round(number, side)
         state.status["round"] = {"number": number, "side": side}
         if number > ROUNDS:

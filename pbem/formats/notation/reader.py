@@ -77,7 +77,7 @@ class NotationDocument(JsonDocument):
 MAX_CLOSING = 3  # lines of a closing remark after the last action
 HEADER_FIELDS = {
     "game": "module", "module": "module", "version": "module_version", "scenario": "scenario", "turn": "turn",
-    "side": "side", "start": "start", "player": "player", "note": "note",
+    "side": "side", "start": "start", "player": "player", "note": "note", "starts": "from", "ends": "to", "writer": "writer",
 }  # fmt: skip
 COMBAT_ORDER = (
     "defenders", "support", "declare", "flank", "cards", "odds", "shifts", "column", "roll", "defender_roll", "result", "losses",
@@ -397,9 +397,10 @@ class _Reader:
         return {"roll": roll}
 
     def a_card(self, tree: Tree, line: Line) -> dict[str, Any]:
-        name = self.words(_child(tree, "card_name"), line)
+        written = _child(tree, "card_name")
+        name = self.words(written, line)
         use = self.text_value([c for c in tree.children if isinstance(c, Token) and c.type in ("STRING", "VALUE")][-1], line)
-        return {"card": None if name.casefold() == "none" else name, "use": use or ""}
+        return {"card": None if name.casefold() == "none" else At(name, line.number, _column(written), "card"), "use": use or ""}
 
     def a_activate(self, tree: Tree, line: Line) -> dict[str, Any]:
         spaces: list[tuple[At, str]] = []
@@ -494,7 +495,8 @@ class _Reader:
 
     def c_cards(self, action, clause, line):
         cards = action.setdefault("cards", [])
-        cards.extend(self.name_or_string(item, line) for item in clause.children if isinstance(item, Tree))
+        cards.extend(At(self.name_or_string(item, line), line.number, _column(item), "card")
+                     for item in clause.children if isinstance(item, Tree))
 
     def c_replacement(self, action, clause, line):
         old, new = (c for c in clause.children if isinstance(c, Tree) and c.data == "unit")
@@ -733,6 +735,16 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1, state: str 
             reader.problem(at.line, at.column, f"the turn is a number, not {at.value!r}")
     if "side" in header:
         data["side"] = finisher.value(At(header["side"].value, header["side"].line, header["side"].column, "side"), "/side")
+    if "writer" in header:
+        data["writer"] = finisher.value(At(header["writer"].value.lower(), header["writer"].line, header["writer"].column), "/writer")
+    for key in ("from", "to"):
+        if key in header:
+            place = _place(header[key])
+            if place is None:
+                reader.problem(header[key].line, header[key].column, f"{'Starts' if key == 'from' else 'Ends'}: is a phase, as in 'reaction', "
+                               f"'combat (soviet)', 'turn 2 movement (chinese)' or 'action round 3 (ap)', not {header[key].value!r}")
+            else:
+                data[key] = finisher.value(place, f"/{key}")
     if "start" in header:
         data["start"] = finisher.value(_start(header["start"]), "/start")
         positions["/start"] = (header["start"].line, header["start"].column)
@@ -800,6 +812,26 @@ def _refuse_another_game(file: str, game: At, module: Module, finisher: _Finishe
     else:
         message = f"this does not look like a turn of {module.id}, which its Game: line names: {unknown}; is it a turn of another game?"
     raise NotationError(file, [Problem(game.line, game.column, message)])
+
+
+_PLACE = re.compile(r"(?:turn\s+(\d{1,9})\s*,?\s+)?([a-z][a-z _-]*?)(?:\s+phase)?(?:\s+round\s+(\d{1,4}))?\s*(?:\(\s*([a-z][\w-]*)\s*\))?", re.IGNORECASE)
+
+
+def _place(at: At) -> dict[str, At] | None:
+    """``Starts:``/``Ends:``: ``[turn N] phase [round R] [(side acting)]`` as a header place."""
+    match = _PLACE.fullmatch(str(at.value).strip())
+    if match is None:
+        return None
+    turn, phase, number, side = match.groups()
+    place: dict[str, At] = {}
+    if turn:
+        place["turn"] = At(int(turn), at.line, at.column)
+    place["phase"] = At(re.sub(r"[ -]+", "_", phase.strip().lower()), at.line, at.column)
+    if number:
+        place["round"] = At(int(number), at.line, at.column)
+    if side:
+        place["side"] = At(side.lower(), at.line, at.column)
+    return place
 
 
 def _start(at: At) -> dict[str, At]:

@@ -79,6 +79,11 @@ def write_notation(data: dict[str, Any]) -> str:
             out.append(f"Start: {kind} {_header_value(value)}")
     out.append(f"Turn: {data['turn']}")
     out.append(f"Side: {_header_value(data['side'])}")
+    if "writer" in data:
+        out.append(f"Writer: {_header_value(data['writer'])}")
+    for key, label in (("from", "Starts"), ("to", "Ends")):
+        if key in data:
+            out.append(f"{label}: {_place_text(data[key])}")
     for key, label in (("player", "Player"), ("note", "Note")):
         if key in data:
             text = data[key]
@@ -87,6 +92,17 @@ def write_notation(data: dict[str, Any]) -> str:
     for action in data.get("actions", []):
         out.extend(_action_lines(action))
     return "\n".join(out) + "\n"
+
+
+def _place_text(place: dict[str, Any]) -> str:
+    """A header place as ``[turn N] phase [round R] [(side)]``."""
+    text = f"turn {place['turn']} " if "turn" in place else ""
+    text += place["phase"].replace("_", " ")
+    if "round" in place:
+        text += f" round {place['round']}"
+    if "side" in place:
+        text += f" ({place['side']})"
+    return text
 
 
 def _header_value(text: str) -> str:
