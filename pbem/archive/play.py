@@ -25,7 +25,7 @@ from pbem.model.errors import PbemError, Source
 from pbem.model.event import Event
 from pbem.model.module import Module
 from pbem.model.sequence import Sequence, SequenceError, Slice, slice_of
-from pbem.model.state import State
+from pbem.model.state import State, written_state_text
 from pbem.model.violation import WARNING, Violation
 
 MAX_GAME_ACTIONS = 100_000  # with the bound on bytes, what keeps a whole game's replay within seconds
@@ -261,6 +261,7 @@ def play_game(
             game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player, events=result.events))
         if chain is not None or any(name.lower().endswith((".vlog", ".vsav")) for name, _ in turns):
             _add_continuity(module, turns, game, loader, chain)
+        written_state_text(module, game.turns[-1].state)  # what the archive keeps reads back (exit 3 naming the key if not)
     return game
 
 

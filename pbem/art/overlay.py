@@ -110,7 +110,7 @@ def turn_marks(
     style: CounterStyle | None = None,
     events: Sequence[Event] = (),
 ) -> list[Mark]:
-    """Marks for every move, attack, fire, special order, loss and violation of ``turn``, replayed on ``start``
+    """Marks for every move, attack, fire, special order, loss, rebuild, control change and violation of ``turn``, replayed on ``start``
     (changed in place: pass a state of its own) so that each arrow starts where its units stood at the time.
     ``style`` gives the names of the module's special orders. Of the replay's random ``events``, those the map
     does not show (a roll outside combat, and what any roll did in the module's words) are listed under it."""
@@ -148,6 +148,13 @@ def turn_marks(
                 where[action.index] = location
         elif isinstance(action, act.Reinforce):
             where[action.index] = action.at
+        elif isinstance(action, act.Replace) and action.at is not None:
+            marks.append(OrderMark(action.at, "rebuilt"))
+            where[action.index] = action.at
+        elif isinstance(action, act.Control):
+            for location, side in action.spaces.items():
+                marks.append(OrderMark(location, f"{style.side_name(side)} control"))
+            where[action.index] = next(iter(action.spaces), None)
         elif isinstance(action, act.Activate):
             marks.extend(ActivationMark(location, purpose) for location, purpose in action.spaces.items())
             where[action.index] = next(iter(action.spaces), None)

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from pbem import __version__
-from pbem.model.errors import PbemError
+from pbem.model.errors import OwnOutputError, PbemError
 from pbem.model.printable import EscapingStream, one_line
 
 # click 8.2 raises this when a group is called without a verb; older versions print the help themselves.
@@ -144,6 +144,8 @@ def _run(argv: list[str] | None) -> None:
         _fail("interrupted", code=130)
     except BrokenPipeError:
         sys.exit(EXIT_OK)
+    except OwnOutputError as error:  # pbem's own output is wrong: a bug, named by the key it got wrong
+        _fail(f"internal error: {error} (a bug in pbem, please report it; nothing was written)", EXIT_INTERNAL_ERROR)
     except MemoryError:
         _internal("out of memory", None)
     except RecursionError as error:

@@ -58,7 +58,7 @@ def check(turns: tuple[Path, ...], state_path: Path | None, module_name: str | N
     state = load_start_state(parsed, module, state_path)
     result = replay(module, state, parsed, explain=explain)
     # Everything the user asked for is computed before anything is written.
-    state_text = json.dumps(result.state.to_json(), indent=1, ensure_ascii=False) + "\n" if write_state else None
+    state_text = result.state.written_json() if write_state else None
     if output == "json":
         click.echo(json.dumps(report_json(result, str(turn)), indent=2, ensure_ascii=False))
     else:

@@ -48,6 +48,7 @@ def show(name: str, list_units: bool, list_locations: bool, list_cards: bool, ou
         "scenarios": sorted(loaded.scenarios),
         "cards": len(loaded.cards),
         "options": loaded.options,
+        "option_choices": loaded.option_choices,
         "notes": loaded.metadata.get("notes", []),
     }
     units = [_unit_entry(unit) for unit in loaded.units.values()] if list_units else []
@@ -70,6 +71,9 @@ def show(name: str, list_units: bool, list_locations: bool, list_cards: bool, ou
     click.echo(f"  scenarios: {', '.join(sorted(loaded.scenarios)) or 'none'}")
     if loaded.cards:
         click.echo(f"  cards: {len(loaded.cards)}")
+    for name, allowed in loaded.option_choices.items():
+        values = ", ".join(json.dumps(v) for v in allowed)
+        click.echo(f"  option {name}: {values} (default {json.dumps(loaded.options.get(name))}; a game chooses in its files)")
     for note in info["notes"]:
         click.echo(f"  note: {note}")
     if list_units:

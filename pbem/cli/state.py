@@ -12,6 +12,7 @@ from pbem.cli import EXIT_OK, WrappingGroup
 from pbem.formats.turnfile import NOTATION_SUFFIXES, is_vassal_game, load_start_state, load_turn
 from pbem.model.errors import PbemError
 from pbem.model.event import Event
+from pbem.model.cards import piles_lines
 from pbem.model.module import Module, load_module, load_module_by_id
 from pbem.model.state import State, load_state_document
 
@@ -111,6 +112,10 @@ def describe(state: State, only_side: str | None = None) -> dict[str, Any]:
     out = {k: v for k, v in header.items() if v is not None}
     out["locations"] = locations
     out["boxes"] = boxes
+    if state.cards:
+        out["cards"] = {side: piles.to_json() for side, piles in state.cards.items() if only_side is None or side == only_side}
+    if state.options:
+        out["options"] = state.options
     if state.status:
         out["status"] = state.status
     return out
@@ -152,6 +157,8 @@ def text_lines(summary: dict[str, Any]) -> list[str]:
     if summary.get("events"):
         lines.append("[random events of the turn]")
         lines.extend(f"  {_event_place(event)}{event['text']}" for event in summary["events"])
+    for side, piles in summary.get("cards", {}).items():
+        lines.extend(piles_lines(side, piles))
     return lines
 
 

@@ -177,17 +177,17 @@ def _pbem_module_geometry(module_name: str):
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def state(file: str, module_name: str | None, vassal_module: str | None, out: str | None, fmt: str) -> int:
     """FILE (a save, or the start of a log) as a pbem state: every mapped unit on its space or in its box."""
-    import json
     from collections import Counter
 
     from pbem.formats.vassal.to_state import open_game, state_of
     from pbem.model.files import write_atomic
     from pbem.model.module import load_module
+    from pbem.model.state import written_state_text
 
     module_name, vassal_module = vassal_module_option(module_name, vassal_module, "vassal state")
     opened = open_game(file, load_module(module_name) if module_name else None, vassal_module)
     result = state_of(opened)
-    text = json.dumps(result, indent=1, ensure_ascii=False) + "\n"
+    text = written_state_text(opened.module, result)
     for warning in opened.namer.warnings:
         click.echo(f"{file}: warning: {warning}", err=True)
     if out:

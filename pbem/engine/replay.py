@@ -46,12 +46,18 @@ class Replay:
 def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = False, explain: bool = False) -> Replay:
     """Replay ``turn`` on ``state`` (changed in place) and collect every violation.
 
+    The rules are the module's as this game chose its options (turn header > state > scenario > module
+    default); the state keeps the choices for the next turn.
+
     Later actions are judged in the situation the player actually created, so one mistake is reported
     once, not again for everything after it. ``stop_at_first`` ends the replay at the first violation that
     is not a warning. ``explain`` keeps, for every combat the module can work out, what the tables give
     (odds, shifts, column, the result for every roll) in the situation before it.
     """
     _units_in_play(state, turn)
+    # The game's own option choices: the turn header's over the start state's (which holds its scenario's).
+    state.options.update(turn.header.options)
+    module = module.with_options(state.options)
     try:
         return _replay(module, state, turn, stop_at_first, explain)
     except (PbemError, MemoryError, RecursionError):

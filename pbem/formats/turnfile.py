@@ -22,7 +22,7 @@ from pbem.model.state import load_state_document
 
 ACTION_KINDS = (
     "phase", "move", "attack", "overrun", "fire", "eliminate", "remove", "loss", "reinforce", "replace", "roll",
-    "card", "activate", "special", "comment",
+    "card", "activate", "special", "control", "comment",
 )  # fmt: skip
 
 _RATIO = re.compile(r"^\s*(\d+)\s*[/:-]\s*(\d+)\s*$")
@@ -219,6 +219,7 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         start_at=data.get("from"),
         end_at=data.get("to"),
         writer=data.get("writer"),
+        options=module.check_option_choices(data["options"], document, "/options") if "options" in data else {},
     )
     return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
 
@@ -395,7 +396,30 @@ class _ActionBuilder:
         return {"units": self._units(entry["reinforce"], f"{pointer}/reinforce"), "at": self._location(entry["at"], f"{pointer}/at")}
 
     def _replace(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
-        return {"unit": self._unit(entry["replace"], f"{pointer}/replace")}
+        fields: dict[str, Any] = {"unit": self._unit(entry["replace"], f"{pointer}/replace")}
+        if "at" in entry:  # a rebuilt unit: a map location, or one of the module's boxes
+            place = entry["at"]
+            box = next((b for b in self.module.boxes if b.casefold() == place.strip().casefold()), None)
+            if self.module.map.find(place) is None and box is not None:
+                fields["box"] = box
+            elif self.module.map.find(place) is None:
+                kind = "hex" if self.module.map.kind == "hex" else "space"
+                raise self.document.error(f"{pointer}/at", f"unknown {kind} or box {place!r}: not on the {self.module.id} map nor one of its boxes ({', '.join(self.module.boxes)})")
+            else:
+                fields["at"] = self._location(place, f"{pointer}/at")
+        return fields
+
+    def _control(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        spaces: dict[int, str] = {}
+        for label, side in entry["control"].items():
+            where = f"{pointer}/control/{label}"
+            location = self._location(label, where)
+            if location in spaces:
+                raise self.document.error(where, f"{label!r} is named twice")
+            if side not in self.module.sides:
+                raise self.document.error(where, f"side {side!r} is not one of {', '.join(self.module.sides)}")
+            spaces[location] = side
+        return {"spaces": spaces}
 
     def _comment(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         return {"text": entry["comment"]}
@@ -466,7 +490,7 @@ class _ActionBuilder:
             "losses_attacker": self._steps(losses.get("attacker", []), f"{pointer}/losses/attacker"),
             "losses_defender": self._steps(losses.get("defender", []), f"{pointer}/losses/defender"),
             "eliminated": self._units(entry.get("eliminated", []), f"{pointer}/eliminated"),
-            "advance": self._units(entry.get("advance", []), f"{pointer}/advance"),
+            "advance": self._units(list(entry.get("advance", [])), f"{pointer}/advance"),
             "declared": frozenset(entry["declare"]) if entry.get("declare") else _NONE_DECLARED,
             "support": dict(entry.get("support", {})),
             "shifts": dict(entry["shifts"]) if "shifts" in entry else None,
@@ -491,9 +515,19 @@ class _ActionBuilder:
                 for name, path in entry.get("defender_advance", {}).items()
             },
         }
+        if isinstance(entry.get("advance"), dict):  # units advancing beyond the target, each with its path
+            fields["advance_paths"] = {
+                self._unit(name, f"{pointer}/advance/{name}"): self._path_from(path, f"{pointer}/advance/{name}")
+                for name, path in entry["advance"].items()
+            }
+        if "negated" in entry:
+            fields["negated"] = self._steps(entry["negated"], f"{pointer}/negated")
         if "defenders" in entry:
             fields["defenders"] = self._units(entry["defenders"], f"{pointer}/defenders")
         return fields
+
+    def _path_from(self, labels: list[str], pointer: str) -> tuple[int, ...]:
+        return tuple(self._location(label, f"{pointer}/{k}") for k, label in enumerate(labels))
 
     def _fire(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         losses = entry.get("losses", {})
@@ -585,6 +619,7 @@ _BUILDERS: dict[str, tuple[Callable[[_ActionBuilder, dict[str, Any], str], dict[
     "roll": (_ActionBuilder._roll, act.Roll),
     "card": (_ActionBuilder._card, act.CardPlay),
     "activate": (_ActionBuilder._activate, act.Activate),
+    "control": (_ActionBuilder._control, act.Control),
     "comment": (_ActionBuilder._comment, act.Comment),
 }
 

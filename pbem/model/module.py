@@ -49,6 +49,7 @@ class Module:
     markers: dict[str, dict[str, Any]] = field(default_factory=dict)
     nationalities: dict[str, tuple[str, ...]] = field(default_factory=dict)  # other names of a nationality code in unit names
     options: dict[str, Any] = field(default_factory=dict)
+    option_choices: dict[str, list[Any]] = field(default_factory=dict)  # options a game may choose, and their values
     metadata: dict[str, Any] = field(default_factory=dict)
     rules_file: Path | None = None  # the game's rules code (a file or a package); None: the kernel's empty ruleset
     rules_factory: str = RULES_FACTORY  # the function in ``rules_file`` that builds the ruleset (called by the engine)
@@ -60,6 +61,34 @@ class Module:
         from pbem.model.sequence import Sequence
 
         return None if self.sequence_data is None else Sequence(self.sequence_data, self.sides, first)
+
+    def with_options(self, choices: dict[str, Any]) -> "Module":
+        """This module with a game's own option choices over its defaults (the same object when they change
+        nothing); the engine builds its ruleset once per set of choices."""
+        options = self.options | choices
+        if options == self.options:
+            return self
+        key = json.dumps(options, sort_keys=True)
+        variants = self.__dict__.setdefault("_variants", {})
+        variant = variants.get(key)
+        if variant is None:
+            variant = replace(self, options=options)
+            variants[key] = variant
+        return variant
+
+    def check_option_choices(self, choices: Any, document: JsonDocument, pointer: str) -> dict[str, Any]:
+        """``choices`` (a game's ``options`` at ``pointer`` of ``document``) as a dict, each a declared option
+        of the module (``option_choices`` in module.json) with one of its values; else an input error there."""
+        if not isinstance(choices, dict):
+            raise document.error(pointer, "options are an object: option name -> the value chosen")
+        for name, value in choices.items():
+            allowed = self.option_choices.get(name)
+            if allowed is None:
+                known = ", ".join(sorted(self.option_choices)) or "none"
+                raise document.error(f"{pointer}/{name}", f"{self.id} has no option {name!r} a game may choose (it has: {known})")
+            if value not in allowed:
+                raise document.error(f"{pointer}/{name}", f"option {name!r} is one of {', '.join(map(json.dumps, allowed))}, not {json.dumps(value)[:40]}")
+        return dict(choices)
 
     def failure(self, error: Exception, what: str) -> PbemError:
         """An exception in the rules code of a module folder the user chose, as an input error naming the module
@@ -264,11 +293,23 @@ def _load(path: Path) -> Module:
         markers=dict(counters_doc.data.get("markers", {})),
         nationalities={code: tuple(names) for code, names in counters_doc.data.get("nationalities", {}).items()},
         options=data.get("options", {}),
+        option_choices=_option_choices(manifest, data),
         metadata={k: v for k, v in data.items() if k in ("title", "illustrative", "notes", "sources", "publisher")},
         rules_file=rules_file,
         status_checker=status_checker,
         sequence_data=data.get("sequence"),
     )
+
+
+def _option_choices(manifest: JsonDocument, data: dict[str, Any]) -> dict[str, list[Any]]:
+    """The options a game may choose in its own files, each with its allowed values; the default is one of them."""
+    choices = data.get("option_choices", {})
+    for name, allowed in choices.items():
+        if name not in data.get("options", {}):
+            raise manifest.error(f"/option_choices/{name}", f"option {name!r} has no default in 'options'")
+        if data["options"][name] not in allowed:
+            raise manifest.error(f"/options/{name}", f"the default {data['options'][name]!r} is not one of option_choices.{name}")
+    return {name: list(allowed) for name, allowed in choices.items()}
 
 
 def _cards(document: JsonDocument, units: dict[str, UnitDef], types: dict[str, CounterType], sides: tuple[str, ...]) -> dict[str, dict[str, Any]]:

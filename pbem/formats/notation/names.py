@@ -71,6 +71,16 @@ class Names:
             return written, ""
         return find_card(self.module, written)
 
+    def place(self, written: str) -> tuple[str | None, str]:
+        """A map location, or else one of the module's boxes (where a rebuilt unit goes)."""
+        found, refusal = self.location(written)
+        if found is not None:
+            return found, ""
+        box, _ = self.box(written)
+        if box is not None and _fold(written) == _fold(box):
+            return box, ""
+        return None, f"{refusal}, nor a box of {self.module.id} ({', '.join(self.module.boxes)})"
+
     def box(self, written: str) -> tuple[str | None, str]:
         keys = {_fold(b): {b} for b in self.module.boxes}
         found = _lookup(keys, written)

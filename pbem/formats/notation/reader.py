@@ -77,11 +77,11 @@ class NotationDocument(JsonDocument):
 MAX_CLOSING = 3  # lines of a closing remark after the last action
 HEADER_FIELDS = {
     "game": "module", "module": "module", "version": "module_version", "scenario": "scenario", "turn": "turn",
-    "side": "side", "start": "start", "player": "player", "note": "note", "starts": "from", "ends": "to", "writer": "writer",
+    "side": "side", "start": "start", "player": "player", "note": "note", "starts": "from", "ends": "to", "writer": "writer", "options": "options",
 }  # fmt: skip
 COMBAT_ORDER = (
     "defenders", "support", "declare", "flank", "cards", "odds", "shifts", "column", "roll", "defender_roll", "result", "losses",
-    "replacements", "eliminated", "retreats", "advance", "defender_advance",
+    "negated", "replacements", "eliminated", "retreats", "advance", "defender_advance",
 )  # fmt: skip
 # The order of keys in the JSON of the actions that take clauses, as the turn schema lists them.
 KEY_ORDER = {
@@ -98,6 +98,7 @@ _CLAUSE_NAMES = {
     "retreat": "retreats", "no_retreats": "retreats", "advance": "advance", "defender_advance": "defender advance",
     "spotter": "spotter",
     "defender_roll": "defender's roll", "flank": "flank attempt", "cards": "combat cards", "replacement": "replacing unit",
+    "advance_path": "advance", "negated": "negated losses",
 }  # fmt: skip
 _CLAUSES = {
     "attack": frozenset(_CLAUSE_NAMES) - {"spotter"},
@@ -116,8 +117,10 @@ _TAKES = {
 _VERBS = (
     "eliminate", "remove", "loss", "reduce", "flip", "reinforce", "reinforcement", "enter", "arrive", "replace", "rebuild",
     "restore", "roll", "card", "play", "move", "attack", "overrun", "assault", "fire", "special", "phase", "activate",
+    "control",
 )  # fmt: skip
 _SPECIAL_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_CONTROL_LINE = re.compile(r"\s*control\b", re.IGNORECASE)
 
 
 def closing_candidate(lines: list[Line]) -> list[int]:
@@ -229,7 +232,10 @@ class _Reader:
             return  # a continuation of a line already reported as unreadable: one report is enough
         # Report what the player most likely meant: a clause of the attack above, or a line of its own.
         best = failures["continuation"] if clause_like or continuation else failures["line"]
-        self.problem(line.number, best.column, best.message)
+        message = best.message
+        if not continuation and _CONTROL_LINE.match(line.text) and "Control SPACE" not in message:
+            message = message.replace(" (a move is written UNITS: HEX-HEX-…)", "") + " (a control change is written Control SPACE (side), SPACE (side))"
+        self.problem(line.number, best.column, message)
         if not continuation:  # an unreadable action: what follows can no longer extend the attack before it
             self.failed_indent = line.indent
             self.combat = None
@@ -374,7 +380,18 @@ class _Reader:
         return {"reinforce": units[0] if len(units) == 1 else units, "at": self.location(_child(tree, "loc"), line)}
 
     def a_replace(self, tree: Tree, line: Line) -> dict[str, Any]:
-        return {"replace": self.unit(_child(tree, "unit"), line)}
+        action: dict[str, Any] = {"replace": self.unit(_child(tree, "unit"), line)}
+        place = _child(tree, "loc")
+        if place is not None:  # a rebuilt unit: a location or a box, told apart when names are resolved
+            action["at"] = At(self.words(place, line), line.number, _column(place), "place")
+        return action
+
+    def a_control(self, tree: Tree, line: Line) -> dict[str, Any]:
+        spaces: list[tuple[At, At]] = []
+        for item in (c for c in tree.children if isinstance(c, Tree) and c.data == "ctl_item"):
+            side = _tokens(item, "WORD")[0]
+            spaces.append((self.location(_child(item, "loc"), line), At(str(side), line.number, side.column, "side")))
+        return {"control": spaces}
 
     def a_roll(self, tree: Tree, line: Line) -> dict[str, Any]:
         roll: dict[str, Any] = {"purpose": self.words(_child(tree, "purpose"), line)}
@@ -521,6 +538,15 @@ class _Reader:
     def c_advance(self, action, clause, line):
         action.setdefault("advance", []).extend(self.units_or_none(_child(clause, "units_or_none"), line))
 
+    def c_advance_path(self, action, clause, line):
+        # "advance A to Sedan - Chateau Thierry": the spaces entered, the attacked space first; with one such
+        # clause the whole advance is written as a dict of paths (a plain "advance B" then enters the target only).
+        unit = self.unit(_child(clause, "unit"), line)
+        action.setdefault("advance", []).append((unit, self.path(_child(clause, "rpath"), line)))
+
+    def c_negated(self, action, clause, line):
+        action.setdefault("negated", []).extend(self.units(_child(clause, "units"), line))
+
     def c_retreat(self, action, clause, line):
         unit = self.unit(_child(clause, "unit"), line)
         path = self.path(_child(clause, "rpath"), line)
@@ -661,7 +687,31 @@ class _Finisher:
     def action(self, action: dict[str, Any], pointer: str) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key, item in action.items():
-            if key == "activate":
+            if key == "control":
+                sides: dict[str, str] = {}
+                for at, side in item:
+                    name = self.resolve(at)
+                    if name in sides:
+                        self.reader.problem(at.line, at.column, f"{name} is named twice")
+                        continue
+                    where = f"{pointer}/control/{escape_pointer_token(name)}"
+                    self.positions[where] = (at.line, at.column)
+                    sides[name] = self.value(side, where)
+                result[key] = sides
+            elif key == "advance" and any(isinstance(entry, tuple) for entry in item):
+                target = result.get("target")
+                advancing: dict[str, list[str]] = {}
+                for entry in item:
+                    unit, path = entry if isinstance(entry, tuple) else (entry, None)
+                    name = self.resolve(unit)
+                    if name in advancing:
+                        self.reader.problem(unit.line, unit.column, f"{name} already advances in this attack")
+                        continue
+                    where = f"{pointer}/advance/{escape_pointer_token(name)}"
+                    self.positions[where] = (unit.line, unit.column)
+                    advancing[name] = [target] if path is None else [self.value(step, f"{where}/{k}") for k, step in enumerate(path)]
+                result[key] = advancing
+            elif key == "activate":
                 spaces: dict[str, str] = {}
                 for at, purpose in item:
                     name = self.resolve(at)
@@ -745,6 +795,11 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1, state: str 
                                f"'combat (soviet)', 'turn 2 movement (chinese)' or 'action round 3 (ap)', not {header[key].value!r}")
             else:
                 data[key] = finisher.value(place, f"/{key}")
+    if "options" in header:
+        chosen = _options(header["options"], reader)
+        if chosen is not None:
+            data["options"] = finisher.value(chosen, "/options")
+            positions["/options"] = (header["options"].line, header["options"].column)
     if "start" in header:
         data["start"] = finisher.value(_start(header["start"]), "/start")
         positions["/start"] = (header["start"].line, header["start"].column)
@@ -832,6 +887,20 @@ def _place(at: At) -> dict[str, At] | None:
     if side:
         place["side"] = At(side.lower(), at.line, at.column)
     return place
+
+
+def _options(at: At, reader: "_Reader") -> dict[str, At] | None:
+    """``Options: edition=lr2022, hand_size=8``: the module options the game chooses (true/false and whole
+    numbers as such, anything else as text)."""
+    chosen: dict[str, At] = {}
+    for part in str(at.value).split(","):
+        name, equals, value = (p.strip() for p in part.partition("="))
+        if not equals or not name or not value:
+            reader.problem(at.line, at.column, f"options are written name=value, separated by commas, not {part.strip()!r}")
+            return None
+        typed: Any = {"true": True, "false": False}.get(value.lower(), int(value) if re.fullmatch(r"-?\d{1,9}", value) else value)
+        chosen[name] = At(typed, at.line, at.column)
+    return chosen
 
 
 def _start(at: At) -> dict[str, At]:
