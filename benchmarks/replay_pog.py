@@ -7,8 +7,8 @@ Run from the repository root::
 
 The log is a series of turn files, one per game-turn from the August 1914 set-up, chained by the state written
 after each, a new game every 20 turns. Each turn: both mandated offensive rolls, then six action rounds a
-side, the CP first. Each round is an operation: a card played for OPS (CP-04, CP-05, AP-04, AP-05, 2 OPS; the
-cards are hidden information and not judged for availability) or an automatic operation, which activates
+side, the CP first. Each round is an operation: a card played for OPS (three different Mobilization cards a side
+each turn, chosen among those the card piles leave in reach: never one in the discard pile, removed or in play) or an automatic operation, which activates
 one or two spaces behind the front and moves a corps there and back along friendly connections; every fourth
 round a card is played for SR instead (never two rounds running) and a corps is redeployed by rail or sea.
 Every action is judged by the module's rules while generating, and the table says how many violations the
@@ -41,11 +41,20 @@ SHUTTLES = {
     "cp": [("GE-CORPS-09", ["Bremen", "Hamburg"]), ("AH-CORPS-09", ["Villach", "Graz"])],
     "ap": [("FR-CORPS-10", ["Grenoble", "Lyon"]), ("RU-CORPS-11", ["Batum", "Poti"])],
 }
-SR = {"cp": ("CP-03", "GE-CORPS-11", ["Oppeln", "Breslau"]), "ap": ("AP-07", "FR-CORPS-08", ["Belfort", "Dijon"])}
-OPS_CARDS = {"cp": ["CP-04", "CP-05"], "ap": ["AP-04", "AP-05"]}
+SR = {"cp": ("GE-CORPS-11", ["Oppeln", "Breslau"]), "ap": ("FR-CORPS-08", ["Belfort", "Dijon"])}
 
 
-def game_turn(number: int, flip: dict[str, int]) -> list[dict]:
+def cards_in_reach(state: State) -> dict[str, list[str]]:
+    """Three Mobilization cards a side that the piles leave in reach (a card played twice would be illegal)."""
+    chosen = {}
+    for side in ("cp", "ap"):
+        piles = state.cards.get(side)
+        deck = [c for c, card in MODULE.cards.items() if card["side"] == side and card["commitment"] == "mobilization" and not card.get("optional")]
+        chosen[side] = [c for c in deck if piles is None or piles.whereabouts(c) is None][:3]
+    return chosen
+
+
+def game_turn(number: int, flip: dict[str, int], cards: dict[str, list[str]]) -> list[dict]:
     actions: list[dict] = [{"phase": "mandated_offensive"}]
     for side in ("cp", "ap"):
         actions.append({"roll": {"purpose": "mandated_offensive", "side": side, "value": 5 if side == "cp" else 6}})
@@ -53,8 +62,8 @@ def game_turn(number: int, flip: dict[str, int]) -> list[dict]:
         for side in ("cp", "ap"):
             actions.append({"phase": "action", "round": round_, "side": side})
             if round_ % 4 == 0:
-                card, unit, path = SR[side]
-                actions.append({"card": card, "use": "sr"})
+                unit, path = SR[side]
+                actions.append({"card": cards[side][1], "use": "sr"})
                 there = flip[unit] % 2 == 1
                 actions.append({"move": unit, "path": path[::-1] if there else path, "by": "strategic"})
                 flip[unit] += 1
@@ -63,7 +72,7 @@ def game_turn(number: int, flip: dict[str, int]) -> list[dict]:
                 actions.append({"card": None, "use": "automatic"})
                 moving = SHUTTLES[side][:1]
             else:
-                actions.append({"card": OPS_CARDS[side][round_ % 2], "use": "ops"})
+                actions.append({"card": cards[side][0 if round_ == 2 else 2], "use": "ops"})
                 moving = SHUTTLES[side]
             spaces = {}
             moves = []
@@ -84,12 +93,12 @@ def write_log(folder: Path, wanted: int) -> list[list[Path]]:
     total = 0
     while total < wanted:
         files: list[Path] = []
-        flip = {u: 0 for side in SHUTTLES.values() for u, _ in side} | {SR[s][1]: 0 for s in SR}
+        flip = {u: 0 for side in SHUTTLES.values() for u, _ in side} | {SR[s][0]: 0 for s in SR}
         state = State.from_json(MODULE, load_json(SETUP))
         for number in range(1, 21):
             if total >= wanted:
                 break
-            actions = game_turn(number, flip)
+            actions = game_turn(number, flip, cards_in_reach(state))
             start = {"scenario": "1914"} if number == 1 else {"state": f"g{len(games)}-after-{number - 1}.json"}
             path = folder / f"g{len(games)}-turn-{number}.json"
             path.write_text(json.dumps({"module": "paths-of-glory", "scenario": "1914", "turn": number, "side": "cp", "start": start, "actions": actions}))

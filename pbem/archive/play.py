@@ -22,9 +22,10 @@ from pbem.engine.replay import replay
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.actions import Phase, Turn
 from pbem.model.errors import PbemError, Source
+from pbem.model.event import Event
 from pbem.model.module import Module
 from pbem.model.sequence import Sequence, SequenceError, Slice, slice_of
-from pbem.model.state import State
+from pbem.model.state import State, written_state_text
 from pbem.model.violation import WARNING, Violation
 
 MAX_GAME_ACTIONS = 100_000  # with the bound on bytes, what keeps a whole game's replay within seconds
@@ -38,6 +39,7 @@ class PlayedTurn:
     state: dict[str, Any]  # the state after the turn, as ``State.to_json``
     actions: int
     player: str | None = None
+    events: list[Event] = field(default_factory=list)  # every random event of the turn, with what it did
 
     @property
     def ok(self) -> bool:
@@ -104,6 +106,10 @@ def scratch_parent() -> str | None:
     return None
 
 
+MAX_KEPT_HEADERS = 4096
+_HEADERS: dict[tuple[str, bytes], dict[str, Any]] = {}  # see TurnLoader.header
+
+
 class TurnLoader:
     """Loads turn files from bytes through a private temporary folder (``with TurnLoader() as loader``),
     made in ``parent`` if given, else in :func:`scratch_parent`."""
@@ -154,9 +160,20 @@ class TurnLoader:
         return outline
 
     def header(self, name: str, data: bytes) -> dict[str, Any]:
-        """The raw header of a turn file (schema-checked), for what the Turn does not keep."""
+        """The raw header of a turn file (schema-checked), for what the Turn does not keep.
+
+        A file read alone in a private folder gives the same header for the same name and bytes, so each is
+        read once per process (a VASSAL log of 50,000 commands takes seconds to read; a game asks its first
+        turn's header two or three times).
+        """
+        import hashlib
+
         from pbem.formats.turnfile import read_turn_document
 
+        key = (name, hashlib.blake2b(data, digest_size=32).digest())
+        known = _HEADERS.get(key)
+        if known is not None:
+            return dict(known)
         path = self.write(name, data)
         try:
             document = read_turn_document(path)
@@ -164,7 +181,11 @@ class TurnLoader:
             raise _renamed(error, str(path), name) from None
         finally:
             path.unlink(missing_ok=True)
-        return {k: v for k, v in document.data.items() if k != "actions"}
+        header = {k: v for k, v in document.data.items() if k != "actions"}
+        if len(_HEADERS) >= MAX_KEPT_HEADERS:
+            _HEADERS.clear()
+        _HEADERS[key] = header
+        return dict(header)
 
 
 def _renamed(error: PbemError, tmp: str, name: str) -> PbemError:
@@ -237,9 +258,10 @@ def play_game(
             result = replay(module, state, turn)
             violations = [_named(v, name) for v in result.violations]
             player = _player(loader, name, data) if players else None
-            game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player))
+            game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player, events=result.events))
         if chain is not None or any(name.lower().endswith((".vlog", ".vsav")) for name, _ in turns):
             _add_continuity(module, turns, game, loader, chain)
+        written_state_text(module, game.turns[-1].state)  # what the archive keeps reads back (exit 3 naming the key if not)
     return game
 
 

@@ -86,3 +86,16 @@ class PbemError(ValueError):
 
     def __str__(self) -> str:
         return f"{self.source}: {self.message}" if self.source else self.message
+
+
+class OwnOutputError(Exception):
+    """pbem produced a file it would itself refuse to read: a bug in pbem (exit 3), never the input's fault.
+
+    ``pointer`` names the key of the written document that is wrong, so the bug report says where.
+    """
+
+    def __init__(self, what: str, pointer: str, message: str):
+        super().__init__(f"{what} at {pointer or '/'}: {message}")
+        self.what = what
+        self.pointer = pointer
+        self.message = message

@@ -1,19 +1,17 @@
-"""A game module: map, counters, tables and scenarios as data, plus the game's rules code.
+"""A game module: map, counters, tables and scenarios as data, plus where the game's rules code is.
 
 A module is a folder with ``module.json`` naming its parts; pbem bundles some in ``modules/`` and a user
 may point at a folder of their own (its ``rules.py`` is code the user chose to run, like a plugin).
-Every file is checked against its schema and cross-checked before use.
+Every file is checked against its schema and cross-checked before use. The module only names its rules
+(``rules_file`` and the factory in it, ``rules_factory``); :mod:`pbem.engine.rulesets` builds them.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
-import sys
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,9 +24,10 @@ from pbem.model.maps import GameMap, HexMap, PointMap, check_routes_adjacent, lo
 from pbem.model.resources import data_dir
 from pbem.model.units import CounterType, Step, UnitDef
 
+RULES_FACTORY = "build_ruleset"  # the function of a module's rules code that builds its ruleset from the module
+
 if TYPE_CHECKING:
     from pbem.model.sequence import Sequence
-    from pbem.rules.ruleset import Ruleset
 
 
 @dataclass
@@ -48,9 +47,12 @@ class Module:
     boxes: tuple[str, ...] = ("eliminated",)
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     markers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    nationalities: dict[str, tuple[str, ...]] = field(default_factory=dict)  # other names of a nationality code in unit names
     options: dict[str, Any] = field(default_factory=dict)
+    option_choices: dict[str, list[Any]] = field(default_factory=dict)  # options a game may choose, and their values
     metadata: dict[str, Any] = field(default_factory=dict)
-    rules_file: Path | None = None
+    rules_file: Path | None = None  # the game's rules code (a file or a package); None: the kernel's empty ruleset
+    rules_factory: str = RULES_FACTORY  # the function in ``rules_file`` that builds the ruleset (called by the engine)
     status_checker: Any = field(default=None, repr=False)  # a validator of a state's ``status``, if the module gives one
     sequence_data: dict[str, Any] | None = None  # ``module.json``'s ``sequence``: the sequence of play as data
 
@@ -60,34 +62,33 @@ class Module:
 
         return None if self.sequence_data is None else Sequence(self.sequence_data, self.sides, first)
 
-    @cached_property
-    def ruleset(self) -> "Ruleset":
-        """The game's rules, built by ``build_ruleset(module)`` in the module's ``rules.py``."""
-        from pbem.rules.ruleset import Ruleset
+    def with_options(self, choices: dict[str, Any]) -> "Module":
+        """This module with a game's own option choices over its defaults (the same object when they change
+        nothing); the engine builds its ruleset once per set of choices."""
+        options = self.options | choices
+        if options == self.options:
+            return self
+        key = json.dumps(options, sort_keys=True)
+        variants = self.__dict__.setdefault("_variants", {})
+        variant = variants.get(key)
+        if variant is None:
+            variant = replace(self, options=options)
+            variants[key] = variant
+        return variant
 
-        if self.rules_file is None:
-            return Ruleset(self)
-        name = "pbem_module_" + re.sub(r"\W", "_", self.id)
-        if self.rules_file.is_dir():  # a package: rules/__init__.py and its sibling files
-            spec = importlib.util.spec_from_file_location(
-                name, self.rules_file / "__init__.py", submodule_search_locations=[str(self.rules_file)]
-            )
-        else:
-            spec = importlib.util.spec_from_file_location(name, self.rules_file)
-        if spec is None or spec.loader is None:
-            raise PbemError.at(self.rules_file, "cannot load the module's rules code")
-        code = importlib.util.module_from_spec(spec)
-        sys.modules[name] = code
-        try:
-            spec.loader.exec_module(code)
-            return code.build_ruleset(self)
-        except (PbemError, MemoryError, RecursionError):
-            raise
-        except Exception as error:
-            if self.bundled:  # pbem's own module on its own data: a bug, reported as one (exit 3)
-                raise
-            # A module folder the user chose: its code and data belong together, and a failure is the module's.
-            raise self.failure(error, "the module's rules could not be built from its data") from None
+    def check_option_choices(self, choices: Any, document: JsonDocument, pointer: str) -> dict[str, Any]:
+        """``choices`` (a game's ``options`` at ``pointer`` of ``document``) as a dict, each a declared option
+        of the module (``option_choices`` in module.json) with one of its values; else an input error there."""
+        if not isinstance(choices, dict):
+            raise document.error(pointer, "options are an object: option name -> the value chosen")
+        for name, value in choices.items():
+            allowed = self.option_choices.get(name)
+            if allowed is None:
+                known = ", ".join(sorted(self.option_choices)) or "none"
+                raise document.error(f"{pointer}/{name}", f"{self.id} has no option {name!r} a game may choose (it has: {known})")
+            if value not in allowed:
+                raise document.error(f"{pointer}/{name}", f"option {name!r} is one of {', '.join(map(json.dumps, allowed))}, not {json.dumps(value)[:40]}")
+        return dict(choices)
 
     def failure(self, error: Exception, what: str) -> PbemError:
         """An exception in the rules code of a module folder the user chose, as an input error naming the module
@@ -290,12 +291,25 @@ def _load(path: Path) -> Module:
         boxes=tuple(data.get("boxes", ["eliminated"])),
         cards=cards,
         markers=dict(counters_doc.data.get("markers", {})),
+        nationalities={code: tuple(names) for code, names in counters_doc.data.get("nationalities", {}).items()},
         options=data.get("options", {}),
+        option_choices=_option_choices(manifest, data),
         metadata={k: v for k, v in data.items() if k in ("title", "illustrative", "notes", "sources", "publisher")},
         rules_file=rules_file,
         status_checker=status_checker,
         sequence_data=data.get("sequence"),
     )
+
+
+def _option_choices(manifest: JsonDocument, data: dict[str, Any]) -> dict[str, list[Any]]:
+    """The options a game may choose in its own files, each with its allowed values; the default is one of them."""
+    choices = data.get("option_choices", {})
+    for name, allowed in choices.items():
+        if name not in data.get("options", {}):
+            raise manifest.error(f"/option_choices/{name}", f"option {name!r} has no default in 'options'")
+        if data["options"][name] not in allowed:
+            raise manifest.error(f"/options/{name}", f"the default {data['options'][name]!r} is not one of option_choices.{name}")
+    return {name: list(allowed) for name, allowed in choices.items()}
 
 
 def _cards(document: JsonDocument, units: dict[str, UnitDef], types: dict[str, CounterType], sides: tuple[str, ...]) -> dict[str, dict[str, Any]]:

@@ -13,7 +13,8 @@ from typing import Any
 
 from pbem.model import actions as act
 from pbem.model import schemas
-from pbem.model.jsonsource import JsonDocument
+from pbem.model.cards import Piles, piles_from_json, piles_to_json
+from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module
 from pbem.model.units import Step, UnitDef
 
@@ -59,6 +60,8 @@ class State:
         self.stacks: dict[int, list[str]] = {}
         self.control: dict[str, str] = {}  # nationality -> side that controls its units
         self.status: dict[str, Any] = {}  # game-specific: political status, VP, pacified hexes…
+        self.options: dict[str, Any] = {}  # the module options this game chose (module.json option_choices)
+        self.cards: dict[str, Piles] = {}  # each side's card piles, as far as public information shows them
 
     # --- queries ------------------------------------------------------------------------------------
     def units_at(self, location: int) -> list[UnitState]:
@@ -127,7 +130,18 @@ class State:
                 self.place(unit_id, action.at)  # type: ignore[attr-defined]  (on the face it had off the map)
         elif kind == "replace":
             unit = self.units[action.unit]  # type: ignore[attr-defined]
-            unit.step = max(0, unit.step - 1)
+            if action.at is not None or action.box is not None:  # type: ignore[attr-defined]
+                self._rebuild(unit, action.at, action.box)  # type: ignore[attr-defined]
+            else:
+                unit.step = max(0, unit.step - 1)
+
+    def _rebuild(self, unit: UnitState, at: int | None, box: str | None) -> None:
+        """An eliminated unit comes back on its weakest face, on the map or into a box."""
+        unit.step = len(unit.unit.type.steps) - 1
+        if at is not None:
+            self.place(unit.id, at)
+        else:
+            self.remove(unit.id, box or ELIMINATED)
 
     def _apply_combat(self, combat: act.Combat) -> None:
         replacements = getattr(combat, "replacements", {})
@@ -137,7 +151,12 @@ class State:
                 self.remove(unit_id)
                 if unit_id in replacements:
                     self.place(replacements[unit_id], where)
-        for unit_id in combat.losses_defender + combat.losses_attacker:
+        losses = combat.losses_defender + combat.losses_attacker
+        for unit_id in getattr(combat, "negated", ()):  # a step listed as lost, then cancelled: the last listing
+            if unit_id in losses:
+                last = len(losses) - 1 - losses[::-1].index(unit_id)
+                losses = losses[:last] + losses[last + 1 :]
+        for unit_id in losses:
             unit = self.units[unit_id]
             if unit.on_map:
                 where = unit.at
@@ -147,14 +166,20 @@ class State:
         for unit_id, path in getattr(combat, "retreats", {}).items():
             if self.units[unit_id].on_map and path:
                 self.place(unit_id, path[-1])
+        paths = getattr(combat, "advance_paths", {})
         for unit_id in getattr(combat, "advance", ()):
             if self.units[unit_id].on_map:
-                self.place(unit_id, combat.target)
+                path = paths.get(unit_id)
+                self.place(unit_id, path[-1] if path else combat.target)
         for unit_id, path in getattr(combat, "defender_advance", {}).items():
             if self.units[unit_id].on_map and path:
                 self.place(unit_id, path[-1])
 
     # --- JSON ---------------------------------------------------------------------------------------
+    def written_json(self) -> str:
+        """The state as the text of a state file, proved to read back (see :func:`written_state_text`)."""
+        return written_state_text(self.module, self.to_json())
+
     def to_json(self) -> dict[str, Any]:
         game_map = self.module.map
         units = []
@@ -186,6 +211,10 @@ class State:
         out["units"] = units
         if self.status:
             out["status"] = self.status
+        if self.cards:
+            out["cards"] = piles_to_json(self.cards)
+        if self.module.option_choices:  # always, so a state never falls back to its scenario's choices
+            out["options"] = dict(sorted(self.options.items()))
         return out
 
     @classmethod
@@ -207,6 +236,9 @@ class State:
         if module.status_checker is not None:  # what the rules code will read there has the shape it expects
             schemas.check_value(document, module.status_checker, data.get("status", {}), "/status")
         state.status = copy.deepcopy(data.get("status", {}))
+        state.options = _options(module, document, state.scenario)
+        if "cards" in data:
+            state.cards = _piles(module, document)
         seen: dict[str, int] = {}
         sides = set(module.sides) | {t.side for t in module.counter_types.values()}  # the players' and e.g. neutrals'
         known, boxes, find = module.units, set(module.boxes), module.map.find
@@ -248,6 +280,80 @@ class State:
             else:
                 stack.append(unit_id)
         return state
+
+
+def load_state_document(path) -> JsonDocument:
+    """A state file or a scenario file (it has an ``id``), read and checked against its own schema: both give the
+    units and where they stand, so every ``--state`` option takes either."""
+    document = load_json(path)
+    data = document.data
+    is_scenario = isinstance(data, dict) and "id" in data and "units" in data and "actions" not in data
+    schemas.check(document, "scenario" if is_scenario else "state")
+    return document
+def _piles(module: Module, document: JsonDocument) -> dict[str, Piles]:
+    """The card piles of a state: each side one of the module's, each card one of its cards."""
+    data = document.data["cards"]
+    for side, piles in data.items():
+        if side not in module.sides:
+            raise document.error(f"/cards/{side}", f"{side!r} is not one of the sides {', '.join(module.sides)}")
+        for pile in ("discard", "removed", "in_play", "played"):
+            for n, entry in enumerate(piles.get(pile, ())):
+                card = entry if isinstance(entry, str) else entry["card"]
+                if card not in module.cards:
+                    pointer = f"/cards/{side}/{pile}/{n}" + ("" if isinstance(entry, str) else "/card")
+                    raise document.error(pointer, f"unknown card {card!r}{suggest(card, module.cards)}")
+    return piles_from_json(data)
+
+
+def _options(module: Module, document: JsonDocument, scenario: str | None) -> dict[str, Any]:
+    """The options a game chose, as its start document says: a state's own, else those of its scenario."""
+    data = document.data
+    if "options" in data:
+        return module.check_option_choices(data["options"], document, "/options")
+    if not module.option_choices or "units" in data and "id" in data or scenario not in module.scenarios:
+        return {}  # a scenario itself (it has an id) with no options, or nothing to fall back on
+    return _scenario_options(module, module.scenarios[scenario])  # a state written before options were kept
+
+
+def _scenario_options(module: Module, path: Any) -> dict[str, Any]:
+    """The options a scenario file chooses, read once per file version (states without options of their own)."""
+    import os
+
+    from pbem.model.jsonsource import load_json
+
+    key = (str(path), os.stat(path).st_mtime_ns)
+    cached = _SCENARIO_OPTIONS.get(key)
+    if cached is None:
+        set_up = load_json(path)
+        choices = set_up.data.get("options", {}) if isinstance(set_up.data, dict) else {}
+        cached = _SCENARIO_OPTIONS[key] = module.check_option_choices(choices, set_up, "/options")
+    return dict(cached)
+
+
+_SCENARIO_OPTIONS: dict[tuple[str, int], dict[str, Any]] = {}
+
+
+def written_state_text(module: Module, data: dict[str, Any]) -> str:
+    """``data`` (a state pbem made) as the text of a state file, proved to read back first: checked against
+    ``state.schema.json``, the module's status schema and :meth:`State.from_json`, as the next check will.
+
+    Raises :class:`OwnOutputError` (exit 3, naming the key) when pbem produced a state it would itself refuse:
+    a file pbem writes always reads back.
+    """
+    import json
+
+    from pbem.model.errors import OwnOutputError, PbemError
+    from pbem.model.jsonsource import parse_json
+
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    try:
+        document = parse_json(text, "written state")
+        schemas.check(document, "state")
+        State.from_json(module, document)
+    except PbemError as error:
+        pointer = error.source.pointer if error.source is not None and error.source.pointer else "/"
+        raise OwnOutputError("pbem made a state it cannot read back", pointer, error.message) from None
+    return text
 
 
 def suggest(name: str, known: dict[str, Any]) -> str:

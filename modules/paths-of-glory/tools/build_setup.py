@@ -157,6 +157,7 @@ def historical(standard: dict) -> dict:
         "5.7.3 (the German RP), 5.7.4 (eight-card hands, trench rolls, Guns of August first, no Entrench on turn 1, the "
         "British MO on turn 1, armies in Italy, events that double as OPS, the end-of-game VP).",
     )
+    data["options"] = {"hand_size": 8}  # 5.7.4.1: the optional eight-card hands (9.1.4)
     return data
 
 
