@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.replay import Replay, replay
+from pbem.engine.rulesets import module_ruleset
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model import actions as act
 from pbem.model.errors import Source
@@ -101,7 +102,7 @@ UNSUPPLIED_SHARE = 0.04  # units that start out of supply (half MPA, 6.23; colum
 # --- the start state ------------------------------------------------------------------------------------
 def start_state(module: Module, rng: random.Random) -> dict[str, Any]:
     """Soviet units north of the Amur or in Mongolia, Chinese units in China, within stacking limits."""
-    rules = module.ruleset
+    rules = module_ruleset(module)
     game_map = module.map
     homes = {SOVIET: ("USSR", "Mongolia"), CHINESE: ("China",)}
     load: Counter[int] = Counter()
@@ -161,7 +162,7 @@ class LogWriter:
     def __init__(self, module: Module, start: dict[str, Any], seed: int):
         self.module = module
         self.map = module.map
-        self.rules = module.ruleset
+        self.rules = module_ruleset(module)
         self.rng = random.Random(seed)
         self.start = start
         self.turns: list[GameTurn] = []

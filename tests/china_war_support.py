@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pbem.engine.rulesets import module_ruleset
 from pbem.engine.replay import replay
 from pbem.model.actions import Combat, Move, Phase, Turn, TurnHeader
 from pbem.model.errors import Source
@@ -9,7 +10,7 @@ from pbem.model.module import load_module
 from pbem.model.state import State
 
 MODULE = load_module("china-war-1980")
-RULES = MODULE.ruleset
+RULES = module_ruleset(MODULE)
 MAP = MODULE.map
 H = MAP.index
 SRC = Source("test.json", 1, 1)

@@ -57,9 +57,10 @@ def generate_turn(module, state, turn_number: int, side: str, actions: int, rng:
     Candidate moves are judged by the module's own ruleset, so they are legal by construction; with
     ``illegal`` the last move is one the ruleset refuses (an enemy-occupied hex, rule 6.22 in China War).
     """
+    from pbem.engine.rulesets import module_ruleset
     from pbem.model import actions as act
 
-    rules = module.ruleset
+    rules = module_ruleset(module)
     header = act.TurnHeader(module=module.id, scenario=SCENARIO, turn=turn_number, side=side)
     ctx = rules.begin(state, act.Turn("generated", header, []))
     out: list[dict[str, Any]] = [{"phase": "movement"}]

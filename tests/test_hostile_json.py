@@ -112,7 +112,7 @@ def test_error_lines_escape_controls_and_bidirectional_overrides():
     from pbem.cli import one_line
 
     line = one_line("a\nb\x1b[2J \x9b31m \u202eevil \ud800 é")
-    assert line == "a b\\x1b[2J \\x9b31m \\u202eevil \\ud800 é"
+    assert line == "a b\\x1b[2J \\u009b31m \\u202eevil \\ud800 é"  # a C1 control in JSON's own escape
 
 
 def test_a_claim_quoted_in_a_violation_carries_no_terminal_escape(pbem, tmp_path, samples):

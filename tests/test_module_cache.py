@@ -86,7 +86,9 @@ def test_a_hit_gives_the_module_a_fresh_load_gives(name, cache_dir, monkeypatch)
     assert built == [] and again is not fresh
     same_module(again, fresh)
     # The rules build on it (each load runs the rules code again, so the classes are equal by name only).
-    assert type(again.ruleset).__qualname__ == type(fresh.ruleset).__qualname__
+    from pbem.engine.rulesets import module_ruleset
+
+    assert type(module_ruleset(again)).__qualname__ == type(module_ruleset(fresh)).__qualname__
     if fresh.status_checker is not None:
         assert again.status_checker is not None
 

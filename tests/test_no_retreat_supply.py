@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.engine.rulesets import module_ruleset
 from pbem.model.jsonsource import load_json
 from pbem.model.module import load_module
 from pbem.model.state import State
@@ -22,8 +23,8 @@ def setup():
 
 
 def verdicts(module, state, unit_id):
-    cities = module.ruleset.city_control(state.status["cities"])
-    return {module.ruleset._supplied_units(state, cities, strict, sea)[unit_id] for strict, sea in product((True, False), repeat=2)}
+    cities = module_ruleset(module).city_control(state.status["cities"])
+    return {module_ruleset(module)._supplied_units(state, cities, strict, sea)[unit_id] for strict, sea in product((True, False), repeat=2)}
 
 
 def test_five_hexes_from_the_nearest_friendly_city_is_unsupplied(setup):
@@ -56,7 +57,7 @@ def test_the_axis_always_uses_the_baltic(setup):
 def test_an_enemy_held_oil_field_neither_blocks_nor_supplies(setup):
     module, state = setup
     state.status["cities"]["0816"] = "soviet"  # the Romanian oil fields are not a city (6.3 blocks enemy cities)
-    assert "0816" not in module.ruleset.city_control(state.status["cities"])
+    assert "0816" not in module_ruleset(module).city_control(state.status["cities"])
 
 
 def test_a_bad_city_control_entry_is_an_input_error(setup):
@@ -65,4 +66,4 @@ def test_a_bad_city_control_entry_is_an_input_error(setup):
     module, state = setup
     state.status["cities"]["9999"] = "axis"
     with pytest.raises(PbemError, match="status.cities"):
-        module.ruleset.city_control(state.status["cities"])
+        module_ruleset(module).city_control(state.status["cities"])

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from pbem.art.style import face_values
+from pbem.engine.rulesets import module_ruleset
 from pbem.model.jsonsource import load_json
 from pbem.model.module import load_module
 from pbem.model.state import State
@@ -25,7 +26,7 @@ def state(pog):
 
 
 def cost(pog, state, space, unit_ids):
-    rules = pog.ruleset
+    rules = module_ruleset(pog)
     location = pog.map.index(space)
     for unit_id in unit_ids:
         state.place(unit_id, location)
@@ -56,13 +57,13 @@ def test_senussi_count_as_turks_only_in_the_2022_edition(pog, state):
     location = pog.map.index("Libya")
     units = [state.units["TU-SN-CORPS"], state.units["TU-CORPS-01"]]
     assert units[0].unit.type.nationality == "SN"
-    assert len(pog.ruleset.activation_groups(units, location)) == 2  # the seed's 9.2.3 has no such clause
-    lr2022 = type(pog.ruleset)(dataclasses.replace(pog, options={"edition": "lr2022"}))
+    assert len(module_ruleset(pog).activation_groups(units, location)) == 2  # the seed's 9.2.3 has no such clause
+    lr2022 = type(module_ruleset(pog))(dataclasses.replace(pog, options={"edition": "lr2022"}))
     assert len(lr2022.activation_groups(units, location)) == 1  # LR2022 9.2.3: SN counts as TU
 
 
 def test_control_neutrals_and_forts(pog, state):
-    rules = pog.ruleset
+    rules = module_ruleset(pog)
     m = pog.map
     assert rules.controller(state, m.index("Sedan")) == "ap" and rules.controller(state, m.index("Metz")) == "cp"
     assert rules.controller(state, m.index("Turin")) is None  # Italy is neutral in 1914
@@ -74,7 +75,7 @@ def test_control_neutrals_and_forts(pog, state):
 
 
 def test_entering_a_vp_space_moves_the_vp_and_takes_trenches(pog, state):
-    rules = pog.ruleset
+    rules = module_ruleset(pog)
     m = pog.map
     rules.enter(state, m.index("Sedan"), "cp")  # not a VP space on the standard map
     assert state.status["vp"] == 10 and state.status["control"]["Sedan"] == "cp"
@@ -127,7 +128,7 @@ def test_counters_print_the_loss_factor():
 
 
 def test_dashed_connections_by_nationality_and_the_mef_beachhead(pog, state):
-    rules = pog.ruleset
+    rules = module_ruleset(pog)
     m = pog.map
     london, calais = m.index("London"), m.index("Calais")
     gallipoli, mef1 = m.index("Gallipoli"), m.index("MEF1")
@@ -172,7 +173,7 @@ def test_the_war_status_phase_keeps_the_books(pbem, tmp_path):
 
 
 def test_supply_lines(pog, state):
-    rules = pog.ruleset
+    rules = module_ruleset(pog)
     m = pog.map
     assert all(rules.in_supply(state, u) for u in state.units.values() if u.on_map)  # the 1914 set-up
     # LR2022 Extended Example: with the French in Sedan, the GE 3rd Army in Cambrai is out of supply...
@@ -189,7 +190,7 @@ def test_supply_lines(pog, state):
 
 
 def test_supply_by_sea_and_the_exceptions(pog, state):
-    rules = pog.ruleset
+    rules = module_ruleset(pog)
     m = pog.map
     basra = state.units_at(m.index("Basra"))[0]
     assert basra.id == "BR-CORPS-04" and rules.in_supply(state, basra)  # a port: by sea to London
@@ -247,6 +248,6 @@ def test_the_mef_army_supplied_through_its_beachhead_costs_three(pog, state):
     state.status["neutral_nations"].remove("TU")
     state.place("BR-MEF-ARMY", m.index("MEF1"))
     state.place("BR-CORPS-05", m.index("MEF1"))
-    rules = pog.ruleset
+    rules = module_ruleset(pog)
     own = state.units_at(m.index("MEF1"))
     assert rules._space_cost(state, own, m.index("MEF1")) == 3 + 1  # 9.2.7.1: the MEF 3, each other unit 1

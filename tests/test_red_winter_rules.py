@@ -3,11 +3,12 @@
 import json
 import re
 
+from pbem.engine.rulesets import module_ruleset
 from pbem.model.module import load_module
 from pbem.model.resources import data_dir
 
 SAMPLES = data_dir("samples") / "red-winter"
-RULES = load_module("red-winter").ruleset
+RULES = module_ruleset(load_module("red-winter"))
 
 
 def checklist_ids(violations):

@@ -5,11 +5,12 @@ import re
 
 import pytest
 
+from pbem.engine.rulesets import module_ruleset
 from pbem.model.module import load_module
 from pbem.model.resources import data_dir
 from sample_support import check_sample, expected_verdicts
 
-RULES = load_module("red-winter").ruleset
+RULES = module_ruleset(load_module("red-winter"))
 
 SAMPLES = data_dir("samples") / "red-winter"
 EXPECTED = expected_verdicts(SAMPLES)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.engine.rulesets import module_ruleset
 from pbem.model.jsonsource import load_json
 from pbem.model.module import load_module
 from pbem.model.resources import data_dir
@@ -19,7 +20,7 @@ from test_red_winter_rules import checklist_ids
 
 SAMPLES = data_dir("samples") / "red-winter"
 MODULE = load_module("red-winter")
-RULES = MODULE.ruleset
+RULES = module_ruleset(MODULE)
 
 
 def state_with(tmp_path, start: str, place: dict[str, str] | None = None, steps: dict[str, int] | None = None, markers: dict[str, list[str]] | None = None, status: dict | None = None) -> str:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.formats.vassal.exporter import export_module, hex_numbering, member_name, vassal_hex_grid, vmod_bytes
+from pbem.export.vmod import export_module, vmod_bytes
 from pbem.formats.vassal.importer import import_module
 from pbem.formats.vassal.layout import map_layout
 from pbem.formats.vassal.modulefile import module_from_archive
+from pbem.formats.vassal.modulewriter import hex_numbering, member_name, vassal_hex_grid
 from pbem.formats.vassal.archive import read_zip
 from pbem.formats.vassal.savefile import read_saved_game
 from pbem.model.errors import PbemError
@@ -75,7 +76,7 @@ def test_scenario_saves_put_every_unit_on_its_location(exported):
 def test_every_snap_centre_is_named_as_its_location(exported):
     """Where the export puts a unit (its snap centre, computed apart from the reader's point_of) is its hex."""
     module, result, _, read_back = exported
-    from pbem.formats.vassal.exporter import hex_board, point_board
+    from pbem.export.vmod import hex_board, point_board
 
     board = hex_board(module) if isinstance(module.map, HexMap) else point_board(module)
     layout = map_layout(read_back.module.maps[0])
@@ -83,7 +84,7 @@ def test_every_snap_centre_is_named_as_its_location(exported):
     if isinstance(module.map, HexMap):  # and the snap centre is the hex pbem drew on the board picture
         from pbem.art.maps import map_picture
         from pbem.art.style import load_style
-        from pbem.formats.vassal.exporter import HEX_SIZE
+        from pbem.export.vmod import HEX_SIZE
 
         drawn = map_picture(module.map, load_style(module.path), hex_size=HEX_SIZE).layout
         far = {label: point for label, point in board.centres.items()

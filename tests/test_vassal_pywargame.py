@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.formats.vassal.exporter import export_module, vmod_bytes
+from pbem.export.vmod import export_module, vmod_bytes
 from pbem.model.jsonsource import load_json
 from pbem.model.module import load_module
 from pbem.model.state import State

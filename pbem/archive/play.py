@@ -88,6 +88,10 @@ def scratch_parent() -> str | None:
     return None
 
 
+MAX_KEPT_HEADERS = 4096
+_HEADERS: dict[tuple[str, bytes], dict[str, Any]] = {}  # see TurnLoader.header
+
+
 class TurnLoader:
     """Loads turn files from bytes through a private temporary folder (``with TurnLoader() as loader``),
     made in ``parent`` if given, else in :func:`scratch_parent`."""
@@ -120,9 +124,20 @@ class TurnLoader:
         return turn
 
     def header(self, name: str, data: bytes) -> dict[str, Any]:
-        """The raw header of a turn file (schema-checked), for what the Turn does not keep."""
+        """The raw header of a turn file (schema-checked), for what the Turn does not keep.
+
+        A file read alone in a private folder gives the same header for the same name and bytes, so each is
+        read once per process (a VASSAL log of 50,000 commands takes seconds to read; a game asks its first
+        turn's header two or three times).
+        """
+        import hashlib
+
         from pbem.formats.turnfile import read_turn_document
 
+        key = (name, hashlib.blake2b(data, digest_size=32).digest())
+        known = _HEADERS.get(key)
+        if known is not None:
+            return dict(known)
         path = self.write(name, data)
         try:
             document = read_turn_document(path)
@@ -130,7 +145,11 @@ class TurnLoader:
             raise _renamed(error, str(path), name) from None
         finally:
             path.unlink(missing_ok=True)
-        return {k: v for k, v in document.data.items() if k != "actions"}
+        header = {k: v for k, v in document.data.items() if k != "actions"}
+        if len(_HEADERS) >= MAX_KEPT_HEADERS:
+            _HEADERS.clear()
+        _HEADERS[key] = header
+        return dict(header)
 
 
 def _renamed(error: PbemError, tmp: str, name: str) -> PbemError:

@@ -24,6 +24,7 @@ from typing import Any, Iterator
 from pbem.archive.games import _compact, store_violations
 from pbem.archive.store import Archive
 from pbem.model.errors import PbemError
+from pbem.model.printable import unescaped
 
 Verdict = tuple[int, int | None, str, str, str]  # (turn seq, action index, rule, severity, message)
 
@@ -315,7 +316,7 @@ class _progress:
         from rich.console import Console
 
         self.bar = Progress(TextColumn("re-checking games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                            console=Console(stderr=True), transient=True)  # fmt: skip
+                            console=Console(file=unescaped(sys.stderr)), transient=True)  # fmt: skip
         self.bar.start()
         task = self.bar.add_task("games", total=self.total)
         return lambda: self.bar.advance(task)

@@ -16,6 +16,7 @@ from PIL import ImageColor
 
 from pbem.model.errors import PbemError
 from pbem.model.jsonsource import JsonDocument, load_json
+from pbem.model.patterns import compile_pattern
 from pbem.model.units import CounterType
 
 _FIELD = re.compile(r"\{(\w+)\}")
@@ -99,7 +100,7 @@ class CounterStyle:
         """
         if not self.designation:
             return ""
-        found = re.search(self.designation, unit_id)
+        found = compile_pattern(self.designation).search(unit_id)
         if found is None:
             return ""
         return ((found.group(1) if found.re.groups else found.group(0)) or "")[:MAX_DESIGNATION]
@@ -193,6 +194,9 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
         for name in _FIELD.findall(values):
             if name not in VALUE_FIELDS:
                 raise fail("/values", f"unknown value field {{{name}}}; use {', '.join(VALUE_FIELDS)}")
+        if "{" in _FIELD.sub("", values) or "}" in _FIELD.sub("", values):
+            # Only plain {field}s: no format spec ({attack:>999999999} would allocate gigabytes), no {}.
+            raise fail("/values", f"values template {values!r} may hold only plain fields such as {{attack}}, no other braces")
 
     def icon_list(icons: Any, pointer: str) -> tuple[str, ...]:
         if not isinstance(icons, list) or len(icons) > 8 or not all(isinstance(i, str) and len(i) <= 40 for i in icons):
@@ -238,9 +242,9 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
     designation = data.get("designation")
     if designation is not None:
         try:
-            if not isinstance(designation, str) or not 0 < len(designation) <= MAX_DESIGNATION_PATTERN or re.compile(designation).groups > 1:
+            if not isinstance(designation, str) or not 0 < len(designation) <= MAX_DESIGNATION_PATTERN or compile_pattern(designation).groups > 1:
                 raise ValueError
-        except (re.error, ValueError):
+        except ValueError:  # PatternError too: a pattern RE2 cannot run in linear time
             raise fail(
                 "/designation", f"designation must be a regular expression (at most {MAX_DESIGNATION_PATTERN} characters, one group at most) "
                 "picking the printed part of a unit's id, e.g. \"(?:\\\\d+-)?\\\\d+$\""
@@ -342,5 +346,10 @@ def load_style(module_path: Path | None) -> CounterStyle:
 
 
 def face_values(template: str, attack: int, defence: int, move: int, loss: int | None = None) -> str:
-    """The printed values of a face, e.g. ``6-6-9`` (``{loss}``: a loss factor, blank where none is printed)."""
-    return template.format(attack=attack, defence=defence, move=move, loss="" if loss is None else loss)
+    """The printed values of a face, e.g. ``6-6-9`` (``{loss}``: a loss factor, blank where none is printed).
+
+    Each plain ``{field}`` is replaced by its value and nothing else is read: the template comes from a module's
+    data, so it gets no format mini-language (widths, fills, attribute look-ups) to spend time or memory with.
+    """
+    fields = {"attack": attack, "defence": defence, "move": move, "loss": "" if loss is None else loss}
+    return _FIELD.sub(lambda m: str(fields[m.group(1)]) if m.group(1) in fields else m.group(0), template)

@@ -18,6 +18,7 @@ import click
 
 from pbem import __version__
 from pbem.model.errors import OwnOutputError, PbemError
+from pbem.model.printable import EscapingStream, one_line
 
 # click 8.2 raises this when a group is called without a verb; older versions print the help themselves.
 NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -89,10 +90,14 @@ class LazyGroup(WrappingGroup):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 @click.option("--debug", is_flag=True, help=f"On an internal error (exit 3), print the traceback (also {DEBUG_ENV}=1).")
-def cli(debug: bool) -> None:
+@click.option("--no-cache", is_flag=True, help="Build every module from its files, without pbem's cache (also PBEM_NO_CACHE=1); the verdicts are the same.")
+def cli(debug: bool, no_cache: bool) -> None:
     """Check, picture and archive board wargame turns played by email."""
     global _debug
     _debug = _debug or debug
+    from pbem.model import cache
+
+    cache.turn_off(no_cache)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -107,6 +112,17 @@ def main(argv: list[str] | None = None) -> None:
     for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 is printed escaped, never a crash
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    saved = sys.stdout, sys.stderr
+    # Every line any command prints goes through the one escaping function: a name, chat line or note from
+    # a file can never drive the terminal, whichever command prints it.
+    sys.stdout, sys.stderr = EscapingStream(sys.stdout), EscapingStream(sys.stderr)
+    try:
+        _run(argv)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _run(argv: list[str] | None) -> None:
     for argument in sys.argv[1:] if argv is None else argv:
         _check_text(argument)
     try:
@@ -152,19 +168,6 @@ def _check_text(argument: str) -> None:
 def _fail(message: str, code: int = EXIT_INPUT_ERROR) -> None:
     click.echo(one_line(message), err=True)
     sys.exit(code)
-
-
-# C0 and C1 controls (terminal escapes) and the bidirectional overrides that reorder what a terminal shows.
-_CONTROLS = (
-    {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))}
-    | {c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
-    | {0x0A: " ", 0x0D: " ", 0x09: " "}
-)
-
-
-def one_line(message: str) -> str:
-    """``message`` as one printable line: no line breaks, no terminal escapes, no lone surrogates."""
-    return message.translate(_CONTROLS).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _internal(what: str, error: BaseException | None) -> None:

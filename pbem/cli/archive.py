@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
 from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, WrappingGroup, counted
+from pbem.model.printable import unescaped
 
 DB_HELP = "Archive file (default: $PBEM_ARCHIVE, else ~/.local/share/pbem/archive.sqlite)."
 
@@ -328,7 +330,7 @@ def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
 
     from pbem.archive.revalidate import revalidate as run
 
-    console = Console(stderr=True)
+    console = Console(file=unescaped(sys.stderr))
     archive_ = _open(ctx)
     chosen = [game_id(archive_, g) for g in game] or None
     report = run(archive_, module=module_name, games=chosen, jobs=jobs, store=not dry_run, progress=console.is_terminal)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import sys
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -11,6 +12,7 @@ import click
 
 from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, WrappingGroup
 from pbem.model.errors import PbemError
+from pbem.model.printable import unescaped
 
 OutPath = click.Path(dir_okay=False, path_type=Path)
 InPath = click.Path(dir_okay=False, path_type=Path)
@@ -27,7 +29,7 @@ def _progress(total: int, what: str) -> Iterator[Callable[[int], None]]:
     """A rich progress bar on a terminal; silent otherwise (scripts, pipes, CI)."""
     from rich.console import Console
 
-    console = Console(stderr=True)
+    console = Console(file=unescaped(sys.stderr))  # the bar's own escapes pass; its text is ours
     if not console.is_terminal or total < 20:
         yield lambda _n: None
         return

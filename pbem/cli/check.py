@@ -15,6 +15,7 @@ from pbem.engine.report import odds_lines, report_json, report_lines, summary
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.files import write_atomic
 from pbem.model.module import load_module
+from pbem.model.printable import unescaped
 
 
 @click.command()
@@ -59,7 +60,7 @@ def _print_text(result, file: str) -> None:
         return
     from rich.console import Console
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(file=unescaped(sys.stdout), highlight=False, soft_wrap=True)
     if not console.is_terminal:
         click.echo("".join(f"{line}\n" for line in lines) + one_line(summary(result, file)))
         return

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pbem.cli import EXIT_INPUT_ERROR, EXIT_OK, one_line
+from pbem.cli import EXIT_OK
 from pbem.formats.notation import NotationError, parse_notation, write_notation
 from pbem.formats.notation.cleanup import MAX_READ
 from pbem.formats.turnfile import load_turn, read_turn_document
@@ -25,15 +25,12 @@ def convert(turn: Path, target: str, out: Path | None) -> int:
     """Rewrite TURN (a .json turn file, or notation: .pbem, .txt, .eml) as JSON or as notation.
 
     Every unit and location is checked against the module first; in notation every problem is listed,
-    one per line. Exit code 0: converted; 2: the input could not be read (nothing is written).
+    all on one line. Exit code 0: converted; 2: the input could not be read (nothing is written).
     """
-    try:
-        document = read_turn_document(turn)
-        load_turn(turn)  # names and locations must exist in the module before anything is written
-    except NotationError as error:
-        for line in error.lines():
-            click.echo(one_line(f"error: {line}"), err=True)
-        return EXIT_INPUT_ERROR
+    # A notation file's problems come in one error, told on one line (the first one's place, then the rest),
+    # as ``pbem check`` tells them: every command refuses an input in one line.
+    document = read_turn_document(turn)
+    load_turn(turn)  # names and locations must exist in the module before anything is written
     data = {k: v for k, v in document.data.items() if k != "$schema"}
     if target == "json":
         text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"

@@ -28,9 +28,11 @@ def list_modules() -> int:
 @click.argument("name")
 @click.option("--units", "list_units", is_flag=True, help="List every unit: id, printed name, aliases, type, values.")
 @click.option("--locations", "list_locations", is_flag=True, help="List every hex or space: label, name, terrain.")
+@click.option("--cards", "list_cards", is_flag=True,
+              help="List every card: number, name, side, OPS/SR/RP, commitment, combat card, removed after its event.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def show(name: str, list_units: bool, list_locations: bool, output: str) -> int:
-    """Show what module NAME (an id or a folder) contains; --units and --locations list the ids a turn uses."""
+def show(name: str, list_units: bool, list_locations: bool, list_cards: bool, output: str) -> int:
+    """Show what module NAME (an id or a folder) contains; --units, --locations and --cards list the ids a turn uses."""
     loaded = load_module(name)
     game_map = loaded.map
     info = {
@@ -44,6 +46,7 @@ def show(name: str, list_units: bool, list_locations: bool, output: str) -> int:
         "units": len(loaded.units),
         "tables": sorted(loaded.tables),
         "scenarios": sorted(loaded.scenarios),
+        "cards": len(loaded.cards),
         "options": loaded.options,
         "option_choices": loaded.option_choices,
         "notes": loaded.metadata.get("notes", []),
@@ -54,6 +57,9 @@ def show(name: str, list_units: bool, list_locations: bool, output: str) -> int:
         info["unit_list"] = units
     if list_locations:
         info["location_list"] = locations
+    cards = [_card_entry(card_id, card) for card_id, card in loaded.cards.items()] if list_cards else []
+    if list_cards:
+        info["card_list"] = cards
     if output == "json":
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
         return EXIT_OK
@@ -63,6 +69,8 @@ def show(name: str, list_units: bool, list_locations: bool, output: str) -> int:
     click.echo(f"  counters: {len(loaded.counter_types)} types, {len(loaded.units)} units")
     click.echo(f"  tables: {', '.join(sorted(loaded.tables)) or 'none'}")
     click.echo(f"  scenarios: {', '.join(sorted(loaded.scenarios)) or 'none'}")
+    if loaded.cards:
+        click.echo(f"  cards: {len(loaded.cards)}")
     for name, allowed in loaded.option_choices.items():
         values = ", ".join(json.dumps(v) for v in allowed)
         click.echo(f"  option {name}: {values} (default {json.dumps(loaded.options.get(name))}; a game chooses in its files)")
@@ -78,7 +86,38 @@ def show(name: str, list_units: bool, list_locations: bool, output: str) -> int:
         for location in locations:
             named = f" {location['name']}" if "name" in location else ""
             click.echo(f"  {location['label']}{named}: {location['terrain']}")
+    if list_cards:
+        click.echo("cards:" if cards else "cards: none (the module has no cards)")
+        for card in cards:
+            click.echo("  " + _card_line(card))
     return EXIT_OK
+
+
+def _card_entry(card_id: str, card: dict) -> dict:
+    """A card's printed facts, as ``--cards`` lists them."""
+    entry = {"id": card_id, "number": card["number"], "name": card["name"], "side": card["side"], "ops": card["ops"]}
+    for key in ("sr", "rp", "commitment", "combat_card", "removed_after_event", "optional"):
+        if key in card:
+            entry[key] = card[key]
+    return entry
+
+
+def _card_line(card: dict) -> str:
+    """``CP-01 Guns of August: cp, OPS 3, SR 4, RP AH 1 GE 2 TU 1, mobilization, removed after event``."""
+    facts = [card["side"], f"OPS {card['ops']}"]
+    if "sr" in card:
+        facts.append(f"SR {card['sr']}")
+    if card.get("rp"):
+        facts.append("RP " + " ".join(f"{pool} {points}" for pool, points in card["rp"].items()))
+    if "commitment" in card:
+        facts.append(card["commitment"].replace("_", " "))
+    if card.get("combat_card"):
+        facts.append("combat card")
+    if card.get("removed_after_event"):
+        facts.append("removed after event")
+    if card.get("optional"):
+        facts.append("optional")
+    return f"{card['id']} {card['name']}: {', '.join(facts)}"
 
 
 def _unit_entry(unit) -> dict:
@@ -100,12 +139,13 @@ def _location_entry(game_map, index: int) -> dict:
 @click.argument("name")
 def validate(name: str) -> int:
     """Check module NAME (an id or a folder): schemas, cross-references, scenarios and rules code."""
+    from pbem.engine.rulesets import module_ruleset
     from pbem.model import schemas
     from pbem.model.jsonsource import load_json
     from pbem.model.state import State
 
     loaded = load_module(name, reuse=False)  # checked from its files, whatever pbem's cache holds
-    _ = loaded.ruleset  # builds the rules: a broken rules.py or table fails here
+    module_ruleset(loaded)  # builds the rules: a broken rules.py or table fails here
     for path in sorted(loaded.scenarios.values()):
         document = load_json(path)
         schemas.check(document, "scenario")
@@ -178,8 +218,8 @@ def import_module(source: str, out: str, board_sizes: tuple[str, ...]) -> int:
 @click.option("--scenario", "scenarios", multiple=True, help="Export only this scenario as a set-up (repeatable; default: all).")
 def export_module(name: str, out: str, scenarios: tuple[str, ...]) -> int:
     """Write module NAME (an id or a folder) as a VASSAL module: board, grid, counters, dice, turn, set-ups."""
-    from pbem.formats.vassal.exporter import export_module as build
-    from pbem.formats.vassal.exporter import vmod_bytes
+    from pbem.export.vmod import export_module as build
+    from pbem.export.vmod import vmod_bytes
     from pbem.model.files import write_atomic
 
     loaded = load_module(name)

@@ -7,6 +7,7 @@ import sys
 import click
 
 from pbem.cli import WrappingGroup
+from pbem.model.printable import one_line, unescaped
 
 EXIT_OK = 0
 
@@ -50,9 +51,9 @@ def _print_lines(lines: list[tuple[str, str]]) -> None:
         from rich.console import Console
         from rich.text import Text
 
-        console = Console(highlight=False, soft_wrap=True)
+        console = Console(file=unescaped(sys.stdout), highlight=False, soft_wrap=True)
         for style, text in lines:
-            console.print(Text(text, style=style or ""))
+            console.print(Text(one_line(text), style=style or ""))
     elif lines:
         click.echo("\n".join(text for _, text in lines))  # one write: a long log has 100,000 lines
 

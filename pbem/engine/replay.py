@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from pbem.engine.rulesets import module_ruleset
 from pbem.model.actions import Action, Turn
 from pbem.model.errors import PbemError
 from pbem.model.module import Module
@@ -54,7 +55,7 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
 
 
 def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, explain: bool) -> Replay:
-    rules = module.ruleset
+    rules = module_ruleset(module)
     context = rules.begin(state, turn)
     violations: list[Violation] = list(turn.notices)
     done = 0

@@ -15,6 +15,7 @@ from pbem.model import schemas
 from pbem.model.errors import PbemError
 from pbem.model.files import inside
 from pbem.model.jsonsource import JsonDocument, load_json
+from pbem.model.lookup import ambiguous, find_card, find_units
 from pbem.model.module import Module, load_module_by_id
 from pbem.model.state import suggest
 
@@ -249,9 +250,15 @@ class _ActionBuilder:
         if name in self.units:
             return name
         found = self.lower.get(" ".join(name.split()).casefold())
-        if found is None:
-            raise self.document.error(pointer, f"unknown unit {name!r}{suggest(name, self.units)}")
-        return found
+        if found is not None:
+            return found
+        # As players write it: punctuation optional, a nationality by its name, an unambiguous beginning.
+        candidates = find_units(self.module, name)
+        if len(candidates) == 1:
+            return next(iter(candidates))
+        if candidates:
+            raise self.document.error(pointer, ambiguous("unit", name, candidates))
+        raise self.document.error(pointer, f"unknown unit {name!r}{suggest(name, self.units)}")
 
     def _units(self, names: str | list[str], pointer: str) -> tuple[str, ...]:
         if isinstance(names, str):
@@ -361,10 +368,10 @@ class _ActionBuilder:
         cards = self.module.cards
         if not cards or card in cards:
             return card
-        found = [c for c in cards if c.lower() == card.lower()]
-        if len(found) == 1:
-            return found[0]
-        raise self.document.error(pointer, f"unknown card {card!r}{suggest(card, cards)}")
+        found, refusal = find_card(self.module, card)
+        if found is None:
+            raise self.document.error(pointer, refusal)
+        return found
 
     def _card(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         card = entry["card"]

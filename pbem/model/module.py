@@ -1,21 +1,19 @@
-"""A game module: map, counters, tables and scenarios as data, plus the game's rules code.
+"""A game module: map, counters, tables and scenarios as data, plus where the game's rules code is.
 
 A module is a folder with ``module.json`` naming its parts; pbem bundles some in ``modules/`` and a user
 may point at a folder of their own (its ``rules.py`` is code the user chose to run, like a plugin).
-Every file is checked against its schema and cross-checked before use.
+Every file is checked against its schema and cross-checked before use. The module only names its rules
+(``rules_file`` and the factory in it, ``rules_factory``); :mod:`pbem.engine.rulesets` builds them.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
-import sys
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.model import cache, schemas
 from pbem.model.errors import PbemError
@@ -26,8 +24,7 @@ from pbem.model.maps import GameMap, HexMap, PointMap, check_routes_adjacent, lo
 from pbem.model.resources import data_dir
 from pbem.model.units import CounterType, Step, UnitDef
 
-if TYPE_CHECKING:
-    from pbem.rules.ruleset import Ruleset
+RULES_FACTORY = "build_ruleset"  # the function of a module's rules code that builds its ruleset from the module
 
 
 @dataclass
@@ -47,54 +44,13 @@ class Module:
     boxes: tuple[str, ...] = ("eliminated",)
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     markers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    nationalities: dict[str, tuple[str, ...]] = field(default_factory=dict)  # other names of a nationality code in unit names
     options: dict[str, Any] = field(default_factory=dict)
     option_choices: dict[str, list[Any]] = field(default_factory=dict)  # options a game may choose, and their values
     metadata: dict[str, Any] = field(default_factory=dict)
-    rules_file: Path | None = None
+    rules_file: Path | None = None  # the game's rules code (a file or a package); None: the kernel's empty ruleset
+    rules_factory: str = RULES_FACTORY  # the function in ``rules_file`` that builds the ruleset (called by the engine)
     status_checker: Any = field(default=None, repr=False)  # a validator of a state's ``status``, if the module gives one
-
-    @cached_property
-    def ruleset(self) -> "Ruleset":
-        """The game's rules, built by ``build_ruleset(module)`` in the module's ``rules.py``."""
-        from pbem.rules.ruleset import Ruleset
-
-        if self.rules_file is None:
-            return Ruleset(self)
-        code = self._rules_code
-        try:
-            return code.build_ruleset(self)
-        except (PbemError, MemoryError, RecursionError):
-            raise
-        except Exception as error:
-            if self.bundled:  # pbem's own module on its own data: a bug, reported as one (exit 3)
-                raise
-            # A module folder the user chose: its code and data belong together, and a failure is the module's.
-            raise self.failure(error, "the module's rules could not be built from its data") from None
-
-    @cached_property
-    def _rules_code(self) -> Any:
-        """The module's rules code, loaded once (every choice of options builds its ruleset from it)."""
-        assert self.rules_file is not None
-        name = "pbem_module_" + re.sub(r"\W", "_", self.id)
-        if self.rules_file.is_dir():  # a package: rules/__init__.py and its sibling files
-            spec = importlib.util.spec_from_file_location(
-                name, self.rules_file / "__init__.py", submodule_search_locations=[str(self.rules_file)]
-            )
-        else:
-            spec = importlib.util.spec_from_file_location(name, self.rules_file)
-        if spec is None or spec.loader is None:
-            raise PbemError.at(self.rules_file, "cannot load the module's rules code")
-        code = importlib.util.module_from_spec(spec)
-        sys.modules[name] = code
-        try:
-            spec.loader.exec_module(code)
-        except (PbemError, MemoryError, RecursionError):
-            raise
-        except Exception as error:
-            if self.bundled:
-                raise
-            raise self.failure(error, "the module's rules could not be built from its data") from None
-        return code
 
     def with_options(self, choices: dict[str, Any]) -> "Module":
         """This module with a game's own option choices over its defaults (the same object when they change
@@ -106,10 +62,7 @@ class Module:
         variants = self.__dict__.setdefault("_variants", {})
         variant = variants.get(key)
         if variant is None:
-            variant = replace(self, options=options)
-            if self.rules_file is not None:
-                variant.__dict__["_rules_code"] = self._rules_code
-            variants[key] = variant
+            variant = variants[key] = replace(self, options=options)  # the engine builds and keeps its ruleset
         return variant
 
     def check_option_choices(self, choices: Any, document: JsonDocument, pointer: str) -> dict[str, Any]:
@@ -327,6 +280,7 @@ def _load(path: Path) -> Module:
         boxes=tuple(data.get("boxes", ["eliminated"])),
         cards=cards,
         markers=dict(counters_doc.data.get("markers", {})),
+        nationalities={code: tuple(names) for code, names in counters_doc.data.get("nationalities", {}).items()},
         options=data.get("options", {}),
         option_choices=_option_choices(manifest, data),
         metadata={k: v for k, v in data.items() if k in ("title", "illustrative", "notes", "sources", "publisher")},

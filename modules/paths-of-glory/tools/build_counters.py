@@ -146,8 +146,20 @@ def counters(shared: Path) -> dict:
         ),
         "counter_types": types,
         "units": units,
+        "nationalities": NATIONALITIES,
         "markers": MARKERS,
     }
+
+
+# What players write for a nation in a unit's name besides the code pbem's names use (GE 1st Army is also
+# German 1st Army): the nation's name and adjective in English (supplied: common usage, not a rulebook table).
+NATIONALITIES = {
+    "AH": ["Austro-Hungarian", "Austria-Hungary", "Austrian"], "BE": ["Belgian", "Belgium"], "BR": ["British", "Britain"],
+    "BU": ["Bulgarian", "Bulgaria"], "FR": ["French", "France"], "GE": ["German", "Germany"], "GR": ["Greek", "Greece"],
+    "IT": ["Italian", "Italy"], "MN": ["Montenegrin", "Montenegro"], "RO": ["Romanian", "Romania"],
+    "RU": ["Russian", "Russia"], "SB": ["Serbian", "Serbia"], "TU": ["Turkish", "Turkey", "Ottoman"],
+    "US": ["American", "USA"],
+}  # fmt: skip
 
 
 COMMITMENT = {"mobilization": "mobilization", "limited": "limited_war", "total": "total_war"}
@@ -169,13 +181,19 @@ PREREQUISITES: dict[str, list[dict]] = {
 }  # fmt: skip
 
 
+# Cards whose name the CSV breaks at a hyphen ("Austria" with "Hungary Reinforcements - 7th Army" as its effect);
+# the VASSAL module's card pieces (buildFile.xml: card_cp14.svg;Austria-Hungary Reinforcements/14) name them whole.
+NAMES = {"CP-14": "Austria-Hungary Reinforcements", "CP-20": "Austria-Hungary Reinforcements",
+         "CP-23": "Austria-Hungary Reinforcements"}
+
+
 def cards(shared: Path, unit_ids: dict[str, list[str]]) -> dict:
     rows = list(csv.DictReader((shared / "data/paths-of-glory/rtt/cards.csv").open(encoding="utf-8")))
     out: dict[str, dict] = {}
     for row in rows:
         side = row["faction"]
         cid = f"{side.upper()}-{int(row['num']):02d}"
-        name = re.sub(r"\s+", " ", row["name"]).strip()
+        name = NAMES.get(cid) or re.sub(r"\s+", " ", row["name"]).strip()
         card: dict = {
             "side": side,
             "number": int(row["num"]),

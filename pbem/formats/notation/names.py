@@ -8,6 +8,7 @@ import re
 
 from pbem.formats.notation.located import At
 from pbem.model.errors import PbemError
+from pbem.model.lookup import find_card, find_units
 from pbem.model.module import Module, bundled_modules, load_module_by_id
 from pbem.model.names import fold
 
@@ -35,7 +36,11 @@ class Names:
         found = _lookup(self.unit_keys, written)
         if len(found) == 1:
             return next(iter(found)), ""
-        return None, self._refusal("unit", written, found, self.unit_keys)
+        # As players write it: punctuation optional, a nationality by its name, whole words of a name's beginning.
+        closer = find_units(self.module, written)
+        if len(closer) == 1:
+            return next(iter(closer)), ""
+        return None, self._refusal("unit", written, closer or found, self.unit_keys)
 
     def location(self, written: str) -> tuple[str | None, str]:
         game_map = self.module.map
@@ -52,6 +57,11 @@ class Names:
                     refusal += " (separate locations with '-' or '>')"
                 return None, refusal
         return game_map.label(index), ""
+
+    def card(self, written: str) -> tuple[str | None, str]:
+        if not self.module.cards:  # a game without cards names them as it likes
+            return written, ""
+        return find_card(self.module, written)
 
     def box(self, written: str) -> tuple[str | None, str]:
         keys = {_fold(b): {b} for b in self.module.boxes}

@@ -365,9 +365,10 @@ class _Reader:
         return {"roll": roll}
 
     def a_card(self, tree: Tree, line: Line) -> dict[str, Any]:
-        name = self.words(_child(tree, "card_name"), line)
+        written = _child(tree, "card_name")
+        name = self.words(written, line)
         use = self.text_value([c for c in tree.children if isinstance(c, Token) and c.type in ("STRING", "VALUE")][-1], line)
-        return {"card": None if name.casefold() == "none" else name, "use": use or ""}
+        return {"card": None if name.casefold() == "none" else At(name, line.number, _column(written), "card"), "use": use or ""}
 
     def a_activate(self, tree: Tree, line: Line) -> dict[str, Any]:
         spaces: list[tuple[At, str]] = []
@@ -462,7 +463,8 @@ class _Reader:
 
     def c_cards(self, action, clause, line):
         cards = action.setdefault("cards", [])
-        cards.extend(self.name_or_string(item, line) for item in clause.children if isinstance(item, Tree))
+        cards.extend(At(self.name_or_string(item, line), line.number, _column(item), "card")
+                     for item in clause.children if isinstance(item, Tree))
 
     def c_replacement(self, action, clause, line):
         old, new = (c for c in clause.children if isinstance(c, Tree) and c.data == "unit")

@@ -253,9 +253,19 @@ def _read_map(element: etree._Element, index: int, image_size) -> MapDef:
     return map_def
 
 
+def image_name_inside(name: str) -> bool:
+    """Whether ``images/<name>`` stays inside the module: no absolute path, drive, ``..`` part or NUL."""
+    if not name or "\0" in name or name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
+        return False
+    return ".." not in name.replace("\\", "/").split("/")
+
+
 def _read_board(element: etree._Element, image_size) -> Board:
     board = Board(name=element.get("name", ""), image=element.get("image", "") or "",
                   reversible=_bool(element.get("reversible")))
+    if board.image and not image_name_inside(board.image):
+        # Read from outside the module, the picture would put facts about another file into the written module.
+        raise BuildFileError(element, f"board {board.name[:60]!r} names its image {board.image[:80]!r}, outside the module's images/")
     measured = image_size(board.image) if (image_size and board.image) else None
     if measured:
         board.width, board.height = measured
@@ -445,9 +455,13 @@ def folder_image_reader(folder: Path, limit: int = 64 * 1024 * 1024):
     """Images of an unpacked module: ``<folder>/images/<name>``, if present."""
     from pbem.model.files import read_bytes
 
+    images = (folder / "images").resolve()
+
     def read(name: str) -> bytes | None:
-        path = folder / "images" / name
-        if ".." in Path(name).parts or not path.is_file():
+        if not image_name_inside(name):
+            return None
+        path = (images / name).resolve()  # a link inside images/ may still point out of the module: not followed
+        if not path.is_relative_to(images) or not path.is_file():
             return None
         try:
             return read_bytes(path, limit)

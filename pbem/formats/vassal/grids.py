@@ -8,6 +8,7 @@ Points are board pixels (map pixels minus the board's origin); sizes are the gri
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Callable
@@ -330,14 +331,40 @@ class RegionGrid:
 
     regions: list[Region] = field(default_factory=list)
     kind: str = "region"
+    _by_x: list[tuple[int, int, Region]] | None = field(default=None, repr=False, compare=False)
 
     def location_name(self, point: Point, size: Size = None) -> str | None:
-        best, best_distance = None, math.inf
-        for region in self.regions:
-            distance = (point[0] - region.x) ** 2 + (point[1] - region.y) ** 2
-            if distance < best_distance:
-                best, best_distance = region, distance
-        return best.name if best else None
+        """The nearest region's name (the first listed among equally near ones).
+
+        Regions are searched outward from the point's x in x order, stopping on each side once the x distance
+        alone exceeds the best distance: a few regions looked at per point rather than all of them.
+        """
+        if self._by_x is None:
+            self._by_x = sorted((region.x, order, region) for order, region in enumerate(self.regions))
+        by_x = self._by_x
+        if not by_x:
+            return None
+        px, py = point
+        best: tuple[float, int] = (math.inf, 0)
+        found = None
+        right = bisect.bisect_left(by_x, (px,))
+        left = right - 1
+        while left >= 0 or right < len(by_x):
+            for index in (left, right):
+                if 0 <= index < len(by_x):
+                    x, order, region = by_x[index]
+                    key = ((px - x) ** 2 + (py - region.y) ** 2, order)
+                    if key < best:
+                        best, found = key, region
+            if left >= 0 and (px - by_x[left][0]) ** 2 > best[0]:
+                left = -1
+            else:
+                left -= 1
+            if right < len(by_x) and (by_x[right][0] - px) ** 2 > best[0]:
+                right = len(by_x)
+            else:
+                right += 1
+        return found.name if found else None
 
     def point_of(self, name: str, size: Size = None) -> Point | None:
         for region in self.regions:
@@ -359,6 +386,20 @@ class Zone:
     location_format: str = "$name$"
     use_parent_grid: bool = False
     grid: "HexGrid | SquareGrid | RegionGrid | None" = None
+    _box: tuple[int, int, int, int] | None = field(default=None, repr=False, compare=False)
+
+    def box(self) -> tuple[int, int, int, int]:
+        """(min x, min y, max x, max y) of the polygon, worked out once ((0, 0, 0, 0) without one)."""
+        if self._box is None:
+            xs = [x for x, _ in self.polygon] or [0]
+            ys = [y for _, y in self.polygon] or [0]
+            self._box = (min(xs), min(ys), max(xs), max(ys))
+        return self._box
+
+    def may_contain(self, point: Point) -> bool:
+        """False when ``point`` is outside the polygon's box (so surely outside the polygon): no point looked at."""
+        x0, y0, x1, y1 = self.box()
+        return x0 <= point[0] < x1 and y0 <= point[1] < y1
 
     @property
     def size(self) -> Size:
@@ -369,7 +410,7 @@ class Zone:
         return max(xs) - min(xs), max(ys) - min(ys)
 
     def contains(self, point: Point) -> bool:
-        return polygon_contains(self.polygon, point)
+        return self.may_contain(point) and polygon_contains(self.polygon, point)
 
 
 @dataclass(slots=True)

@@ -24,6 +24,25 @@ from pbem.model.errors import PbemError
 
 MAX_LOCATIONS = 100_000  # cells enumerated per board: far beyond any printed map
 GENERIC_TYPE = "vassal_piece"
+# The whole import is bounded, not only each grid (issue 26): a hostile module multiplies grids by zones, zones
+# by polygon points and pieces by pieces. Real modules stay far below: Paths of Glory has 2 maps, 486 regions
+# and ~1,000 palette pieces.
+MAX_MAPS = 200
+MAX_PIECES = 20_000  # palette entries
+MAX_POLYGON_POINTS = 100_000  # all zones' polygons together
+MAX_IMPORT_WORK = 10_000_000  # points looked at while naming locations (a cell times the zone points it is tested against)
+
+
+class _Budget:
+    """The work left for naming a module's locations; past it the module is refused, before the work is done."""
+
+    def __init__(self, source: str, limit: int = MAX_IMPORT_WORK):
+        self.source, self.left = source, limit
+
+    def charge(self, work: float, what: str) -> None:
+        self.left -= work
+        if self.left < 0:
+            raise PbemError.at(self.source, f"{what}: naming its locations would take more than {MAX_IMPORT_WORK:,} steps, more than pbem imports")
 
 
 def slug(text: str, upper: bool = False, empty: str = "x") -> str:
@@ -97,7 +116,36 @@ def _spacing(grid) -> float:
     return max(grid.dy, math.hypot(grid.dx, grid.dy / 2)) + 2
 
 
-def _candidates(grid, size: tuple[int, int] | None, groups: list) -> list[tuple[tuple[int, int], int, float]]:
+def _cell_count(grid, size: tuple[int, int] | None) -> float:
+    """At most how many candidate points ``grid`` gives on a board of ``size`` (before any is worked out)."""
+    if isinstance(grid, (HexGrid, SquareGrid)):
+        if size is None or grid.numbering is None:
+            return 0
+        count = (size[0] / grid.dx + 4) * (size[1] / grid.dy + 4)
+        return count if count <= MAX_LOCATIONS else 0  # _cells lists none of a grid so dense
+    if isinstance(grid, RegionGrid):
+        return len(grid.regions)
+    if isinstance(grid, ZonedGrid):
+        return len(grid.zones) + _cell_count(grid.background, size) + sum(_cell_count(z.grid, size) for z in grid.zones)
+    return 0
+
+
+def _naming_cost(grid) -> int:
+    """Boxes looked at to name one point of ``grid``: each zone's is tested in turn (then the polygons of those
+    that hold the point, charged as they come: :func:`_polygon_cost`)."""
+    if isinstance(grid, ZonedGrid):
+        return 1 + len(grid.zones)
+    return 1
+
+
+def _polygon_cost(grid, point: tuple[int, int]) -> int:
+    """Polygon points looked at to name ``point`` on ``grid``: those of every zone whose box holds it."""
+    if isinstance(grid, ZonedGrid):
+        return sum(len(zone.polygon) for zone in grid.zones if zone.may_contain(point))
+    return 0
+
+
+def _candidates(grid, size: tuple[int, int] | None, groups: list, budget: _Budget | None = None, what: str = "") -> list[tuple[tuple[int, int], int, float]]:
     """Board points worth naming: cell centres, region origins, zone centres; with their neighbour group."""
     out: list[tuple[tuple[int, int], int, float]] = []
     if grid is None:
@@ -114,16 +162,23 @@ def _candidates(grid, size: tuple[int, int] | None, groups: list) -> list[tuple[
             inner = grid.background if zone.use_parent_grid else zone.grid
             if inner is not None:
                 zone_size = size if zone.use_parent_grid else (max(x for x, _ in zone.polygon), max(y for _, y in zone.polygon)) if zone.polygon else None
-                out += [c for c in _candidates(inner, zone_size, groups) if zone.contains(c[0])]
+                if budget is not None:  # every cell of the zone's grid, each tested against the zone's box at least
+                    budget.charge(_cell_count(inner, zone_size), what)
+                inside = [c for c in _candidates(inner, zone_size, groups, budget, what) if zone.may_contain(c[0])]
+                if budget is not None:
+                    budget.charge(len(inside) * len(zone.polygon), what)  # those in its box, against its polygon
+                out += [c for c in inside if zone.contains(c[0])]
             elif zone.polygon:
                 xs, ys = [x for x, _ in zone.polygon], [y for _, y in zone.polygon]
                 out.append(((sum(xs) // len(xs), sum(ys) // len(ys)), 0, 0.0))
-        out += _candidates(grid.background, size, groups)
+        out += _candidates(grid.background, size, groups, budget, what)
     return out
 
 
-def map_locations(map_def: MapDef, layout: MapLayout, extra_points: list[tuple[int, int]]) -> tuple[dict[str, Location], list[str]]:
+def map_locations(map_def: MapDef, layout: MapLayout, extra_points: list[tuple[int, int]],
+                  budget: _Budget | None = None) -> tuple[dict[str, Location], list[str]]:
     """Every location VASSAL can name on ``map_def`` as laid out by default, first point per name."""
+    budget = budget or _Budget("")
     found: dict[str, Location] = {}
     missing: list[str] = []
     groups: list = []
@@ -141,13 +196,18 @@ def map_locations(map_def: MapDef, layout: MapLayout, extra_points: list[tuple[i
                            f" --board-size gives it), so its grid cells are only those pieces are placed on")
         if board.size is not None and _has_regular(board.grid) and _too_many(board.grid, board.size):
             missing.append(f"board {board.name!r} of map {map_def.id!r}: its grid has more than {MAX_LOCATIONS} cells; they are not listed")
-        for (x, y), group, spacing in _candidates(board.grid, board.size, groups):
+        what = f"board {board.name[:60]!r} of map {map_def.id[:60]!r}"
+        cost = _naming_cost(board.grid)
+        budget.charge(_cell_count(board.grid, board.size) * cost, what)  # before any cell is listed or named
+        for (x, y), group, spacing in _candidates(board.grid, board.size, groups, budget, what):
             if placed.reversed and board.size:
                 x, y = board.size[0] - x, board.size[1] - y
             point = (placed.x + x, placed.y + y)
+            budget.charge(_polygon_cost(board.grid, (x, y)), what)
             name = layout.location_name(*point)
             if name and name != OFFBOARD and name not in found:
                 found[name] = Location(name, point, group, spacing)
+    budget.charge(len(extra_points) * max((_naming_cost(p.board.grid) for p in layout.boards), default=1), f"the pieces placed on map {map_def.id[:60]!r}")
     for point in extra_points:
         name = layout.location_name(*point)
         if name and name != OFFBOARD and name not in found:
@@ -211,11 +271,13 @@ def import_module(found: ModuleFile, board_sizes: dict[str, tuple[int, int]] | N
     module_id = slug(name)
     version = module.version or "0"
     notes: list[str] = []
+    _check_bounds(module, found.source)
     setups = module_setups(found)
     placed, copies = _placed_points(setups)
     per_map: dict[str, dict[str, Location]] = {}
+    budget = _Budget(found.source)
     for map_def in module.maps:
-        locations, missing = map_locations(map_def, map_layout(map_def), placed.get(map_def.id, []))
+        locations, missing = map_locations(map_def, map_layout(map_def), placed.get(map_def.id, []), budget)
         per_map[map_def.id] = locations
         notes += missing
     main = max(module.maps, key=lambda m: len(per_map[m.id]), default=None)
@@ -291,6 +353,21 @@ def import_module(found: ModuleFile, board_sizes: dict[str, tuple[int, int]] | N
     return Imported(module_id, files, notes, setups=setups, counts=counts)
 
 
+def _zones(grid) -> list:
+    return list(grid.zones) if isinstance(grid, ZonedGrid) else []
+
+
+def _check_bounds(module: Module, source: str) -> None:
+    """Refuse, in one line and before any work, a module past the whole import's bounds."""
+    if len(module.maps) > MAX_MAPS:
+        raise PbemError.at(source, f"the module has {len(module.maps):,} maps, more than the {MAX_MAPS} pbem imports")
+    if len(module.slots) > MAX_PIECES:
+        raise PbemError.at(source, f"the module's palette has {len(module.slots):,} pieces, more than the {MAX_PIECES:,} pbem imports")
+    points = sum(len(zone.polygon) for map_def in module.maps for board in map_def.boards for zone in _zones(board.grid))
+    if points > MAX_POLYGON_POINTS:
+        raise PbemError.at(source, f"the module's zones have {points:,} polygon points, more than the {MAX_POLYGON_POINTS:,} pbem imports")
+
+
 def _has_reduced_level(piece: Piece) -> bool:
     """Whether a layer of ``piece`` names a level '+ (reduced)', as ``pbem module export`` writes a reduced face."""
     for trait in piece.traits:
@@ -317,6 +394,7 @@ def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple
     units: list[dict] = []
     rules: list[dict] = []
     seen: set[str] = set()
+    used: set[str] = set()  # unit ids given so far
     unnamed = 0
     for slot in module.slots:
         piece = slot.piece
@@ -331,7 +409,7 @@ def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple
         seen.add(name)
         base = "P-" + slug(name, upper=True)
         unit_id, n = base, 2
-        while unit_id in {u["id"] for u in units[-50:]} or any(u["id"] == unit_id for u in units):
+        while unit_id in used:  # a set: one look-up per try, not a pass over every unit so far
             unit_id, n = f"{base}-{n}", n + 1
         type_id = "p_" + unit_id[2:].lower().replace("-", "_")
         faces = piece_faces(piece)
@@ -345,9 +423,11 @@ def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple
         n_copies = copies.get(name, 1)
         if n_copies > 1:  # the set-ups place several: one unit each, numbered in VASSAL piece id order
             units += [{"id": f"{unit_id}-{n:02d}", "type": type_id, "name": name} for n in range(1, n_copies + 1)]
+            used.update(u["id"] for u in units[-n_copies:])
             rules.append({"name": "^" + re.escape(name) + "$", "generic": unit_id + "-{n:02}"})
         else:
             units.append({"id": unit_id, "type": type_id, "name": name})
+            used.add(unit_id)
             rules.append({"name": "^" + re.escape(name) + "$", "unit": unit_id})
     if unnamed:
         notes.append(f"{unnamed} palette pieces without a name are not imported")

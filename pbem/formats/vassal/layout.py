@@ -6,7 +6,7 @@ origin is the map's edge plus the widths of the boards left of it and the height
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pbem.formats.vassal.buildfile import Board, MapDef, Module
 from pbem.formats.vassal.commands import BoardLayout, parse_command
@@ -14,6 +14,7 @@ from pbem.formats.vassal.commands import BoardLayout, parse_command
 OFFBOARD = "offboard"  # VASSAL's Map.offboard text
 # No map is ten million pixels across: a point further out comes from a hostile file and is offboard.
 MAX_COORDINATE = 10_000_000
+MAX_NAMED_POINTS = 200_000  # points whose names are kept at once
 
 
 @dataclass(slots=True)
@@ -40,6 +41,9 @@ class MapLayout:
 
     map: MapDef
     boards: list[PlacedBoard]
+    # Every point named once per game: a log moves pieces between the same few points thousands of times.
+    names: dict[tuple[int, int], str] = field(default_factory=dict, repr=False, compare=False)
+    decks: dict[tuple[int, int], str] | None = field(default=None, repr=False, compare=False)
 
     def find_board(self, x: int, y: int) -> PlacedBoard | None:
         known = [placed for placed in self.boards if placed.board.size is not None]
@@ -62,6 +66,14 @@ class MapLayout:
         """The name VASSAL gives map point (x, y): a deck's, a grid location, a zone or region name, or ``offboard``."""
         if abs(x) > MAX_COORDINATE or abs(y) > MAX_COORDINATE:
             return OFFBOARD
+        name = self.names.get((x, y))
+        if name is None:
+            if len(self.names) >= MAX_NAMED_POINTS:
+                self.names.clear()
+            name = self.names[(x, y)] = self._location_name(x, y)
+        return name
+
+    def _location_name(self, x: int, y: int) -> str:
         deck = self.deck_at(x, y)
         if deck is not None:
             return deck
@@ -74,16 +86,20 @@ class MapLayout:
         return name if name is not None else OFFBOARD
 
     def deck_at(self, x: int, y: int) -> str | None:
-        """``Map.getDeckNameAt``: a deck whose position is exactly (x, y)."""
-        for name, deck_x, deck_y, owner in self.map.decks:
-            board = next((placed for placed in self.boards if placed.board.name == owner), None)
-            if board is not None and board.x is not None:
-                origin = (board.x, board.y)
-            else:
-                origin = (self.map.edge_width, self.map.edge_height)
-            if (deck_x + origin[0], deck_y + origin[1]) == (x, y):
-                return name
-        return None
+        """``Map.getDeckNameAt``: a deck whose position is exactly (x, y) (the first one listed)."""
+        if self.decks is None:
+            boards: dict[str, PlacedBoard] = {}
+            for placed in self.boards:
+                boards.setdefault(placed.board.name, placed)
+            self.decks = {}
+            for name, deck_x, deck_y, owner in self.map.decks:
+                board = boards.get(owner)
+                if board is not None and board.x is not None:
+                    origin = (board.x, board.y)
+                else:
+                    origin = (self.map.edge_width, self.map.edge_height)
+                self.decks.setdefault((deck_x + origin[0], deck_y + origin[1]), name)
+        return self.decks.get((x, y))
 
     def point_of(self, name: str) -> tuple[int, int] | None:
         """The map point of a location name (``Board.getLocation`` inverted to map pixels), first board first."""

@@ -372,17 +372,26 @@ def _comparable(text: str) -> bool:
 
 
 def _is_inverse(candidate: _Step, target: _Step) -> bool:
-    expected = [inv for inv in (_inverse(text) for text in reversed(target.commands)) if inv is not None]
+    """Whether ``candidate``'s commands undo ``target``'s, in reverse order (worked out one command at a time:
+    most steps differ at their first command, and the rest is not looked at)."""
     actual = [text for text in candidate.commands if _comparable(text)]
-    if not expected or len(expected) != len(actual):
+    if not actual:
         return False
-    for want, have in zip(expected, actual):
+    matched = 0
+    for text in reversed(target.commands):
+        want = _inverse(text)
+        if want is None:
+            continue
+        if matched == len(actual):
+            return False
+        have = actual[matched]
         if want.startswith("+/") and want.endswith("/") and want.count("/") == 2:
             if not have.startswith(want):
                 return False
         elif want != have:
             return False
-    return True
+        matched += 1
+    return matched == len(actual)
 
 
 def _undoable(step: _Step) -> bool:

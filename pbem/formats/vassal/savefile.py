@@ -25,7 +25,9 @@ SAVE_ENTRY = "savedGame"
 # largest real save at hand (Paths of Glory's, 6,000 pieces) is 27 MB of hex and 2,500 commands.
 MAX_SAVED_GAME_BYTES = 64 * 1024 * 1024  # the savedGame entry as stored (hex: twice the text)
 MAX_METADATA_BYTES = 1024 * 1024  # savedata, moduledata
-MAX_COMMANDS = 100_000  # ESC-separated commands in it: a real log of a whole day holds a few thousand
+# ESC-separated commands in it: a real log of a whole day holds a few thousand. 50,000 keeps the slowest use of
+# a log, pbem replay of a game made of one (read for its header, then played), within 10 s (issue 26).
+MAX_COMMANDS = 50_000
 
 
 @dataclass(slots=True)

@@ -18,6 +18,7 @@ from pbem.formats.vassal.traits import Piece
 from pbem.model.errors import PbemError
 from pbem.model.jsonsource import load_json
 from pbem.model.module import Module, bundled_modules, load_module
+from pbem.model.patterns import match
 
 
 @dataclass
@@ -146,7 +147,7 @@ def save_to_state(game: SavedGame, mapping: Mapping, pieces: dict[str, Piece] | 
         # A nation with a neutrality marker rule is neutral only while its marker is on the game map.
         on_map = [p.basic_name for p in pieces.values() if p.map_id == mapping.data["locations"]["map"]]
         for nation, pattern in inactive["markers"].items():
-            if not any(re.match(pattern, name) for name in on_map):
+            if not any(match(pattern, name) for name in on_map):
                 sleeping.discard(nation)
         status[inactive["status"]] = [n for n in status.get(inactive["status"], []) if n in sleeping]
     units: list[dict[str, Any]] = []
@@ -168,11 +169,11 @@ def save_to_state(game: SavedGame, mapping: Mapping, pieces: dict[str, Piece] | 
     rules = mapping.data.get("markers", []) + mapping.data.get("counters", [])
     prefilters = [rule.get("basic_name") for rule in rules]
     for piece in pieces.values():
-        if None not in prefilters and not any(re.match(p, piece.basic_name) for p in prefilters):
+        if None not in prefilters and not any(match(p, piece.basic_name) for p in prefilters):
             continue  # not a marker: its trait chain need not be decoded
         name = piece.name
         for rule in mapping.data.get("markers", ()):
-            found = re.match(rule["name"], name)
+            found = match(rule["name"], name)
             if found is None:
                 continue
             place = namer.where(piece.map_id, piece.x, piece.y)
@@ -181,9 +182,9 @@ def save_to_state(game: SavedGame, mapping: Mapping, pieces: dict[str, Piece] | 
             groups = {k: mapping.side(v) if k == "side" else v for k, v in found.groupdict().items()}
             markers.setdefault(rule["status"], {})[place[1]] = {k: _number(fill(t, groups)) for k, t in rule["value"].items()}
         for rule in mapping.data.get("counters", ()):
-            if re.match(rule["name"], name) is None:
+            if match(rule["name"], name) is None:
                 continue
-            found = re.match(rule["location"], namer.place_name(piece.map_id, piece.x, piece.y) or "")
+            found = match(rule["location"], namer.place_name(piece.map_id, piece.x, piece.y) or "")
             if found is None:
                 continue
             value = int(found.group("value"))

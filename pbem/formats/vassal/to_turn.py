@@ -12,7 +12,7 @@ reported with both results.  Every action remembers its step, so a violation nam
 from __future__ import annotations
 
 import json
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,10 @@ from pbem.model.module import Module
 from pbem.model.violation import WARNING, Violation
 
 REROLL_RULE = "undo"
+# A turn's bounds (schemas/turn.schema.json), enforced while the log is read so that a hostile log is refused
+# at the step that crosses them rather than after all of it has been turned into actions.
+MAX_ACTIONS = 10_000
+MAX_PATH = 1_000
 
 
 @dataclass
@@ -133,6 +137,11 @@ class _Builder:
         self.mapping = opened.mapping
         self.namer = namer
         self.at = {u["id"]: u["at"] for u in state["units"]}
+        # How many units of each side stand on each map location (by index): what a jump's path must avoid,
+        # kept as units move rather than worked out from every unit at each jump.
+        self.occupied: dict[str, Counter[int]] = {}
+        for unit, where in self.at.items():
+            self._count(unit, where, 1)
         self.step_of = {u["id"]: u.get("step", 0) for u in state["units"]}
         self.actions: list[tuple[dict[str, Any], int]] = []
         self.rounds: dict[str, int] = {}
@@ -144,8 +153,25 @@ class _Builder:
         self.activate_purpose = self.mapping.data.get("turn", {}).get("activate_moves")
 
     def add(self, action: dict[str, Any], step: int) -> int:
+        if len(self.actions) >= MAX_ACTIONS:  # refused here, not after reading the rest of a hostile log
+            raise self.error(step, f"the log makes more than {MAX_ACTIONS:,} actions, more than a turn holds")
         self.actions.append((action, step))
         return len(self.actions) - 1
+
+    def _count(self, unit: str, where: str, change: int) -> None:
+        index = self.module.map.find(where)
+        if index is not None:
+            side = self.module.units[unit].type.side
+            self.occupied.setdefault(side, Counter())[index] += change
+
+    def _place(self, unit: str, where: str) -> None:
+        self._count(unit, self.at[unit], -1)
+        self.at[unit] = where
+        self._count(unit, where, 1)
+
+    def _grown(self, step: int, unit: str, path: list[str], more: int) -> None:
+        if len(path) + more > MAX_PATH:
+            raise self.error(step, f"unit {unit}'s move goes through more than {MAX_PATH:,} locations, more than a turn's path holds")
 
     def error(self, step: int, message: str) -> PbemError:
         return PbemError(message, Source(self.opened.game.source, pointer=f"step {step}"))
@@ -168,9 +194,12 @@ class _Builder:
         """A typed attack declaration (the mapping's pattern) opens an attack; False if the chat is not one."""
         import re
 
+        from pbem.model.patterns import match
+
         pattern = self.mapping.data.get("turn", {}).get("attack_chat")
-        # A declaration is a short line: longer chat is not matched at all (no regex time on hostile text).
-        found = re.match(pattern, text.strip()) if pattern and len(text) <= 300 else None
+        # A declaration is a short line: longer chat is not matched at all. RE2 runs the module's pattern in
+        # time linear in the line, whatever the pattern (a backtracking engine took 52 s on 20 lines).
+        found = match(pattern, text.strip()) if pattern and len(text) <= 300 else None
         if found is None:
             return False
         self.close_combat()
@@ -255,8 +284,8 @@ class _Builder:
         if where == source:
             return
         role = self.in_combat(unit)
-        if role is not None and self.combat_move(unit, role, source, kind, where):
-            self.at[unit] = where
+        if role is not None and self.combat_move(step, unit, role, source, kind, where):
+            self._place(unit, where)
             return
         self.close_combat()
         on_map = self.module.map.find
@@ -271,6 +300,7 @@ class _Builder:
             open_move = self.open_moves.get(unit)
             if open_move is not None:
                 action = self.actions[open_move][0]
+                self._grown(step, unit, action["path"], len(path) - 1)
                 action["path"] += path[1:]
             else:
                 action = {"move": unit, "path": path}
@@ -281,9 +311,9 @@ class _Builder:
                     if source not in self.round["origins"]:
                         self.round["origins"][source] = self.activate_purpose
                         self.round["last"] = step
-        self.at[unit] = where
+        self._place(unit, where)
 
-    def combat_move(self, unit: str, role: str, source: str, kind: str, where: str) -> bool:
+    def combat_move(self, step: int, unit: str, role: str, source: str, kind: str, where: str) -> bool:
         """A retreat, an advance or an elimination inside the attack being read; False if it is none of these."""
         combat = self.combat
         target = combat["action"]["target"]
@@ -293,8 +323,10 @@ class _Builder:
             self.step_of[unit] = len(self.module.units[unit].type.steps)
             return True
         if role == "defender" and (source == target or unit in combat["retreats"]):
-            combat["retreats"].setdefault(unit, [])
-            combat["retreats"][unit] += self.path(source, where, unit)[1:]
+            retreat = combat["retreats"].setdefault(unit, [])
+            more = self.path(source, where, unit)[1:]
+            self._grown(step, unit, retreat, len(more))
+            retreat += more
             return True
         if role == "attacker" and where == target:
             combat["advance"].append(unit)
@@ -309,7 +341,7 @@ class _Builder:
         if a is None or b is None or game_map.is_adjacent(a, b):
             return [source, destination]
         side = self.module.units[unit].type.side
-        held = {game_map.find(at) for uid, at in self.at.items() if self.module.units[uid].type.side != side}
+        others = [counts for other, counts in self.occupied.items() if other != side]
         previous = {a: a}
         queue = deque([a])
         while queue:
@@ -317,7 +349,7 @@ class _Builder:
             if here == b:
                 break
             for nxt in game_map.neighbours[here]:
-                if nxt not in previous and (nxt == b or nxt not in held):
+                if nxt not in previous and (nxt == b or not any(counts[nxt] for counts in others)):
                     previous[nxt] = here
                     queue.append(nxt)
         if b not in previous:

@@ -1,40 +1,33 @@
-"""A pbem module as a VASSAL module (``.vmod``) and its scenarios as ``.vsav`` saves.
+"""Writing a VASSAL module's parts: ``buildFile.xml``, ``moduledata``, grids, piece slots and ``.vsav`` set-ups.
 
-The board is the map picture pbem draws; a hex map gets a ``HexGrid`` numbered so that VASSAL names each
-hex by the module's own label, a point-to-point map a ``RegionGrid`` with one region per space. Every unit
-is a palette piece named by its unit id, with a two-level layer (front, back) flipped by Ctrl-F.
-Names, piece ids and slot ids derive from the module's ids, and the zip carries no dates, so the same
-module gives the same bytes and a later export is a clean upgrade.
+These are the VASSAL writing primitives behind ``pbem module export`` (:mod:`pbem.export.vmod`, which draws the
+pictures): a hex map gets a ``HexGrid`` numbered so that VASSAL names each hex by the module's own label, a
+point-to-point map a ``RegionGrid`` with one region per space; a unit is a piece named by its unit id, with a
+two-level layer (front, back) flipped by Ctrl-F. Names, piece ids and slot ids derive from the module's ids
+and nothing carries a date, so the same module gives the same bytes. Nothing here draws.
 """
 
 from __future__ import annotations
 
-import io
 import re
 import zlib
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
-from PIL import Image
-
-from pbem.art.counters import render_counter
-from pbem.art.maps import MapPicture, map_picture
-from pbem.art.style import load_style
 from pbem.formats.vassal.archive import write_zip
 from pbem.formats.vassal.commands import encode_tree
+from pbem.formats.vassal.grids import HexGrid
 from pbem.formats.vassal.obfuscation import Obfuscation, obfuscate
-from pbem.formats.vassal.sequence import ESC, TAB, join, join_chain
+from pbem.formats.vassal.sequence import TAB, join, join_chain
 from pbem.model.errors import PbemError
 from pbem.model.hexgrid import HexGridSpec
-from pbem.model.maps import HexMap, PointMap
+from pbem.model.maps import HexMap
 from pbem.model.module import Module
 
 VASSAL_VERSION = "3.7.0"
 MAP_ID = "Main Map"
 BOARD = "Board"
-COUNTER_PX = 75
-HEX_SIZE = 40.0  # hex circumradius in pixels: counters of 75 px fit
 FLIP_KEY = "70,130"  # Ctrl-F as VASSAL encodes a key stroke (key code, modifiers)
 SAVE_KEY = 0x5A  # the obfuscation key: fixed, so a scenario gives the same bytes every time
 _MEMBER = re.compile(r"^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,120}/)?[A-Za-z0-9][A-Za-z0-9._ -]{0,120}$")
@@ -58,11 +51,10 @@ def stable_id(text: str, used: set[int]) -> int:
 
 
 @dataclass
-class Board:
-    """The exported board: its picture, its grid element, and where each location's centre is."""
+class Grid:
+    """A board's grid element and where a piece on each location stands (its centre, in board pixels)."""
 
-    image: Image.Image
-    grid_xml: str
+    xml: str
     centres: dict[str, tuple[int, int]]
 
 
@@ -124,17 +116,12 @@ def _attrs(values: dict[str, Any]) -> str:
     return "".join(f" {key}={quoteattr(_NOT_XML.sub('', text(value)))}" for key, value in values.items())
 
 
-def hex_board(module: Module, hex_size: float = HEX_SIZE) -> Board:
-    from pbem.formats.vassal.grids import HexGrid
-
-    game_map = module.map
-    assert isinstance(game_map, HexMap)
+def hex_grid(game_map: HexMap, origin: tuple[float, float], pitch: tuple[float, float]) -> Grid:
+    """The ``HexGrid`` of a board on which ``game_map`` is drawn with ``origin`` and ``pitch``, numbered as the
+    map's labels, and the centre VASSAL snaps a piece to on each hex."""
     spec = game_map.spec
-    picture: MapPicture = map_picture(game_map, load_style(module.path), hex_size=hex_size)
-    layout = picture.layout
-    assert layout is not None
     _, numbering = hex_numbering(spec)
-    k, geometry = vassal_hex_grid(spec, layout.origin, layout.pitch)
+    k, geometry = vassal_hex_grid(spec, origin, pitch)
     grid = {"color": "0,0,0", "cornersLegal": False, "dotsVisible": False, "dx": repr(geometry["dx"]), "dy": repr(geometry["dy"]),
             "edgesLegal": False, "sideways": geometry["sideways"], "snapTo": True, "visible": False,
             "x0": geometry["x0"], "y0": geometry["y0"]}
@@ -156,19 +143,16 @@ def hex_board(module: Module, hex_size: float = HEX_SIZE) -> Board:
         else:
             raw = (column - spec.first_column + k, row - spec.first_row)
         centres[game_map.label(index)] = vassal_grid.snap_center(*raw)
-    return Board(picture.image, xml, centres)
+    return Grid(xml, centres)
 
 
-def point_board(module: Module) -> Board:
-    game_map = module.map
-    assert isinstance(game_map, PointMap)
-    picture = map_picture(game_map, load_style(module.path))
-    centres = {game_map.label(i): (round(x), round(y)) for i, (x, y) in enumerate(picture.centers)}
+def region_grid(centres: dict[str, tuple[int, int]]) -> Grid:
+    """A ``RegionGrid`` with one region per location, at its centre."""
     regions = "".join(f"<{_T}module.map.boardPicker.board.Region{_attrs({'name': name, 'originx': x, 'originy': y})}/>"
                       for name, (x, y) in centres.items())
     xml = (f"<{_T}module.map.boardPicker.board.RegionGrid{_attrs({'fontsize': 9, 'snapto': True, 'visible': False})}>"
            f"{regions}</{_T}module.map.boardPicker.board.RegionGrid>")
-    return Board(picture.image, xml, centres)
+    return Grid(xml, centres)
 
 
 REDUCED = "+ (reduced)"  # the back face's level name: VASSAL names a reduced piece "ID (reduced)"
@@ -191,60 +175,16 @@ def piece_state(level: int, map_id: str | None, x: int, y: int, gpid: int) -> st
     return join_chain([str(level), join([map_id or "null", str(x), str(y), str(gpid), "0"], ";")])
 
 
-def _png(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False)
-    return out.getvalue()
-
-
-@dataclass
-class Exported:
-    files: dict[str, bytes]
-    pieces: int
-    locations: int
-    off_map: dict[str, list[str]]  # scenario -> units not on the map (in a box)
-
-
-def export_module(module: Module, scenarios: list[str] | None = None) -> Exported:
-    """The ``.vmod`` members for ``module``, with ``scenarios`` (default: all) as predefined set-ups."""
-    board = hex_board(module) if isinstance(module.map, HexMap) else point_board(module)
-    style = load_style(module.path)
-    images: dict[str, bytes] = {"images/board.png": _png(board.image)}
-    used: set[int] = set()
-    slots_by_side: dict[str, list[str]] = {}
-    slot_of: dict[str, tuple[int, str]] = {}
-    for unit_id, unit in module.units.items():
-        kind = unit.type
-        front = member_name(f"{kind.id}-front.png")
-        back = member_name(f"{kind.id}-back.png")
-        if f"images/{front}" not in images:
-            images[f"images/{front}"] = _png(render_counter(kind, 0, style, COUNTER_PX))
-            images[f"images/{back}"] = _png(render_counter(kind, 1, style, COUNTER_PX))  # the reduced step, or a blank back
-        gpid = stable_id(unit_id, used)
-        type_text = piece_type(unit_id, front, back, reduced=len(kind.steps) > 1)
-        slot_of[unit_id] = (gpid, type_text)
-        text = add_piece("null", type_text, piece_state(1, None, 0, 0, gpid))
-        slots_by_side.setdefault(kind.side, []).append(
-            f"<{_T}widget.PieceSlot{_attrs({'entryName': unit_id, 'gpid': gpid, 'height': COUNTER_PX, 'width': COUNTER_PX})}>"
+def piece_slot(unit_id: str, gpid: int, type_text: str, size: int) -> str:
+    """A palette ``PieceSlot`` of a unit's piece (``type_text``, a ``size`` pixels square counter)."""
+    text = add_piece("null", type_text, piece_state(1, None, 0, 0, gpid))
+    return (f"<{_T}widget.PieceSlot{_attrs({'entryName': unit_id, 'gpid': gpid, 'height': size, 'width': size})}>"
             f"{_text(text)}</{_T}widget.PieceSlot>")
-    chosen = sorted(module.scenarios) if scenarios is None else scenarios
-    for name in chosen:
-        if name not in module.scenarios:
-            raise PbemError(f"module {module.id} has no scenario {name!r} ({', '.join(sorted(module.scenarios)) or 'none'})")
-    files: dict[str, bytes] = {}
-    off_map: dict[str, list[str]] = {}
-    setups = []
-    for name in chosen:
-        save, missing = scenario_save(module, name, board, slot_of)
-        member = member_name(f"{name}.vsav")
-        files[member] = save
-        off_map[name] = missing
-        setups.append(f"<{_T}module.PredefinedSetup{_attrs({'file': member, 'isMenu': False, 'name': name, 'useFile': True})}/>")
-    build = build_file(module, board, slots_by_side, setups, max(used, default=0) + 1)
-    files = {"buildFile.xml": build, "moduledata": moduledata(module), **files, **images}
-    for member in files:
-        member_name(member)
-    return Exported(files, len(slot_of), len(board.centres), off_map)
+
+
+def predefined_setup(member: str, name: str) -> str:
+    """A ``PredefinedSetup`` menu entry opening the save ``member`` of the module as ``name``."""
+    return f"<{_T}module.PredefinedSetup{_attrs({'file': member, 'isMenu': False, 'name': name, 'useFile': True})}/>"
 
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -255,8 +195,11 @@ def _text(text: str) -> str:
     return _NOT_XML.sub("", text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def build_file(module: Module, board: Board, slots_by_side: dict[str, list[str]], setups: list[str], next_slot: int) -> bytes:
-    width, height = board.image.size
+def build_file(module: Module, size: tuple[int, int], grid: Grid, slots_by_side: dict[str, list[str]], setups: list[str],
+               next_slot: int) -> bytes:
+    """The ``buildFile.xml`` of a module with one map of one board (``board.png``, ``size`` pixels, ``grid``), a palette
+    list of piece slots per side, 1d6 and 2d6 buttons, a turn counter and the ``setups``."""
+    width, height = size
     sides = "".join(f"<entry>{_text(side)}</entry>" for side in module.sides)
     lists = "".join(
         f"<{_T}widget.ListWidget{_attrs({'divider': 150, 'entryName': side, 'height': 400, 'scale': 1.0, 'width': 400})}>"
@@ -288,7 +231,7 @@ def build_file(module: Module, board: Board, slots_by_side: dict[str, list[str]]
         f"<{_T}module.Map{map_attrs}>"
         f"<{_T}module.map.BoardPicker{_attrs({'addColumnText': 'Add column', 'addRowText': 'Add row', 'boardPrompt': 'Select board', 'slotHeight': 125, 'slotScale': 0.2, 'slotWidth': 350, 'title': 'Choose Boards'})}>"
         f"<{_T}module.map.boardPicker.Board{_attrs({'image': 'board.png', 'name': BOARD, 'reversible': False, 'width': width, 'height': height})}>"
-        f"{board.grid_xml}</{_T}module.map.boardPicker.Board>"
+        f"{grid.xml}</{_T}module.map.boardPicker.Board>"
         f"<setup>{_text(MAP_ID + 'BoardPicker' + TAB + BOARD + TAB + '0' + TAB + '0')}</setup>"
         f"</{_T}module.map.BoardPicker>"
         f"<{_T}module.map.StackMetrics{_attrs({'bottom': '40,0', 'disabled': False, 'down': '37,0', 'exSepX': 6, 'exSepY': 18, 'top': '38,0', 'unexSepX': 4, 'unexSepY': 6, 'up': '39,0'})}/>"
@@ -321,8 +264,10 @@ def moduledata(module: Module) -> bytes:
             f"  <name>{_text(module.name)}</name>\n</data>\n").encode("utf-8")
 
 
-def scenario_save(module: Module, scenario: str, board: Board, slot_of: dict[str, tuple[int, str]]) -> tuple[bytes, list[str]]:
-    """A ``.vsav`` with every unit of ``scenario`` on its location, stacked as the set-up stacks them."""
+def scenario_save(module: Module, scenario: str, centres: dict[str, tuple[int, int]],
+                  slot_of: dict[str, tuple[int, str]]) -> tuple[bytes, list[str]]:
+    """A ``.vsav`` with every unit of ``scenario`` on its location (at its centre in ``centres``), stacked as the set-up
+    stacks them, and the units it leaves off the map; ``slot_of`` gives each unit's piece id and type."""
     from pbem.model.jsonsource import load_json
     from pbem.model.state import State
 
@@ -332,7 +277,7 @@ def scenario_save(module: Module, scenario: str, board: Board, slot_of: dict[str
     for unit_id, unit in state.units.items():
         at = unit.at
         label = module.map.label(at) if at >= 0 else None
-        if at < 0 or label is None or label not in board.centres:
+        if at < 0 or label is None or label not in centres:
             missing.append(unit_id)
             continue
         by_place.setdefault(label, []).append(unit_id)
@@ -340,7 +285,7 @@ def scenario_save(module: Module, scenario: str, board: Board, slot_of: dict[str
     stacks: list[str] = []
     used: set[int] = set()
     for label in sorted(by_place, key=lambda name: module.map.find(name)):
-        x, y = board.centres[label]
+        x, y = centres[label]
         ids = []
         for unit_id in by_place[label]:
             gpid, type_text = slot_of[unit_id]
@@ -360,9 +305,5 @@ def scenario_save(module: Module, scenario: str, board: Board, slot_of: dict[str
     return write_zip({"savedGame": saved, "savedata": savedata, "moduledata": moduledata(module)}), sorted(missing)
 
 
-def vmod_bytes(exported: Exported) -> bytes:
-    """The ``.vmod`` zip: members in a fixed order, no dates."""
-    return write_zip({name: exported.files[name] for name in exported.files})
-
-
-__all__ = ["ESC", "Exported", "export_module", "hex_numbering", "member_name", "vassal_hex_grid", "vmod_bytes"]
+__all__ = ["Grid", "build_file", "hex_grid", "hex_numbering", "member_name", "moduledata", "piece_slot", "piece_type",
+           "predefined_setup", "region_grid", "scenario_save", "stable_id", "vassal_hex_grid"]

@@ -1,0 +1,56 @@
+"""A module's ruleset, built by the factory its module names: the model holds where the rules are, the engine builds them.
+
+The module's ``rules_file`` (a file or a package) is code the user chose to run, like a plugin; its function
+``module.rules_factory`` (``build_ruleset``) is called with the module once, and the ruleset it returns is kept
+with that module object for the rest of the process. A module without rules code gets the kernel's empty
+:class:`Ruleset`, which checks nothing and warns about every action kind it has no check for.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+
+from pbem.model.errors import PbemError
+from pbem.model.module import Module
+from pbem.rules.ruleset import Ruleset
+
+_KEPT = "_built_ruleset"  # where a Module object keeps the ruleset built for it (as functools.cached_property would)
+
+
+def module_ruleset(module: Module) -> Ruleset:
+    """The game's rules for ``module``, built on first use by the factory in the module's rules code."""
+    kept = vars(module).get(_KEPT)
+    if kept is None:
+        kept = vars(module)[_KEPT] = _build(module)
+    return kept
+
+
+def _build(module: Module) -> Ruleset:
+    if module.rules_file is None:
+        return Ruleset(module)
+    name = "pbem_module_" + re.sub(r"\W", "_", module.id)
+    if module.rules_file.is_dir():  # a package: rules/__init__.py and its sibling files
+        spec = importlib.util.spec_from_file_location(
+            name, module.rules_file / "__init__.py", submodule_search_locations=[str(module.rules_file)]
+        )
+    else:
+        spec = importlib.util.spec_from_file_location(name, module.rules_file)
+    if spec is None or spec.loader is None:
+        raise PbemError.at(module.rules_file, "cannot load the module's rules code")
+    code = importlib.util.module_from_spec(spec)
+    sys.modules[name] = code
+    try:
+        spec.loader.exec_module(code)
+        return getattr(code, module.rules_factory)(module)
+    except (PbemError, MemoryError, RecursionError):
+        raise
+    except Exception as error:
+        if module.bundled:  # pbem's own module on its own data: a bug, reported as one (exit 3)
+            raise
+        # A module folder the user chose: its code and data belong together, and a failure is the module's.
+        raise module.failure(error, "the module's rules could not be built from its data") from None
+
+
+__all__ = ["module_ruleset"]
