@@ -121,6 +121,8 @@ def generate_game(folder: Path, *, turns: int = 10, actions: int = 50, seed: int
     if crowded:
         start_data = crowded_start(seed)
         (folder / "start.json").write_text(json.dumps(start_data, indent=1) + "\n")
+        # The archive starts a game from a state file only when game.json records it as the agreed start.
+        (folder / "game.json").write_text(json.dumps({"start_state": "start.json"}) + "\n")
         start = {"state": "start.json"}
         state = State.from_json(module, parse_json(json.dumps(start_data), "start.json"))
     else:

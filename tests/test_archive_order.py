@@ -45,7 +45,7 @@ def test_a_turn_that_does_not_follow_on_is_refused(capsys, tmp_path):
     assert code == 2 and out == ""
     (line,) = err.strip().splitlines()
     assert "t03-chinese.json" in line and "does not follow on from t01-soviet.json" in line
-    assert "game-turn 1, chinese is missing" in line
+    assert "missing between them: game-turn 1, chinese reinforcement phase" in line
 
 
 def test_files_listed_in_the_wrong_order_are_refused_not_reordered(capsys, tmp_path):

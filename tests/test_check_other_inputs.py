@@ -30,7 +30,7 @@ def test_the_same_module_given_explicitly_is_fine(pbem, samples):
         ("map.jpg", b"\xff\xd8\xff\xe0" + b"\0" * 32, "a JPEG picture, not a turn"),
         ("sheet.pdf", b"%PDF-1.7\n", "a PDF document"),
         ("game.db", b"SQLite format 3\x00" + b"\0" * 84, "pbem archive list"),
-        ("turn.json", b"!VCSK" + b"\0" * 8, "named .vlog or .vsav"),
+        ("turn.json", b"!VCSK" + b"\0" * 8, "savedGame: obfuscated data"),  # read as VASSAL's, whatever its name
         ("game.vmod", b"PK\x03\x04" + b"\0" * 26, "pbem vassal info"),
     ],
 )
@@ -40,8 +40,9 @@ def test_a_file_that_is_no_turn(pbem, tmp_path, name, content, expected):
     check_fails(pbem, tmp_path, path, expected)
 
 
-def test_a_vassal_zip_under_another_name_is_pointed_at_the_right_name(pbem, tmp_path):
+def test_a_zip_without_a_saved_game_is_pointed_at_vassal_info(pbem, tmp_path):
+    # A save or log is known by its savedGame member whatever its name; a zip without one is no turn.
     path = tmp_path / "game.json"
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("savedata", "!VCSK")
-    check_fails(pbem, tmp_path, path, ".vlog or .vsav", "pbem vassal info")
+    check_fails(pbem, tmp_path, path, "not a VASSAL save or log", "pbem vassal info")

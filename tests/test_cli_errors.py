@@ -40,8 +40,25 @@ def check_fails(pbem, tmp_path, path, *expected, at=None):
 
 def test_good_turn_writes_state(pbem, tmp_path):
     out = tmp_path / "next.json"
-    assert pbem("check", write(tmp_path, GOOD), "--write-state", out).code == 0
+    result = pbem("check", write(tmp_path, GOOD), "--write-state", out)
+    assert result.code == 0
     assert json.loads(out.read_text())["module"] == "china-war-1980"
+    # Standard error says where it wrote (standard output stays the report, for scripts).
+    assert result.err.strip() == f"state after the turn written to {out}"
+    assert str(out) not in result.out
+
+
+def test_write_state_after_violations_says_so(pbem, tmp_path):
+    out = tmp_path / "next.json"
+    bad = json.loads(json.dumps(GOOD))
+    bad["actions"][1]["path"] = ["2604", "2605", "2606", "2607"]  # 10 MP for a 9 MP division (6.12)
+    result = pbem("check", write(tmp_path, bad), "--write-state", out, "--format", "json")
+    assert result.code == 1 and out.exists()
+    assert result.err.strip() == (
+        f"state after the turn written to {out}, but the turn had 1 violation: "
+        "it is the state the turn as written leaves, violations included"
+    )
+    assert json.loads(result.out)["ok"] is False  # the JSON report is untouched by the message
 
 
 def test_malformed_json(pbem, tmp_path):

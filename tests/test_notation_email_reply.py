@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from pbem.formats.notation import NotationError, parse_notation
@@ -60,3 +64,40 @@ def test_a_long_last_paragraph_is_not_a_closing():
 def test_greeting_without_a_header_is_still_an_error():
     # With no header line nothing tells the greeting from the turn: every line is the turn.
     assert problems("Hi Ivan,\nSOV-TK-XX-1-02: 2604-2605\n")[0].startswith("1:")
+
+
+POG_TURN = Path(__file__).resolve().parent.parent / "samples" / "paths-of-glory" / "legal-01-guns-of-august-opening.pbem"
+
+
+@pytest.mark.parametrize(
+    "closing",
+    ["Your turn.", "Good luck.", "Well played.", "Your turn!", "See you next turn.", "Good luck and have fun.", "Thanks,\nBoris."],
+)
+def test_a_closing_sentence_with_a_full_stop_is_skipped(closing):
+    # "Your turn." reads as the special order 'your' of a unit 'turn.' (the form that takes any leading words for an
+    # order's name); it names nothing of the game, so it is prose, whatever its words.
+    document = parse_notation(TURN + "\n" + closing + "\n", "reply.txt")
+    assert document.data == EXPECTED
+    pog = POG_TURN.read_text(encoding="utf-8")
+    assert parse_notation(pog + "\n" + closing + "\n", "pog.pbem").data == parse_notation(pog, "pog.pbem").data
+
+
+def test_a_closing_sentence_naming_a_unit_of_the_game_is_the_turn():
+    # The same shape naming a real unit (here by a prefix, so with no digit) is read as a special order and checked,
+    # never dropped as prose.
+    document = parse_notation(TURN + "\nHold sov-mar.\n", "reply.txt")
+    assert document.data["actions"][-1] == {"special": "hold", "units": ["SOV-MAR-XX-1-01"]}
+    # An action word makes a line notation: its unknown unit is reported even without a digit.
+    assert "unknown unit" in problems(TURN + "\nEliminate Boris.\n")[0]
+    # A closing remark inside the turn (no blank line before it) is still reported.
+    assert "unknown unit 'turn.'" in problems(TURN + "Your turn.\n")[0]
+    # Nor is a paragraph with a real action in it dropped.
+    assert problems(TURN + "\nYour turn.\nSOV-TK-XX-1-02: 2606-2607\n")[0].startswith("9:")
+
+
+def test_the_cli_checks_a_turn_that_ends_your_turn(tmp_path):
+    turn = tmp_path / "t01.pbem"
+    turn.write_text(TURN + "\nYour turn.\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pbem", "check", str(turn)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "2 actions checked" in done.stdout

@@ -110,7 +110,7 @@ mg-1-jr16 fires at O21, roll 4
         "7:59: the roll of an attack is one number: write the total",
         "8:33: a special order has no advance (a special order takes its units, 'at HEX', a roll and a result)",
         "9:1: cannot read 'Elimnate': did you mean Eliminate? (a special order of the module with this name is written Special Elimnate: …)",
-        "10:8: unknown unit '3-1-jr99' (did you mean FIN-1-1-JR16, FIN-2-1-JR16, FIN-3-1-JR16, SOV-3-1-609?)",
+        "10:8: unknown unit '3-1-jr99' (did you mean FIN-3-1-JR16 at P20?)",  # the one in play nearest in spelling
         "10:20: unknown hex 'P99' (did you mean P19, P29, P9?)",
         "11:43: this fire already has its spotter",
         "12:9: a special order is named in letters, digits and '_' (such as dig_in), not 'Dig in!'",

@@ -45,7 +45,10 @@ def combat(draw: st.DrawFn) -> dict:
     action: dict = {kind: draw(units), "target": draw(hexes), "roll": draw(st.integers(1, 12)),
                     "result": draw(st.from_regex(r"[0-9A-Z/*-]{1,5}", fullmatch=True))}  # fmt: skip
     optional = {
-        "defenders": units, "odds": ratio, "column": ratio, "eliminated": st.lists(unit, max_size=2), "advance": st.lists(unit, max_size=2),
+        "defenders": units, "odds": ratio, "column": ratio, "eliminated": st.lists(unit, max_size=2),
+        # An advance is a list of units, or (beyond the target) each unit with the spaces it enters.
+        "advance": st.lists(unit, max_size=2) | st.dictionaries(unit, st.lists(hexes, min_size=1, max_size=3), min_size=1, max_size=2),
+        "negated": st.lists(unit, min_size=1, max_size=2),
         "declare": st.lists(label, min_size=1, max_size=2), "support": st.dictionaries(label, st.integers(0, 40), min_size=1, max_size=2),
         "shifts": st.dictionaries(label, st.integers(-4, 4), max_size=3),
         "losses": st.fixed_dictionaries({}, optional={"attacker": st.lists(unit, max_size=3), "defender": st.lists(unit, max_size=3)}),
@@ -107,6 +110,8 @@ action = st.one_of(
     st.builds(lambda u, r, n: _with_note({"loss": u} | ({"reason": r} if r else {}), n), unit, notes, notes),
     st.builds(lambda u, h, n: _with_note({"reinforce": _one_or_many(u), "at": h}, n), units, hexes, notes),
     st.builds(lambda u, n: _with_note({"replace": u}, n), unit, notes),
+    st.builds(lambda u, a, n: _with_note({"replace": u, "at": a}, n), unit, hexes | st.sampled_from(MODULE.boxes), notes),
+    st.builds(lambda c, n: _with_note({"control": c}, n), st.dictionaries(hexes, st.sampled_from(MODULE.sides), min_size=1, max_size=3), notes),
     st.builds(
         lambda p, d, s, v, r, m, n: _with_note({"roll": {"purpose": p, "value": v} | ({"dice": d} if d else {}) | ({"side": s} if s else {}) | ({"result": r} if r else {}) | ({"modifiers": m} if m else {})}, n),
         text.filter(lambda t: not t.startswith('"')), st.sampled_from([None, "1d6", "2d6", "d10"]), st.sampled_from([None, *MODULE.sides]), roll_value, notes, st.dictionaries(ident, st.integers(-3, 3), max_size=2), notes,

@@ -75,3 +75,20 @@ def test_china_war_units_by_the_names_players_type():
     header = "Game: china-war-1980\nScenario: border-war\nTurn: 1\nSide: soviet\n== Movement ==\n"
     for written in ("SOV TK 1-02", "sov tk xx 1-02", "SOV-TK-XX-1-02"):
         assert parse_notation(header + f"{written}: 2604-2605\n", "t.pbem").data["actions"][1]["move"] == "SOV-TK-XX-1-02"
+
+
+def test_check_and_state_show_take_a_scenario_file_as_state(pbem, samples, tmp_path):
+    # As 'art map --state' does: a scenario file gives the units and where they stand.
+    scenario = data_dir("modules") / "china-war-1980" / "scenarios" / "border-war.json"
+    turn = samples / "illegal-6.12-mp-overrun.json"
+    result = pbem("check", turn, "--state", scenario)
+    assert result.code == 1 and "rule 6.12 [illegal]" in result.out, result.err
+    before = pbem("state", "show", turn, "--state", scenario, "--before").out
+    assert before == pbem("state", "show", scenario).out
+    assert pbem("art", "turn", turn, "--state", scenario, "--out", tmp_path / "t.png", "--hex-size", "10").code == 1
+    # A scenario file is still checked against the scenario schema: a broken one is refused where it breaks.
+    broken = json.loads(scenario.read_text())
+    broken["units"][0]["at"] = 7
+    (tmp_path / "broken.json").write_text(json.dumps(broken))
+    result = pbem("check", turn, "--state", tmp_path / "broken.json")
+    assert result.code == 2 and "broken.json" in result.err and "/units/0/at" in result.err

@@ -65,7 +65,7 @@ def sane(element: str, attribute: str, value: str) -> bool:
 def test_square_grid_attribute(pbem, tmp_path, element, attribute, value):
     module = tmp_path / "buildFile.xml"
     module.write_text(set_attribute(MODULE.read_text(), element, attribute, value))
-    for args in (["vassal", "info", str(module)], ["vassal", "log", str(LOG), "--module", str(module)]):
+    for args in (["vassal", "info", str(module)], ["vassal", "log", str(LOG), "--vassal-module", str(module)]):
         result = pbem(*args)
         if sane(element, attribute, value):
             assert result.code == 0, result.err
@@ -102,7 +102,7 @@ def test_board_at_row_ten_to_the_twelve(pbem, tmp_path):
     path = write_log(tokens, tmp_path / "far.vlog")
     start = time.process_time()
     for fmt in ("text", "json"):
-        result = pbem("vassal", "log", str(path), "--module", str(MODULE), "--format", fmt)
+        result = pbem("vassal", "log", str(path), "--vassal-module", str(MODULE), "--format", fmt)
         assert result.code == 0, result.err
     assert time.process_time() - start < 10
     assert "offboard" in result.out or '"x": null' in result.out
@@ -116,7 +116,7 @@ def test_points_far_from_the_grid_are_offboard(tmp_path, pbem):
     game = read_saved_game(LOG.read_bytes(), LOG)
     tokens = list(game.tokens) + ["LOG\tM/1571600961012/Main Map/1000000000000/1000000000000/null/Main Map/36/236/null/x"]
     path = write_log(tokens, tmp_path / "far.vlog")
-    result = pbem("vassal", "log", str(path), "--module", str(module))
+    result = pbem("vassal", "log", str(path), "--vassal-module", str(module))
     assert result.code == 0 and "-> Main Map 1000000000000,1000000000000" in result.out
 
 

@@ -111,7 +111,7 @@ def test_the_oracle_has_logs():
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.name)
 def test_every_position_agrees_with_vassals_own_reports(pbem, log):
     module = _module_for(log, _modules())
-    report = log_json(pbem, log, "--module", module.source)
+    report = log_json(pbem, log, "--vassal-module", module.source)
     compared = 0
     for step in report["steps"]:
         reports = [REPORT.match(event["text"]) for event in step["events"]
@@ -150,14 +150,14 @@ def test_board_change_inside_a_log_renames_positions(pbem, tmp_path):
                    [move(RED, 311, 236, 36, 236)],  # right of the one 5x5 board: offboard
                    ["Main MapBoardPicker\t5x5 East\t0\t0\t5x5\t1\t0"],  # East left, 5x5 right of it
                    [move(RED, 36, 236, 311, 236)])
-    steps = log_json(pbem, log, "--module", str(module))["steps"]
+    steps = log_json(pbem, log, "--vassal-module", str(module))["steps"]
     assert steps[6]["events"][0]["to"]["location"] == "offboard"
     assert steps[7]["events"][0] == {"type": "boards", "map": "Main Map", "command_index": 0, "boards": [
         {"name": "5x5 East", "reversed": False, "column": 0, "row": 0},
         {"name": "5x5", "reversed": False, "column": 1, "row": 0}]}
     # Now (311, 236) is (36, 236) on "5x5", named B05; (36, 236) is on "5x5 East", its column L.
     assert (steps[8]["events"][0]["from"]["location"], steps[8]["events"][0]["to"]["location"]) == ("B05", "L05")
-    text = pbem("vassal", "log", str(log), "--module", str(module)).out
+    text = pbem("vassal", "log", str(log), "--vassal-module", str(module)).out
     assert "boards of Main Map: 5x5 East, 5x5 at column 1, row 0" in text
 
 
@@ -179,7 +179,7 @@ def test_zoned_grid_with_a_region_grid_background(pbem, tmp_path):
     module.write_text(xml.replace(grid, zoned))
     info = json.loads(pbem("vassal", "info", str(module), "--format", "json").out)
     assert info["maps"][0]["boards"][0]["grid"]["background"] == {"kind": "region", "regions": 2}
-    steps = log_json(pbem, ZXVT_LOG, "--module", str(module))["steps"]
+    steps = log_json(pbem, ZXVT_LOG, "--vassal-module", str(module))["steps"]
     # The log creates pieces at (36, 236) and (236, 36): the first by the region background, the other in the zone.
     assert [step["events"][0]["at"]["location"] for step in steps[:2]] == ["Lake", "North"]
 
@@ -251,19 +251,19 @@ def test_info_of_an_unpacked_module_folder(pbem, tmp_path):
     assert "square grid dx=50" in result.out
 
 
-# --- 6. --module of another game ---------------------------------------------------------------------
+# --- 6. --vassal-module of another game ---------------------------------------------------------------------
 
 def test_module_of_another_game_is_named(pbem):
-    report = log_json(pbem, ZXVT_LOG, "--module", str(TLD_MODULE))
+    report = log_json(pbem, ZXVT_LOG, "--vassal-module", str(TLD_MODULE))
     assert report["warnings"] == [
         "the log was made with the module 'Capture of the territory', not 'The Longest Day'",
         "none of the log's 6 positions falls on a board of 'The Longest Day' (another game's module?)"]
-    text = pbem("vassal", "log", str(TLD_LOG), "--module", str(ZXVT_MODULE)).out
+    text = pbem("vassal", "log", str(TLD_LOG), "--vassal-module", str(ZXVT_MODULE)).out
     assert "warning: none of the log's" in text.splitlines()[1]
 
 
 def test_the_right_module_gives_no_warning(pbem):
-    assert "warnings" not in log_json(pbem, ZXVT_LOG, "--module", str(ZXVT_MODULE))
+    assert "warnings" not in log_json(pbem, ZXVT_LOG, "--vassal-module", str(ZXVT_MODULE))
 
 
 # --- 7. empty names, escaped player names -------------------------------------------------------------

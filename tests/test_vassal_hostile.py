@@ -179,7 +179,7 @@ def test_log_of_a_hostile_module(tmp_path, capsys):
     module.write_bytes(zip_bytes({"buildFile.xml": DTD_XML}))
     before = sorted(tmp_path.rglob("*"))
     with pytest.raises(SystemExit) as exit_info:
-        main(["vassal", "log", str(save), "--module", str(module)])
+        main(["vassal", "log", str(save), "--vassal-module", str(module)])
     out, err = capsys.readouterr()
     assert exit_info.value.code == 2 and out == "" and err.count("\n") == 1 and "DOCTYPE" in err
     assert sorted(tmp_path.rglob("*")) == before

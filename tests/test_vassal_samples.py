@@ -74,7 +74,7 @@ def test_info_text_is_plain_when_not_a_terminal(capsys):
 
 def test_tld_log_lists_steps_dice_and_undos(capsys):
     code, out, _ = run(capsys, "vassal", "log", str(SAMPLES / "tld-game-0606-1.log"),
-                       "--module", str(SAMPLES / "tld-buildFile.xml"), "--format", "json")
+                       "--vassal-module", str(SAMPLES / "tld-buildFile.xml"), "--format", "json")
     assert code == 0
     report = json.loads(out)
     assert report["kind"] == "log"
@@ -95,7 +95,7 @@ def test_tld_log_lists_steps_dice_and_undos(capsys):
 
 def test_zxvt_pieces_are_named_b05_and_f01(capsys):
     code, out, _ = run(capsys, "vassal", "log", str(SAMPLES / "zxvt-5x5_startup.vlog"),
-                       "--module", str(SAMPLES / "zxvt-buildFile.xml"), "--format", "json")
+                       "--vassal-module", str(SAMPLES / "zxvt-buildFile.xml"), "--format", "json")
     assert code == 0
     report = json.loads(out)
     for step in report["steps"]:

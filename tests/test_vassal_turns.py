@@ -64,7 +64,7 @@ def test_the_turn_pbem_understood_checks_as_the_log_does(pbem, logs, tmp_path):
     assert pbem("vassal", "turn", logs / "legal-01-opening.vlog", "--out", out).code == 0
     turn = json.loads(out.read_text())
     actions = turn["actions"]
-    assert actions[:3] == [{"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-10", "use": "ops"},
+    assert actions[:3] == [{"phase": "action", "side": "cp"}, {"card": "CP-10", "use": "ops"},
                            {"activate": {"Metz": "move", "Oppeln": "move", "Munkacs": "move"}}]
     corps = [a for a in actions if "move" in a and a["move"].startswith("GE-CORPS")]
     assert len(corps) == 1 and corps[0]["path"] == ["Oppeln", "Czestochowa", "Lodz"]  # two drags, one move
@@ -176,3 +176,43 @@ def test_the_turn_in_notation_checks_as_the_log_does(pbem, logs, tmp_path, name)
     from_log = json.loads(pbem("check", logs / name, "--format", "json").out)
     from_notation = json.loads(pbem("check", out, "--format", "json").out)
     assert [(v["rule"], v["message"]) for v in from_notation["violations"]] == [(v["rule"], v["message"]) for v in from_log["violations"]]
+
+
+@pytest.mark.parametrize("name", ["sedan.log", "sedan.txt", "sedan"])
+def test_a_vassal_log_is_read_as_a_log_whatever_its_name(pbem, logs, tmp_path, name):
+    # VASSAL itself wrote '.log' for years, and a mail client may rename an attachment: the content decides.
+    renamed = tmp_path / name
+    renamed.write_bytes((logs / "legal-03-attack-on-sedan.vlog").read_bytes())
+    result = pbem("check", renamed)
+    assert result.code == 0, result.err
+    assert f"{renamed}: 5 actions checked, all legal" in result.out
+    assert pbem("state", "show", renamed).out.startswith("paths-of-glory, scenario 1914")
+    # and as the previous position of a save
+    save = tmp_path / "after.sav"
+    save.write_bytes(SAVE.read_bytes())
+    assert pbem("check", renamed, "--state", save).code in (0, 1)
+
+
+def test_a_zip_that_is_not_a_vassal_game_is_still_refused(pbem, tmp_path):
+    import zipfile
+
+    path = tmp_path / "turn.log"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("buildFile.xml", "<x/>")
+    result = pbem("check", path)
+    assert result.code == 2 and "a zip file, not a VASSAL save or log" in result.err
+
+
+def test_vassal_log_takes_a_pbem_module_or_a_vassal_module(pbem, logs):
+    log = logs / "legal-03-attack-on-sedan.vlog"
+    named = pbem("vassal", "log", log, "--module", "paths-of-glory")  # a pbem module: its vassal.json's places
+    assert named.code == 0 and "GE4: Metz (Map) -> Strasbourg (Map)" in named.out and named.err == ""
+    vmod = SAVE.parent / "buildFile.xml"
+    given = pbem("vassal", "log", log, "--vassal-module", vmod)
+    assert given.code == 0 and "Strasbourg" in given.out and given.err == ""
+    # The old spelling (a VASSAL module given to --module) still works, with one note on standard error.
+    old = pbem("vassal", "log", log, "--module", vmod)
+    assert old.code == 0 and old.out == given.out
+    assert old.err.count("\n") == 1 and "--vassal-module" in old.err and "deprecated" in old.err
+    both = pbem("vassal", "log", log, "--module", vmod, "--vassal-module", vmod)
+    assert both.code == 2 and "give it once" in both.err

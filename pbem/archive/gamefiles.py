@@ -59,6 +59,7 @@ class GameInput:
     metadata: dict[str, Any] = field(default_factory=dict)
     members: dict[str, bytes] = field(default_factory=dict, repr=False)  # other files of a zip, by name
     ordered: bool = False  # the player gave the order (files listed, or game.json's "turns"); else headers decide
+    whole: bool = False  # a game folder or zip (not turn files named one by one): its state files are never a start
 
     def fetch(self, relative: str, pointer_file: str) -> tuple[str, bytes]:
         """A file named in the first turn's header (its start state): its plain name and bytes."""
@@ -118,7 +119,7 @@ def _read_folder(folder: Path) -> GameInput:
             continue
         if path.name == MANIFEST or path.suffix.lower() in TURN_SUFFIXES:
             files[path.name] = read_bytes(inside(path, folder))
-    game = GameInput(origin=str(folder), turns=[], folder=folder)
+    game = GameInput(origin=str(folder), turns=[], folder=folder, whole=True)
     _collect(game, files, str(folder))
     return _checked(game)
 
@@ -166,7 +167,7 @@ def _read_zip(path: Path) -> GameInput:
         if len(content) > MAX_INPUT_BYTES:
             raise PbemError.at(path, f"zip member {info.filename!r} is too large")
         files[name] = content
-    game = GameInput(origin=str(path), turns=[], members=files)
+    game = GameInput(origin=str(path), turns=[], members=files, whole=True)
     _collect(game, files, str(path))
     return _checked(game)
 

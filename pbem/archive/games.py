@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.archive import chain
 from pbem.archive.gamefiles import MANIFEST, GameInput, plain_name
-from pbem.archive.play import PlayedGame, TurnLoader, order_by_headers, play_game
+from pbem.archive.play import PlayedGame, TurnLoader, check_order, order_by_headers, play_game
 from pbem.archive.safetext import check_text, escape_json, printable, without_surrogates
 from pbem.archive.store import Archive
 from pbem.model.errors import PbemError
@@ -63,17 +63,34 @@ def start_of(game: GameInput) -> tuple[str | None, bytes | None]:
     relative = header["start"].get("state")
     if relative is None:
         return None, None
-    return game.fetch(relative, game.turns[0].name)
+    if not game.whole:  # turn files named one by one: the first one's start state, as 'pbem check' takes it
+        return game.fetch(relative, game.turns[0].name)
+    # A state file in a game folder is whatever someone wrote: the game starts from one only when game.json
+    # records it as the start both players agreed on.
+    raise PbemError.at(
+        game.turns[0].name,
+        f"the first turn starts from the state file {relative!r}, and the archive never takes a state file from a game folder "
+        f"as its start: record it in game.json as \"start_state\" if both players agreed on it, or start the first turn from the scenario",
+        pointer="/start/state",
+    )
 
 
 def play_input(game: GameInput, module: Module, *, players: bool = False) -> tuple[PlayedGame, str | None, bytes | None]:
-    if not game.ordered and len(game.turns) > 1:
-        with TurnLoader() as loader:
-            headers = [loader.header(t.name, t.data) for t in game.turns]
-        game.turns = [game.turns[k] for k in order_by_headers(module, headers)]
+    order_input(game, module)
     start_name, start_data = start_of(game)
-    played = play_game(module, [(t.name, t.data) for t in game.turns], start_name, start_data, players=players, check=True)
+    played = play_game(module, [(t.name, t.data) for t in game.turns], start_name, start_data, players=players, check=True, listed=game.ordered)
     return played, start_name, start_data
+
+
+def order_input(game: GameInput, module: Module) -> None:
+    """Put ``game``'s turn files in play order (unless the player gave it) and refuse files that do not follow."""
+    if len(game.turns) > 1:
+        with TurnLoader() as loader:
+            headers = [loader.outline(t.name, t.data) for t in game.turns]
+        if not game.ordered:
+            order = order_by_headers(module, headers, [t.name for t in game.turns])
+            game.turns, headers = [game.turns[k] for k in order], [headers[k] for k in order]
+        check_order(module, [t.name for t in game.turns], headers, game.ordered)
 
 
 @dataclass
@@ -366,7 +383,38 @@ def show(archive: Archive, reference: str | int) -> dict[str, Any]:
         ]
         info["turns"].append({"seq": seq, "name": name, "turn": turn, "side": side, "hash": file_hash, "link": link,
                               "actions": actions, "violations": violations})  # fmt: skip
+    try:
+        module = load_module_by_id(info["module"])
+    except PbemError:
+        return info  # a module this pbem does not have: the stored facts only
+    from pbem.archive.gamedice import dice_record
+    from pbem.engine.dicestats import dice_stats
+
+    stored = load_game(archive, gid)
+    try:
+        for turn_info, (place, writer) in zip(info["turns"], _places_of(stored, module)):
+            turn_info["place"], turn_info["writer"] = place, writer
+        info["dice"] = dice_stats(dice_record(module, stored.turns)).as_json()
+    except PbemError:
+        pass  # turn files this module no longer reads: 'revalidate' says so; show what is stored
     return info
+
+
+def _places_of(stored: "StoredGame", module: Module) -> list[tuple[str | None, str | None]]:
+    """Each stored turn file's slice of the sequence of play and its writer (nothing if the module has no sequence)."""
+    from pbem.archive.play import _slices, first_side, span
+
+    if module.sequence_data is None:
+        return []
+    with TurnLoader() as loader:
+        try:
+            outlines = [loader.outline(name, data) for name, data in stored.turns]
+        except PbemError:
+            return []
+    slices = _slices(module, first_side(module, outlines), outlines)
+    if slices is None:
+        return []
+    return [(span(slices[0], piece, writer=False), piece.writer) for piece in slices[1]]
 
 
 # --- stored games back out -----------------------------------------------------------------------------

@@ -16,13 +16,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
-from pbem.archive.gamefiles import plain_name
+from pbem.archive.gamefiles import natural_key, plain_name
 from pbem.archive.safetext import check_text
 from pbem.engine.replay import replay
 from pbem.formats.turnfile import load_start_state, load_turn
-from pbem.model.actions import Turn
+from pbem.model.actions import Phase, Turn
 from pbem.model.errors import PbemError, Source
+from pbem.model.event import Event
 from pbem.model.module import Module
+from pbem.model.sequence import Sequence, SequenceError, Slice, slice_of
 from pbem.model.state import State, written_state_text
 from pbem.model.violation import WARNING, Violation
 
@@ -37,6 +39,7 @@ class PlayedTurn:
     state: dict[str, Any]  # the state after the turn, as ``State.to_json``
     actions: int
     player: str | None = None
+    events: list[Event] = field(default_factory=list)  # every random event of the turn, with what it did
 
     @property
     def ok(self) -> bool:
@@ -48,6 +51,21 @@ class PlayedGame:
     module: Module
     load_start: Callable[[], State] = field(repr=False)  # reads the start again (the replay changes its own)
     turns: list[PlayedTurn] = field(default_factory=list)
+    chain: list[Any] = field(default_factory=list, repr=False)  # a game of VASSAL logs: each file's ChainFile (positions, dice)
+
+    def dice(self):
+        """The game's dice on record (:class:`pbem.engine.dice.DiceRecord`), in play order."""
+        from pbem.engine.dice import DiceRecord, turn_rolls, vassal_rolls
+
+        record = DiceRecord()
+        logs = {f.name: f for f in self.chain}
+        for turn in self.turns:
+            if turn.name in logs:
+                record.rolls.extend(vassal_rolls(logs[turn.name].rolls))
+                record.rerolls.extend(logs[turn.name].rerolls)
+            else:
+                record.rolls.extend(turn_rolls(turn.turn, self.module))
+        return record
 
     @cached_property
     def start(self) -> State:
@@ -123,6 +141,24 @@ class TurnLoader:
         turn.file = name
         return turn
 
+    def outline(self, name: str, data: bytes) -> dict[str, Any]:
+        """A turn file's header with its phase markers (``phases``), to place it in the game without replaying it."""
+        from pbem.formats.turnfile import VASSAL_SUFFIXES, read_turn_document
+
+        if name.lower().endswith(VASSAL_SUFFIXES):
+            return {"vassal": True}
+        path = self.write(name, data)
+        try:
+            document = read_turn_document(path)
+        except PbemError as error:
+            raise _renamed(error, str(path), name) from None
+        finally:
+            path.unlink(missing_ok=True)
+        outline = {k: v for k, v in document.data.items() if k != "actions"}
+        outline["phases"] = [{k: a[k2] for k, k2 in (("phase", "phase"), ("side", "side"), ("round", "round")) if k2 in a}
+                             for a in document.data["actions"] if isinstance(a.get("phase"), str)]
+        return outline
+
     def header(self, name: str, data: bytes) -> dict[str, Any]:
         """The raw header of a turn file (schema-checked), for what the Turn does not keep.
 
@@ -184,12 +220,16 @@ def play_game(
     *,
     players: bool = False,
     check: bool = False,
+    listed: bool = False,
     scratch: str | None = None,
+    chain: list[Any] | None = None,
 ) -> PlayedGame:
     """Replay every turn in order; an unreadable turn file is a PbemError naming it.
 
     ``check`` refuses a turn that does not follow on from the one before (a stored game is played as stored).
     ``scratch`` is the folder to make the private folder in (see :class:`TurnLoader`).
+    A game of VASSAL logs gets each log's continuity with the one before (``chain``: the files read by
+    :func:`pbem.archive.logchain.read_chain`, if the caller has them already).
     """
     if not turns:
         raise PbemError("the game has no turn files")
@@ -204,7 +244,12 @@ def play_game(
         state = start_state(loader, module, parsed[0], start_name, start_data)
         first = parsed[0]
         game = PlayedGame(module, lambda: _start_again(module, first, start_name, start_data))
-        sequence = TurnSequence(module, state.first_side or state.side) if check else None
+        slices = _slices(module, state.first_side or state.side, [outline_of(t) for t in parsed]) if check else None
+        if slices is not None:
+            check_slices(slices[0], [(name, piece) for (name, _), piece in zip(turns, slices[1])], listed)
+        vassal = any(name.lower().endswith((".vlog", ".vsav")) for name, _ in turns)
+        # A chain of VASSAL logs follows on by its positions (rule continuity), not by headers it does not have.
+        sequence = TurnSequence(module, state.first_side or state.side) if check and slices is None and not vassal else None
         previous: tuple[str, Turn] | None = None
         for (name, data), turn in zip(turns, parsed):
             if sequence is not None and previous is not None:
@@ -213,9 +258,21 @@ def play_game(
             result = replay(module, state, turn)
             violations = [_named(v, name) for v in result.violations]
             player = _player(loader, name, data) if players else None
-            game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player))
+            game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player, events=result.events))
+        if chain is not None or any(name.lower().endswith((".vlog", ".vsav")) for name, _ in turns):
+            _add_continuity(module, turns, game, loader, chain)
         written_state_text(module, game.turns[-1].state)  # what the archive keeps reads back (exit 3 naming the key if not)
     return game
+
+
+def _add_continuity(module: Module, turns: list[tuple[str, bytes]], game: PlayedGame, loader: TurnLoader, chain: list[Any] | None) -> None:
+    """A chain of VASSAL logs: each log's opening compared with the end of the one before (rule ``continuity``)."""
+    from pbem.archive.logchain import chain_continuity, read_chain
+
+    game.chain = chain if chain is not None else read_chain(module, turns, loader)
+    found = chain_continuity(game.chain)
+    for played in game.turns:
+        played.violations = played.violations + found.get(played.name, [])
 
 
 class TurnSequence:
@@ -250,15 +307,90 @@ class TurnSequence:
         )
 
 
-def order_by_headers(module: Module, headers: list[dict[str, Any]]) -> list[int]:
-    """The order to play turn files in: by game-turn, then by the side's place (its scenario's ``first_side``)."""
-    first = None
-    scenario = next((h.get("scenario") or h["start"].get("scenario") for h in headers if h.get("scenario") or h["start"].get("scenario")), None)
+def order_by_headers(module: Module, headers: list[dict[str, Any]], names: list[str] | None = None) -> list[int]:
+    """The order to play turn files in: by their place in the module's sequence of play (where each starts, then
+    where it ends), else by game-turn, then by the side's place (its scenario's ``first_side``). VASSAL files
+    carry no header: a game of them is played in the order of their names."""
+    names = names or [str(k) for k in range(len(headers))]
+    if any(h.get("vassal") for h in headers):
+        return sorted(range(len(headers)), key=lambda k: natural_key(names[k]))
+    first = first_side(module, headers)
+    slices = _slices(module, first, headers)
+    if slices is not None:
+        return sorted(range(len(headers)), key=lambda k: (slices[1][k].start, slices[1][k].end, natural_key(names[k])))
+    sequence = TurnSequence(module, first)
+    return sorted(range(len(headers)), key=lambda k: (sequence.index((headers[k]["turn"], headers[k]["side"])), natural_key(names[k])))
+
+
+def first_side(module: Module, headers: list[dict[str, Any]]) -> str | None:
+    """Who acts first in each game-turn: the scenario's ``first_side`` (the scenario the headers name)."""
+    scenario = next((h.get("scenario") or h["start"].get("scenario") for h in headers
+                     if h.get("scenario") or h.get("start", {}).get("scenario")), None)
     if scenario in module.scenarios:
         data = json.loads(Path(module.scenarios[scenario]).read_text(encoding="utf-8"))
-        first = data.get("first_side") or data.get("side")
-    sequence = TurnSequence(module, first)
-    return sorted(range(len(headers)), key=lambda k: sequence.index((headers[k]["turn"], headers[k]["side"])))
+        return data.get("first_side") or data.get("side")
+    return None
+
+
+def check_order(module: Module, names: list[str], headers: list[dict[str, Any]], listed: bool) -> None:
+    """Refuse files that are not slices of play one after the other (for modules with a sequence of play)."""
+    slices = _slices(module, first_side(module, headers), headers)
+    if slices is not None:
+        check_slices(slices[0], list(zip(names, slices[1])), listed)
+
+
+def outline_of(turn: Turn) -> dict[str, Any]:
+    """A parsed turn's header and phase markers, as :meth:`TurnLoader.outline` gives them."""
+    if turn.file.lower().endswith((".vlog", ".vsav")):
+        return {"vassal": True}
+    header = turn.header
+    outline: dict[str, Any] = {"turn": header.turn, "side": header.side}
+    for key, value in (("from", header.start_at), ("to", header.end_at), ("writer", header.writer)):
+        if value is not None:
+            outline[key] = value
+    outline["phases"] = [{k: v for k, v in (("phase", a.name), ("side", a.side), ("round", a.round)) if v is not None}
+                         for a in turn.actions if isinstance(a, Phase)]
+    return outline
+
+
+def _slices(module: Module, first: str | None, outlines: list[dict[str, Any]]) -> tuple[Sequence, list[Slice]] | None:
+    """Each file's slice of the module's sequence of play (None: the module has none, or a file is VASSAL's)."""
+    sequence = module.sequence(first)
+    if sequence is None or any(o.get("vassal") for o in outlines):
+        return None
+    try:
+        return sequence, [slice_of(sequence, o, o.get("phases", [])) for o in outlines]
+    except SequenceError:
+        return None  # the turn loader names the file and place
+
+
+def check_slices(sequence: Sequence, files: list[tuple[str, Slice]], listed: bool = False) -> None:
+    """Refuse files that do not follow each other in play order: a gap, an overlap, two files for one slice.
+    ``listed``: the player gave the order (game.json or the command line)."""
+    advice = "put them in play order where you list them" if listed else "list the turn files in play order in game.json"
+    for (before_name, before), (name, here) in zip(files, files[1:]):
+        pointer = "/from" if here.declared else None
+        if here.start == before.start and here.end == before.end:
+            raise PbemError.at(name, f"{name} and {before_name} are two files for the same slice of play ({span(sequence, here)}): keep one")
+        if here.start < before.start:
+            raise PbemError.at(name, f"this file ({span(sequence, here)}) comes before {before_name} ({span(sequence, before)}): "
+                                     f"{advice}", pointer=pointer)
+        if here.start <= before.end:
+            raise PbemError.at(name, f"this file ({span(sequence, here)}) overlaps {before_name} ({span(sequence, before)}): "
+                                     "each slice of play belongs to one file", pointer=pointer)
+        missing = sequence.missing_writers(before.end, here.start, here.writer)
+        if missing:
+            names = "; ".join(sequence.describe(p) for p in missing[:4]) + (" ..." if len(missing) > 4 else "")
+            raise PbemError.at(name, f"this file ({span(sequence, here)}) does not follow on from {before_name} ({span(sequence, before)}): "
+                                     f"missing between them: {names}; add the missing file, or {advice}", pointer=pointer)
+
+
+def span(sequence: Sequence, piece: Slice, *, writer: bool = True) -> str:
+    """A slice in words: ``game-turn 1, soviet movement phase to soviet combat phase, by soviet``."""
+    text = sequence.describe(piece.start)
+    if piece.end != piece.start:
+        text += f" to {sequence.describe(piece.end) if piece.end.turn != piece.start.turn else sequence.step(piece.end).describe()}"
+    return text + (f", by {piece.writer}" if piece.writer and writer else "")
 
 
 def _player(loader: TurnLoader, name: str, data: bytes) -> str | None:

@@ -1,7 +1,8 @@
 """The replay viewer: one self-contained HTML file (inline CSS, JS and SVG; no network) to step through a game.
 
 Python does the game work: it replays the game, records after each action which counters changed (so the
-page only has to add up differences) and writes every action's text and violations. The page draws the
+page only has to add up differences) and writes every action's text, violations and random event (the dice and
+what they did, in the module's words). The page draws the
 map from the module's geometry (or over the user's own map image, placed by the module's calibration), the
 counters (``pbem.art``'s pictures as data URIs when it is available, plain NATO-box counters otherwise), and
 the current action's marks: move arrows, attacks, fire (firers to target, with the result), special orders
@@ -89,6 +90,7 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any], backgro
             by_index.setdefault(v.index if v.index is not None else last, []).append(
                 {"rule": v.rule, "severity": v.severity, "message": v.message, "line": v.source.line if v.source else None, "at": v.at}
             )
+        events = {e.index: e.text() for e in turn.events if e.index is not None}
         phase = state.phase
         for action in turn.turn.actions:
             before = {uid: _where(u) for uid, u in state.units.items()}
@@ -99,7 +101,8 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any], backgro
             changes = {uid: w for uid, u in state.units.items() if (w := _where(u)) != before.get(uid)}
             frames.append({"turn": seq, "phase": _phase_name(style, phase), "index": action.index, "kind": action.kind,
                            "text": describe(action, module, style), "note": action.note or "", "line": action.source.line,
-                           "violations": by_index.get(action.index, []), "changes": changes, **marks})  # fmt: skip
+                           "violations": by_index.get(action.index, []), "changes": changes,
+                           **({"event": events[action.index]} if action.index in events else {}), **marks})  # fmt: skip
     return {
         "title": title,
         "module": {"id": module.id, "name": module.name, "version": module.version, "illustrative": bool(module.metadata.get("illustrative"))},
@@ -112,9 +115,17 @@ def game_data(game: PlayedGame, *, title: str, metadata: dict[str, Any], backgro
         "start": start,
         "turns": turns,
         "frames": frames,
+        "dice": _dice(game),
     }
 
 
+def _dice(game: PlayedGame) -> dict[str, Any]:
+    """The game's dice for the page: what ``pbem dice stats`` reports (without the roll-by-roll list)."""
+    from pbem.engine.dicestats import dice_stats
+
+    data = dice_stats(game.dice()).as_json()
+    data.pop("every_roll")
+    return data
 def _piles_text(cards: dict[str, Any]) -> str:
     """Each side's card piles after a turn, as ``pbem state show`` prints them (public information only)."""
     return "\n".join(line for side, piles in cards.items() for line in piles_lines(side, piles))
@@ -171,11 +182,22 @@ def _marks(action: act.Action, state: State, style: Any = None) -> dict[str, Any
             "attack": {"target": combat.target, "from": origins},
             "arrows": [list(path) if path and path[0] == state.units[u].at else [state.units[u].at, *path]
                        for u, path in (combat.retreats | combat.defender_advance).items() if state.units[u].on_map and path],
-            "advance": [[state.units[u].at, combat.target] for u in combat.advance if state.units[u].on_map],
+            "advance": [[state.units[u].at, *combat.advance_paths.get(u, (combat.target,))] for u in combat.advance if state.units[u].on_map],
         }  # fmt: skip
     if action.kind == "reinforce":
         return {"place": action.at}  # type: ignore[attr-defined]
+    if isinstance(action, act.Replace) and action.at is not None:
+        return {"place": action.at}
+    if isinstance(action, act.Control):
+        by_side: dict[str, list[int]] = {}
+        for location, side in action.spaces.items():
+            by_side.setdefault(side, []).append(location)
+        return {"control": [{"at": spaces, "label": f"{_side_name(style, side)} control"} for side, spaces in by_side.items()]}
     return {}
+
+
+def _side_name(style: Any, side: str) -> str:
+    return style.side_name(side) if style is not None else side
 
 
 def _fire_result(action: act.Fire, style: Any) -> str:
@@ -251,8 +273,16 @@ def describe(action: act.Action, module: Module, style: Any = None) -> str:
             parts.append(f"{names([new])} replaces {names([old])}")
         for unit, path in action.retreats.items():
             parts.append(f"{names([unit])} retreats to {' → '.join(label(i) for i in path)}")
-        if action.advance:
-            parts.append(f"{names(action.advance)} advance")
+        if action.declared:
+            parts.append("declares " + ", ".join(sorted(d.replace("_", " ") for d in action.declared)))
+        if action.negated:
+            parts.append(f"loss negated for {names(action.negated)}")
+        for unit in action.advance:
+            if unit in action.advance_paths:
+                parts.append(f"{names([unit])} advances to {' → '.join(label(i) for i in action.advance_paths[unit])}")
+        plain = [u for u in action.advance if u not in action.advance_paths]
+        if plain:
+            parts.append(f"{names(plain)} advance")
         for unit, path in action.defender_advance.items():
             parts.append(f"defending {names([unit])} advances to {' → '.join(label(i) for i in path)}")
         return "; ".join(parts)
@@ -263,7 +293,13 @@ def describe(action: act.Action, module: Module, style: Any = None) -> str:
     if isinstance(action, act.Reinforce):
         return f"{names(action.units)} enter at {label(action.at)}"
     if isinstance(action, act.Replace):
+        if action.at is not None:
+            return f"{names([action.unit])} rebuilt at {label(action.at)}"
+        if action.box is not None:
+            return f"{names([action.unit])} rebuilt into the {action.box.replace('_', ' ')} box"
         return f"{names([action.unit])} regains a step"
+    if isinstance(action, act.Control):
+        return "Control: " + ", ".join(f"{label(i)} to {_side_name(style, side)}" for i, side in action.spaces.items())
     if isinstance(action, act.Roll):
         values = "+".join(str(v) for v in action.values)
         return f"Roll {action.dice} for {action.purpose}: {values}" + (f" → {action.result}" if action.result else "")
@@ -455,10 +491,11 @@ _PAGE = """<!DOCTYPE html>
  </div>
  <input id="scrub" type="range" min="0" value="0" aria-label="position in the game">
  <div id="position"></div>
- <div id="current"><div id="action-text"></div><div id="action-note"></div><ul id="violations"></ul></div>
+ <div id="current"><div id="action-text"></div><div id="action-event"></div><div id="action-note"></div><ul id="violations"></ul></div>
  <pre id="piles" title="Card piles after this turn (public information)"></pre>
  <ol id="actions"></ol>
  <div id="legend"></div>
+ <details id="dice"><summary>Dice on record</summary><div id="dice-body"></div></details>
 </aside>
 </main>
 <script type="application/json" id="game">__DATA__</script>
@@ -485,6 +522,7 @@ aside{width:380px;display:flex;flex-direction:column;border-left:1px solid #bbb;
 #current{padding:6px 8px;border-top:1px solid #ddd;border-bottom:1px solid #ddd;min-height:76px}
 #action-text{font-size:15px}
 #action-note{font-style:italic;color:#555}
+#action-event{color:#1e1e3c;font-weight:600}
 #violations{margin:4px 0 0;padding-left:18px}
 #violations li.illegal{color:#b00020}
 #violations li.mismatch{color:#9a6700}
@@ -496,6 +534,11 @@ aside{width:380px;display:flex;flex-direction:column;border-left:1px solid #bbb;
 #actions li.bad::after{content:" ⚠";color:#b00020}
 #actions li.phase{font-weight:600}
 #legend{font-size:11px;color:#555;padding:4px 8px;border-top:1px solid #ddd}
+#dice{font-size:12px;padding:4px 8px;border-top:1px solid #ddd;max-height:45vh;overflow:auto}
+#dice summary{cursor:pointer;font-weight:600}
+#dice .group{margin:6px 0}
+#dice .meaning{color:#555;font-style:italic}
+#dice svg .bar{fill:#5b7c99}#dice svg .expected{stroke:#b00020;stroke-width:1.5}#dice svg text{font-size:9px;fill:#333}
 .hex{stroke:#8a8f7a;stroke-width:.6}
 .hexlabel{font-size:7px;fill:#555;text-anchor:middle;font-family:sans-serif}
 .city{font-size:8px;fill:#000;text-anchor:middle;font-weight:600;font-family:sans-serif}
@@ -522,6 +565,8 @@ aside{width:380px;display:flex;flex-direction:column;border-left:1px solid #bbb;
 .fire .tag rect{stroke:#e06e00}.fire .tag text{fill:#a04800}
 .order .tag rect{stroke:#5a288c}.order .tag text{fill:#5a288c}
 .loss .tag rect{stroke:#781414}.loss .tag text{fill:#781414}
+.control circle{fill:none;stroke:#0d6e3c;stroke-width:3;stroke-dasharray:6 3}
+.control .tag rect{stroke:#0d6e3c}.control .tag text{fill:#0d6e3c}
 """
 
 _JS = r"""
@@ -706,6 +751,14 @@ function showMarks(f) {
     svg("circle", {cx: x, cy: y, r: C * 0.7}, g);
     tag(g, x, y + C * 0.95, f.order.label);
   }
+  for (const c of f.control || []) {
+    for (const at of c.at) {
+      const g = svg("g", {class: "control", "data-at": L[at][2]}, overlay);
+      const [x, y] = centre(at);
+      svg("circle", {cx: x, cy: y, r: C * 0.7}, g);
+      tag(g, x, y + C * 0.95, c.label);
+    }
+  }
   if (f.loss) {
     for (const at of f.loss.at) {
       const g = svg("g", {class: "loss", "data-at": L[at][2]}, overlay);
@@ -716,6 +769,7 @@ function showMarks(f) {
   if (f.violations.length) {
     // A violation that names its place is marked there (a retreat into the wrong hex), else on the action's own.
     const own = f.attack ? f.attack.target : f.fire ? f.fire.target : f.order ? f.order.at : (f.loss && f.loss.at.length) ? f.loss.at[0] :
+      (f.control && f.control.length) ? f.control[0].at[0] : f.place !== undefined ? f.place :
       (f.arrows && f.arrows.length ? f.arrows[0][f.arrows[0].length - 1] : null);
     const places = new Set(f.violations.map((v) => (v.at !== null && v.at !== undefined ? v.at : own)));
     for (const where of places) {
@@ -748,11 +802,13 @@ function show(n) {
   if (!f) {
     el("position").textContent = `Start of the game (${count(last, "action")} in ${count(G.turns.length, "turn")})`;
     el("action-text").textContent = "Set-up: step forward to play the first action.";
+    el("action-event").textContent = "";
     el("action-note").textContent = "";
   } else {
     const T = G.turns[f.turn];
     el("position").textContent = `${turnLabel(f.turn)} · ${f.phase || "-"} · action ${f.index + 1}/${T.actions}`;
     el("action-text").textContent = f.text;
+    el("action-event").textContent = f.event ? `Dice: ${f.event}` : "";
     el("action-note").textContent = f.note;
     for (const v of f.violations) {
       const li = document.createElement("li");
@@ -809,7 +865,7 @@ function fillActions(t) {
       li.dataset.frame = k + 1;
       if (f.kind === "phase") li.classList.add("phase");
       if (f.violations.some((v) => v.severity !== "warning")) li.classList.add("bad");
-      li.title = f.violations.map((v) => `rule ${v.rule}: ${v.message}`).join("\n");
+      li.title = [...(f.event ? [`Dice: ${f.event}`] : []), ...f.violations.map((v) => `rule ${v.rule}: ${v.message}`)].join("\n");
       li.addEventListener("click", () => { pause(); show(k + 1); });
       list.appendChild(li); items.push(li);
     });
@@ -872,6 +928,45 @@ document.addEventListener("keydown", (e) => {
 const md = G.metadata, players = md.players ? Object.entries(md.players).map(([s, n]) => `${n.join(", ")} (${s})`).join(" vs ") : "";
 el("subtitle").textContent = [`${G.module.name} ${G.module.version}`, md.scenario || "", players, md.result ? "result: " + md.result : "",
   md.finished ? "finished " + md.finished : "", G.map.illustrative ? "illustrative map" : ""].filter(Boolean).join(" · ");
+function showDice(D) {
+  const body = el("dice-body");
+  const line = (text, cls) => { const p = document.createElement("div"); p.textContent = text; if (cls) p.className = cls; body.appendChild(p); return p; };
+  line(`${D.rolls} roll(s) on record: ${D.kept} kept, ${D.undone} taken back by an undo`);
+  for (const player of Object.keys(D.by_player_and_purpose).sort()) {
+    const purposes = D.by_player_and_purpose[player];
+    line(`${player}: ` + Object.keys(purposes).sort().map((p) => `${p} ${purposes[p]}`).join(", "));
+  }
+  for (const g of D.groups) {
+    const box = document.createElement("div");
+    box.className = "group";
+    body.appendChild(box);
+    const title = document.createElement("div");
+    title.textContent = `${g.player}, ${g.die}: ${g.observations} · mean ${g.mean === null ? "-" : g.mean.toFixed(2)} (expected ${g.expected_mean.toFixed(2)})` +
+      (g.p_value === null ? " · no chi-square test" : ` · chi-square ${g.chi_square.toFixed(2)}, p = ${g.p_value.toFixed(3)}`) + (g.note ? ` · ${g.note}` : "");
+    box.appendChild(title);
+    const faces = Object.keys(g.counts);
+    const most = Math.max(1, ...faces.map((f) => Math.max(g.counts[f], g.expected[f] || 0)));
+    const w = 18, h = 50, chart = svg("svg", {width: faces.length * w + 4, height: h + 14, role: "img"}, box);
+    svg("title", {}, chart).textContent = `counts per ${g.die.startsWith("d") ? "face" : "total"}, the red marks are what fair dice give on average`;
+    faces.forEach((f, k) => {
+      const bar = g.counts[f] / most * h;
+      svg("rect", {class: "bar", x: 2 + k * w, y: h - bar, width: w - 4, height: bar}, chart);
+      if (g.expected[f] !== undefined) {
+        const y = h - g.expected[f] / most * h;
+        svg("line", {class: "expected", x1: 1 + k * w, x2: 1 + k * w + w - 2, y1: y, y2: y}, chart);
+      }
+      const label = svg("text", {x: 2 + k * w + (w - 4) / 2, y: h + 11, "text-anchor": "middle"}, chart);
+      label.textContent = f;
+    });
+  }
+  for (const r of D.undone_rolls) {
+    const again = D.rerolls.find((x) => x.file === r.file && `step ${x.undone_step}` === r.where);
+    line(`${r.player}: ${r.file} ${r.where} ${r.purpose} ${(r.faces || [r.total]).join(",")} taken back` +
+      (again ? `; rolled again at step ${again.step}: ${again.after.join(",")}` : "; not rolled again"));
+  }
+  line(D.meaning, "meaning");
+}
+showDice(G.dice);
 el("legend").textContent = "← → step · space play/pause · Home/End · green arrow: move · red ring: attack · orange: fire · violet ring: special order · purple: retreat · blue: advance · red hex: violation";
 show(0);
 // Open where the game starts, on the first action drawn on the map, not at the map's west edge.

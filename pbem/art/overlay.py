@@ -21,6 +21,7 @@ from pbem.art.maps import MapPicture, dashed, arrow
 from pbem.art.style import CounterStyle
 from pbem.model import actions as act
 from pbem.model.state import State
+from pbem.model.event import Event
 from pbem.model.violation import Violation
 
 MOVE = (20, 60, 200)
@@ -29,6 +30,7 @@ FIRE = (224, 110, 0)
 ORDER = (90, 40, 140)
 LOSS = (120, 20, 20)
 VIOLATION = (230, 0, 0)
+EVENT = (30, 30, 60)
 SIDE_COLOURS = ((20, 60, 200), (0, 120, 60), (130, 40, 150), (160, 100, 0))
 
 
@@ -88,16 +90,30 @@ class ActivationMark:
     purpose: str
 
 
-Mark = MoveMark | AttackMark | FireMark | OrderMark | ViolationMark | ActivationMark
+@dataclass(frozen=True)
+class EventMark:
+    """A random event with no place on the map (a political roll, a mandated offensive), or what a roll drawn on the
+    map did in the module's words: listed under the picture."""
+
+    text: str
+
+
+Mark = MoveMark | AttackMark | FireMark | OrderMark | ViolationMark | ActivationMark | EventMark
 ACTIVATION = {"move": (20, 110, 40), "attack": (200, 30, 30)}
 
 
 def turn_marks(
-    turn: act.Turn, start: State, violations: Sequence[Violation], sides: Sequence[str] = (), style: CounterStyle | None = None
+    turn: act.Turn,
+    start: State,
+    violations: Sequence[Violation],
+    sides: Sequence[str] = (),
+    style: CounterStyle | None = None,
+    events: Sequence[Event] = (),
 ) -> list[Mark]:
-    """Marks for every move, attack, fire, special order, loss and violation of ``turn``, replayed on ``start``
+    """Marks for every move, attack, fire, special order, loss, rebuild, control change and violation of ``turn``, replayed on ``start``
     (changed in place: pass a state of its own) so that each arrow starts where its units stood at the time.
-    ``style`` gives the names of the module's special orders."""
+    ``style`` gives the names of the module's special orders. Of the replay's random ``events``, those the map
+    does not show (a roll outside combat, and what any roll did in the module's words) are listed under it."""
     style = style or CounterStyle()
     marks: list[Mark] = []
     where: dict[int, int | None] = {}
@@ -132,10 +148,18 @@ def turn_marks(
                 where[action.index] = location
         elif isinstance(action, act.Reinforce):
             where[action.index] = action.at
+        elif isinstance(action, act.Replace) and action.at is not None:
+            marks.append(OrderMark(action.at, "rebuilt"))
+            where[action.index] = action.at
+        elif isinstance(action, act.Control):
+            for location, side in action.spaces.items():
+                marks.append(OrderMark(location, f"{style.side_name(side)} control"))
+            where[action.index] = next(iter(action.spaces), None)
         elif isinstance(action, act.Activate):
             marks.extend(ActivationMark(location, purpose) for location, purpose in action.spaces.items())
             where[action.index] = next(iter(action.spaces), None)
         start.apply(action)
+    marks.extend(EventMark(event.text()) for event in events if event.kind == "roll" or event.outcome)
     for number, violation in enumerate(violations, 1):
         location = violation.at if violation.at is not None else where.get(violation.index) if violation.index is not None else None
         marks.append(ViolationMark(location, violation.rule, number, violation.message, violation.severity))
@@ -167,7 +191,7 @@ def overlay(
     picture: MapPicture, state: State, marks: Sequence[Mark], style: CounterStyle, *, legend: bool = True, crop: bool = False
 ) -> Image.Image:
     """The map with ``state``'s units as counters and ``marks`` drawn over them; ``crop`` keeps only the
-    part with units and marks (plus two hexes), ``legend`` lists the violations under the picture."""
+    part with units and marks (plus two hexes), ``legend`` lists the random events and the violations under the picture."""
     image = picture.image.copy().convert("RGBA")
     centers = picture.centers
     unit = picture.radius * 2
@@ -274,7 +298,7 @@ def overlay(
                 points += [centers[i] for i in mark.sources + (mark.target,)]
             elif isinstance(mark, OrderMark):
                 points += [centers[i] for i in mark.sources + (mark.location,)]
-            elif mark.location is not None:
+            elif isinstance(mark, (ViolationMark, ActivationMark)) and mark.location is not None:
                 points.append(centers[mark.location])
         box = crop_to(image.size, points, unit * 2)
         if box is not None:
@@ -282,8 +306,9 @@ def overlay(
             box = _widen(box, list(picture.names) + labels.boxes, image.size)
             image = image.crop(box)
     violations = [m for m in marks if isinstance(m, ViolationMark)]
-    if legend and violations:
-        image = _with_legend(image, violations, max(11, round(unit * 0.3)))
+    events = [m for m in marks if isinstance(m, EventMark)]
+    if legend and (violations or events):
+        image = _with_legend(image, violations, max(11, round(unit * 0.3)), events)
     return image
 
 
@@ -402,24 +427,28 @@ def _widen(box: tuple[int, int, int, int], labels, size: tuple[int, int]) -> tup
     return (max(0, x0), max(0, y0), min(size[0], x1), min(size[1], y1))
 
 
-def _with_legend(image: Image.Image, violations: Sequence[ViolationMark], size: int) -> Image.Image:
-    """The picture with the violations listed under it: number, rule, severity and message, each wrapped
-    to the picture's width."""
+def _with_legend(image: Image.Image, violations: Sequence[ViolationMark], size: int, events: Sequence[EventMark] = ()) -> Image.Image:
+    """The picture with the random events (in ink) and the violations (in red) listed under it: each violation's
+    number, rule, severity and message, each line wrapped to the picture's width."""
     text_font = font(size)
     line_height = round(size * 1.45)
     room = image.width - size  # half a line height of margin on either side
-    lines: list[str] = []
+    lines: list[tuple[str, tuple[int, int, int]]] = []
+    for e in events[:30]:
+        lines += [(line, EVENT) for line in wrap(e.text, text_font, room, indent="    ")]
+    if len(events) > 30:
+        lines.append((f"… and {len(events) - 30} more rolls", EVENT))
     for v in violations[:60]:
         text = f"{v.number}: {v.rule} {v.severity}: {v.message}" + ("" if v.location is not None else " (no place)")
-        lines += wrap(text, text_font, room, indent="    ")
+        lines += [(line, VIOLATION) for line in wrap(text, text_font, room, indent="    ")]
     if len(violations) > 60:
-        lines.append(f"… and {len(violations) - 60} more")
+        lines.append((f"… and {len(violations) - 60} more", VIOLATION))
     height = line_height * len(lines) + size
     out = Image.new("RGB", (image.width, image.height + height), "white")
     out.paste(image, (0, 0))
     draw = ImageDraw.Draw(out)
-    for k, line in enumerate(lines):
-        draw.text((size // 2, image.height + size // 2 + k * line_height), line, font=text_font, fill=VIOLATION)
+    for k, (line, colour) in enumerate(lines):
+        draw.text((size // 2, image.height + size // 2 + k * line_height), line, font=text_font, fill=colour)
     return out
 
 

@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "archive": "pbem.cli.archive:archive",
     "replay": "pbem.cli.replay:replay",
     "state": "pbem.cli.state:state",
+    "dice": "pbem.cli.dice:dice",
 }
 
 

@@ -232,9 +232,18 @@ def show(ctx, game, output) -> int:
             f"  {turn['seq'] + 1:>3}. {_shown(turn['name'])}  turn {turn['turn']} {_shown(turn['side'])}, {turn['actions']} actions,"
             f" link {_shown(turn['link'])[:16]}…"
         )
+        if turn.get("place"):
+            by = f", written by {_shown(turn['writer'])}" if turn.get("writer") else ""
+            click.echo(f"       {_shown(turn['place'])}{by}")
         for v in turn["violations"]:
             where = f"{_shown(turn['name'])}:{v['line']}" if v["line"] else _shown(turn["name"])
             click.echo(f"       {where}: rule {_shown(v['rule'])} [{_shown(v['severity'])}] {_shown(v['message'])}")
+    if "dice" in info:
+        from pbem.engine.dicestats import json_lines
+
+        click.echo("  dice")
+        for line in json_lines(info["dice"], info["players"]):
+            click.echo(f"    {_shown(line)}")
     return EXIT_OK
 
 

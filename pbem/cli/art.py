@@ -163,10 +163,8 @@ def map_command(module_name: str, state_path: Path | None, out: Path, hex_size: 
     from pbem.art.images import save
     from pbem.art.overlay import overlay
     from pbem.art.style import load_style
-    from pbem.model import schemas
-    from pbem.model.jsonsource import load_json
     from pbem.model.module import load_module
-    from pbem.model.state import State
+    from pbem.model.state import State, load_state_document
 
     _suffix(out)
     module = load_module(module_name)
@@ -174,11 +172,7 @@ def map_command(module_name: str, state_path: Path | None, out: Path, hex_size: 
     picture = _map_picture(module, style, hex_size, 28.0, background)
     image = picture.image
     if state_path is not None:
-        document = load_json(state_path)
-        # A scenario (it has an id and a title) and a saved state both give the units and where they stand.
-        is_scenario = isinstance(document.data, dict) and "id" in document.data and "title" in document.data
-        schemas.check(document, "scenario" if is_scenario else "state")
-        image = overlay(picture, State.from_json(module, document), [], style)
+        image = overlay(picture, State.from_json(module, load_state_document(state_path)), [], style)
     save(image, out)
     click.echo(f"map {module.map.id} ({len(module.map)} locations) written to {out}")
     return EXIT_OK
@@ -192,7 +186,7 @@ def _check_hex_size(hex_size: float) -> None:
 @art.command()
 @click.argument("turn_path", metavar="TURN", type=InPath)
 @click.option("--out", required=True, type=OutPath)
-@click.option("--state", "state_path", type=InPath, help="Start from this state file instead of the turn's header.")
+@click.option("--state", "state_path", type=InPath, help="Start from this state (or scenario) file instead of the turn's header.")
 @click.option("--module", "module_name", help="Module id or folder (default: the turn's header).")
 @click.option("--hex-size", type=float, help=HEX_SIZE_HELP.format(36))
 @click.option("--whole-map", is_flag=True, help="Show the whole map, not only the part where things happen.")
@@ -201,7 +195,7 @@ def turn(
     turn_path: Path, out: Path, state_path: Path | None, module_name: str | None, hex_size: float | None, whole_map: bool, background: Path | None
 ) -> int:
     """TURN replayed on its map: units, moves, attacks (odds, result), fire, special orders, losses and
-    violations in red.
+    violations in red; the rolls the map cannot show (a political roll) and what each roll did, listed under it.
 
     Exit code 0: all legal; 1: violations found (the picture shows them); 2: the input could not be read.
     """
@@ -219,7 +213,7 @@ def turn(
     parsed, module = load_turn(turn_path, module)
     result = replay(module, load_start_state(parsed, module, state_path), parsed)
     style = load_style(module.path)
-    marks = turn_marks(parsed, load_start_state(parsed, module, state_path), result.violations, module.sides, style)
+    marks = turn_marks(parsed, load_start_state(parsed, module, state_path), result.violations, module.sides, style, result.events)
     image = overlay(_map_picture(module, style, hex_size, 36.0, background), result.state, marks, style, crop=not whole_map)
     save(image, out)
     click.echo(f"{turn_path}: {len(parsed.actions)} actions, {len(result.violations)} violation(s); picture written to {out}")

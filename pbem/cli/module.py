@@ -178,35 +178,64 @@ def _board_sizes(values: tuple[str, ...]) -> dict[str, tuple[int, int]]:
               help="The new module folder (must not exist yet).")
 @click.option("--board-size", "board_sizes", multiple=True, metavar="BOARD=WxH",
               help="A board's size in pixels when its image is not in SOURCE (repeatable).")
-def import_module(source: str, out: str, board_sizes: tuple[str, ...]) -> int:
+@click.option("--id", "module_id", help="The new module's id (default: from the VASSAL module's name; never a module pbem already knows).")
+def import_module(source: str, out: str, board_sizes: tuple[str, ...], module_id: str | None) -> int:
     """Write a pbem module folder from the VASSAL module SOURCE (.vmod, buildFile or unpacked folder)."""
+    import tempfile
     from pathlib import Path
 
     from pbem.formats.vassal.importer import import_module as build
+    from pbem.formats.vassal.importer import scenarios_from_setups, slug
     from pbem.formats.vassal.modulefile import open_module
     from pbem.formats.vassal.moduleio import write_module_folder
     from pbem.model.errors import PbemError
+    from pbem.model.module import MODULE_ID, bundled_modules
 
     target = Path(out)
     if target.exists():
         raise PbemError.at(out, "already exists: give a new folder")
-    imported = build(open_module(source), _board_sizes(board_sizes))
-    if imported.files["module.json"]["id"] == "x":
-        raise PbemError.at(source, "the module has no name to make an id from")
-    if imported.setups:
-        import tempfile
-
-        from pbem.formats.vassal.importer import scenarios_from_setups
-
-        with tempfile.TemporaryDirectory() as scratch:  # the module as written so far reads its set-ups
-            draft = Path(scratch) / "module"
-            write_module_folder(draft, imported.files)
-            scenarios_from_setups(imported, load_module(draft))
+    known = {folder.name for folder in bundled_modules()}
+    if module_id is not None:
+        if not MODULE_ID.fullmatch(module_id) or len(module_id) > 100:
+            raise PbemError(f"--id {module_id!r}: an id is lower-case letters, digits and '-' (e.g. my-game)")
+        if module_id in known:
+            raise PbemError(f"--id {module_id}: pbem already has a module {module_id!r}; an imported module needs an id of its own")
+    found = open_module(source)
+    sizes = _board_sizes(board_sizes)
+    chosen = module_id
+    if chosen is None:
+        name = found.module.name or (found.metadata.name if found.metadata else "") or ""
+        base = slug(name) if name else "x"
+        if base == "x":
+            raise PbemError.at(source, "the module has no name to make an id from (give one with --id)")
+        chosen, n = base, 1
+        while chosen in known:  # the bundled module of the same game keeps its id: this one is the VASSAL import
+            chosen = f"{base}-vassal" + (f"-{n}" if n > 1 else "")
+            n += 1
+    imported = build(found, sizes, chosen)
+    with tempfile.TemporaryDirectory() as scratch:  # the module as written is read back before it is kept
+        draft = Path(scratch) / target.name
+        write_module_folder(draft, imported.files)
+        try:
+            if imported.setups:
+                scenarios_from_setups(imported, load_module(draft, reuse=False))
+                draft_with_setups = Path(scratch) / "with-setups"
+                write_module_folder(draft_with_setups, imported.files)
+                draft = draft_with_setups
+            load_module(draft, reuse=False)
+        except PbemError as error:  # pbem made a module it refuses itself: its own failure, named without the scratch path
+            where = error.message if error.source is None else f"{Path(error.source.file).name}: {error.message}"
+            raise RuntimeError(f"the module made from {source} does not validate ({where})") from None
     write_module_folder(target, imported.files)
     counts = imported.counts
     click.echo(f"{out}: module {imported.module_id} with {counts['locations']} locations, {counts['connections']} connections,"
                f" {counts['units']} units, {counts['maps']} maps, {counts['dice']} dice buttons, {counts['decks']} decks,"
                f" {counts['scenarios']} scenarios")
+    if module_id is None and chosen != slug(found.module.name or (found.metadata.name if found.metadata else "") or ""):
+        click.echo(f"  id: {chosen}, as pbem's own module {chosen.rsplit('-vassal', 1)[0]} has that game's id (--id names it otherwise)")
+    if counts["locations"] == 0:
+        click.echo(f"warning: {out}: the module has no locations: VASSAL names no place on its maps (see 'not imported'"
+                   " below), so a turn can name none; give --board-size for boards whose image is absent", err=True)
     for note in imported.not_imported:
         click.echo(f"  not imported: {note}")
     return EXIT_OK

@@ -9,12 +9,12 @@ from typing import Any
 import click
 
 from pbem.cli import EXIT_OK, WrappingGroup
-from pbem.formats.turnfile import NOTATION_SUFFIXES, load_start_state, load_turn
+from pbem.formats.turnfile import NOTATION_SUFFIXES, is_vassal_game, load_start_state, load_turn
 from pbem.model.errors import PbemError
+from pbem.model.event import Event
 from pbem.model.cards import piles_lines
-from pbem.model.jsonsource import load_json
 from pbem.model.module import Module, load_module, load_module_by_id
-from pbem.model.state import State
+from pbem.model.state import State, load_state_document
 
 
 @click.group(cls=WrappingGroup)
@@ -25,7 +25,7 @@ def state() -> None:
 @state.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--before", is_flag=True, help="For a turn: the state it starts from, not the one it leaves.")
-@click.option("--state", "state_path", type=click.Path(path_type=Path), help="For a turn: start from this state file.")
+@click.option("--state", "state_path", type=click.Path(path_type=Path), help="For a turn: start from this state (or scenario) file.")
 @click.option("--module", "module_name", help="Module id or folder (default: the file's own).")
 @click.option("--side", help="Only this side's units.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -35,10 +35,12 @@ def show(file: Path, before: bool, state_path: Path | None, module_name: str | N
     Units are listed by location with the name pbem prints, their id, side and step; then the off-map boxes.
     """
     module = load_module(module_name) if module_name else None
-    loaded = _load(file, module, before, state_path)
+    loaded, events = _load(file, module, before, state_path)
     if side is not None and side not in loaded.module.sides:
         raise PbemError(f"--side: {side!r} is not one of {', '.join(loaded.module.sides)}")
     summary = describe(loaded, side)
+    if events is not None:
+        summary["events"] = [event.as_json() | {"text": event.text()} for event in events]
     if output == "json":
         click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
@@ -47,31 +49,29 @@ def show(file: Path, before: bool, state_path: Path | None, module_name: str | N
     return EXIT_OK
 
 
-def _load(file: Path, module: Module | None, before: bool, state_path: Path | None) -> State:
+def _load(file: Path, module: Module | None, before: bool, state_path: Path | None) -> tuple[State, list[Event] | None]:
+    """The state to show, and for a turn (not ``before``) the random events that led to it."""
     if _is_turn(file):
         turn, module = load_turn(file, module)
         start = load_start_state(turn, module, state_path)
         if before:
-            return start
+            return start, None
         from pbem.engine.replay import replay
 
-        return replay(module, start, turn).state
-    from pbem.model import schemas
-
-    document = load_json(file)
+        done = replay(module, start, turn)
+        return done.state, done.events
+    document = load_state_document(file)
     data = document.data
-    kind = "scenario" if isinstance(data, dict) and "id" in data else "state"
-    schemas.check(document, kind)
     if module is None:
         try:
             module = load_module_by_id(data["module"])
         except PbemError as error:
             raise document.error("/module", error.message) from None
-    return State.from_json(module, document)
+    return State.from_json(module, document), None
 
 
 def _is_turn(file: Path) -> bool:
-    if file.suffix.lower() in NOTATION_SUFFIXES:
+    if file.suffix.lower() in NOTATION_SUFFIXES or is_vassal_game(file):
         return True
     if not file.is_file():
         return False  # never open a FIFO or device to peek: the JSON reader refuses it
@@ -150,9 +150,56 @@ def text_lines(summary: dict[str, Any]) -> list[str]:
         lines.extend(f"  {_unit_text(u)}" for u in units)
     if not summary["locations"] and not summary["boxes"]:
         lines.append("no units")
+    status = status_lines(summary.get("status") or {})
+    if status:
+        lines.append("[status]")
+        lines.extend(f"  {line}" for line in status)
+    if summary.get("events"):
+        lines.append("[random events of the turn]")
+        lines.extend(f"  {_event_place(event)}{event['text']}" for event in summary["events"])
     for side, piles in summary.get("cards", {}).items():
         lines.extend(piles_lines(side, piles))
     return lines
+
+
+MAX_STATUS_ITEMS = 12  # a status entry with more parts (the hexes of the rail net used) is counted, not listed
+
+
+def status_lines(status: dict[str, Any]) -> list[str]:
+    """What the game tracks beside the units, one line an entry: ``political: NATO neutral, Taiwan ambiguous``.
+
+    The module's status holds the lasting results of random events (a power's stance, a fort destroyed), so a
+    player reads them here; entries are shown as they are stored, with '_' as a space.
+    """
+    lines = []
+    for key, value in status.items():
+        if value in (None, [], {}, ""):
+            continue
+        lines.append(f"{key.replace('_', ' ')}: {_status_value(value)}")
+    return lines
+
+
+def _status_value(value: Any) -> str:
+    if isinstance(value, dict):
+        if len(value) > MAX_STATUS_ITEMS:
+            return f"{len(value)} entries"
+        return ", ".join(f"{k} {_status_value(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        if len(value) > MAX_STATUS_ITEMS:
+            return f"{len(value)} entries"
+        return ", ".join(_status_value(v) for v in value)
+    if isinstance(value, str):
+        return value.replace("_", " ")
+    return json.dumps(value)
+
+
+def _event_place(event: dict[str, Any]) -> str:
+    source = event.get("source") or {}
+    if source.get("line"):
+        return f"line {source['line']}: "
+    if source.get("pointer") and not str(source["pointer"]).startswith("/"):
+        return f"{source['pointer']}: "
+    return ""
 
 
 def _unit_text(unit: dict[str, Any]) -> str:

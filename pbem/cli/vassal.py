@@ -88,12 +88,42 @@ def info(file: str, fmt: str) -> int:
     return EXIT_OK
 
 
+def is_vassal_module(value: str) -> bool:
+    """Whether ``value`` names a VASSAL module (a .vmod/.vmdx/.zip, a buildFile, or a folder holding one) rather
+    than a pbem module (an id, or a folder with a module.json)."""
+    from pathlib import Path
+
+    path = Path(value)
+    if path.is_dir():
+        return not (path / "module.json").is_file() and any((path / name).is_file() for name in ("buildFile.xml", "buildFile"))
+    return path.is_file() and (path.suffix.lower() in (".vmod", ".vmdx", ".zip", ".xml") or path.name.startswith("buildFile"))
+
+
+def vassal_module_option(module_name: str | None, vassal_module: str | None, command: str) -> tuple[str | None, str | None]:
+    """``(pbem module, VASSAL module)`` from ``--module`` and ``--vassal-module``: ``--module`` names a pbem module
+    everywhere; a VASSAL module given to it (the old spelling of ``vassal log``) still works, with a note."""
+    if module_name is not None and is_vassal_module(module_name):
+        if vassal_module is not None:
+            from pbem.model.errors import PbemError
+
+            raise PbemError(f"--module {module_name} is a VASSAL module and --vassal-module is given too: give it once, as --vassal-module")
+        click.echo(
+            f"note: --module names a pbem module; give a VASSAL module as 'pbem {command} --vassal-module {module_name}' "
+            "(--module with a VASSAL module is deprecated and will stop working)",
+            err=True,
+        )
+        return None, module_name
+    return module_name, vassal_module
+
+
 @vassal.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--module", "module_path", type=click.Path(path_type=str),
-              help="The game's .vmod, buildFile or module folder (or a pbem module imported from it), to name locations instead of pixels.")
+@click.option("--module", "module_name",
+              help="A pbem module (id or folder) whose VASSAL geometry names locations instead of pixels (its vassal.json, or the maps kept by 'pbem module import').")
+@click.option("--vassal-module", "vassal_module", type=click.Path(path_type=str),
+              help="The game's VASSAL module (.vmod, buildFile or unpacked folder), to name locations instead of pixels.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def log(file: str, module_path: str | None, fmt: str) -> int:
+def log(file: str, module_name: str | None, vassal_module: str | None, fmt: str) -> int:
     """FILE's steps as events (moves, adds, removes, changes, chat, dice, undos) and a summary."""
     from pbem.formats.vassal.describe import open_vassal_file
     from pbem.formats.vassal.logevents import read_events
@@ -103,15 +133,15 @@ def log(file: str, module_path: str | None, fmt: str) -> int:
     from pbem.formats.vassal.traits import PieceError
     from pbem.model.errors import PbemError
 
+    module_name, vassal_module = vassal_module_option(module_name, vassal_module, "vassal log")
+    geometry = _pbem_module_geometry(module_name) if module_name else None
     try:
         game = open_vassal_file(file)
         if not isinstance(game, SavedGame):
             raise PbemError.at(file, "not a VASSAL save or log")
-        module = None
-        if module_path:
-            from pbem.formats.vassal.geometry import imported_module
-
-            module = imported_module(module_path) or open_module(module_path).module
+        module = geometry
+        if vassal_module:
+            module = open_module(vassal_module).module
         report = read_events(game, module)
     except (PbemError, PieceError, RecursionError) as error:
         raise _located(file, error) from None
@@ -122,16 +152,31 @@ def log(file: str, module_path: str | None, fmt: str) -> int:
     return EXIT_OK
 
 
+def _pbem_module_geometry(module_name: str):
+    """The VASSAL geometry a pbem module keeps: the maps ``pbem module import`` kept, or its vassal.json's places."""
+    from pbem.formats.vassal.geometry import imported_module
+    from pbem.formats.vassal.mapping import load_mapping, mapping_path
+    from pbem.model.errors import PbemError
+    from pbem.model.module import load_module
+
+    module = load_module(module_name)
+    found = imported_module(module.path)
+    if found is None and mapping_path(module).is_file():
+        found = load_mapping(module).vassal_module()
+    if found is None:
+        raise PbemError(f"module {module.id} keeps no VASSAL geometry (no vassal.json places, not imported from VASSAL): give the game's VASSAL module with --vassal-module")
+    return found
+
+
 @vassal.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--module", "module_name", help="pbem module id or folder (default: the one whose VASSAL mapping reads FILE).")
 @click.option("--vassal-module", "vassal_module", type=click.Path(path_type=str),
-              help="The game's .vmod or buildFile, to name places (default: the places kept in the module's vassal.json).")
+              help="The game's VASSAL module (.vmod, buildFile or unpacked folder), to name places (default: the places kept in the module's vassal.json).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=str), help="Write the state (JSON) here.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def state(file: str, module_name: str | None, vassal_module: str | None, out: str | None, fmt: str) -> int:
     """FILE (a save, or the start of a log) as a pbem state: every mapped unit on its space or in its box."""
-    import json
     from collections import Counter
 
     from pbem.formats.vassal.to_state import open_game, state_of
@@ -139,6 +184,7 @@ def state(file: str, module_name: str | None, vassal_module: str | None, out: st
     from pbem.model.module import load_module
     from pbem.model.state import written_state_text
 
+    module_name, vassal_module = vassal_module_option(module_name, vassal_module, "vassal state")
     opened = open_game(file, load_module(module_name) if module_name else None, vassal_module)
     result = state_of(opened)
     text = written_state_text(opened.module, result)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pbem.engine.rulesets import module_ruleset
+from pbem.engine.slices import check_end, place_start
 from pbem.model.actions import Action, Turn
 from pbem.model.errors import PbemError
+from pbem.model.event import Event
 from pbem.model.module import Module
 from pbem.model.state import State
 from pbem.model.violation import WARNING, Violation
@@ -22,6 +24,18 @@ class Replay:
     violations: list[Violation]
     actions: int
     odds: list[tuple[Action, CombatOdds]] = field(default_factory=list)  # with ``explain``: each combat's working
+    # Every action that may roll dice, with what the module said it did: made into events only when asked for.
+    rolled: list[tuple[Action, tuple[str | None, str, str] | None]] = field(default_factory=list, repr=False)
+    module: Module | None = field(default=None, repr=False)
+
+    @property
+    def events(self) -> list[Event]:
+        """Every roll of dice and what it gave, in log order."""
+        found = self.__dict__.get("_events")
+        if found is None:
+            made = (random_event(action, self.module, outcome) for action, outcome in self.rolled) if self.module else ()
+            found = self.__dict__["_events"] = [event for event in made if event is not None]
+        return found
 
     @property
     def ok(self) -> bool:
@@ -56,10 +70,13 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
 
 def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, explain: bool) -> Replay:
     rules = module_ruleset(module)
+    placed = place_start(module, state, turn)
     context = rules.begin(state, turn)
-    violations: list[Violation] = list(turn.notices)
+    violations: list[Violation] = list(turn.notices) + placed
     done = 0
     worked: list[tuple[Action, CombatOdds]] = []
+    rolled: list[tuple[Action, tuple[str | None, str, str] | None]] = []
+    outcomes = context.outcomes
     for action in turn.actions:
         if explain:
             odds = rules.odds(action, state, context)
@@ -69,12 +86,49 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
         state.apply(action)
         found += rules.after(action, state, context)
         done += 1
+        if action.kind in _RANDOM:
+            rolled.append((action, outcomes.pop(action.index, None) if outcomes else None))
         if found:
             violations.extend(_placed(found, action))
             if stop_at_first and any(v.severity != WARNING for v in found):
-                return Replay(turn, state, violations, done, worked)
+                return Replay(turn, state, violations, done, worked, rolled, module)
     violations.extend(rules.finish(state, context))
-    return Replay(turn, state, violations, done, worked)
+    violations.extend(check_end(module, state, turn))
+    return Replay(turn, state, violations, done, worked, rolled, module)
+
+
+_RANDOM = frozenset({"roll", "attack", "overrun", "fire", "special"})  # the kinds of action that may roll dice
+
+
+def random_event(action: Action, module: Module, outcome: tuple[str | None, str, str] | None = None) -> Event | None:
+    """The random event of ``action`` (``None`` if it rolls no dice), with the module's ``outcome`` if it gave one."""
+    label = module.map.label
+    if action.kind == "roll":
+        what = f"{action.purpose.replace('_', ' ')} roll"  # type: ignore[attr-defined]
+        if action.side:  # type: ignore[attr-defined]
+            what += f" by {action.side}"  # type: ignore[attr-defined]
+        values, claimed = action.values, action.result  # type: ignore[attr-defined]
+    elif action.kind in ("attack", "overrun"):
+        what = f"{action.kind} on {label(action.target)}"  # type: ignore[attr-defined]
+        values = (action.roll,)  # type: ignore[attr-defined]
+        if action.flank_roll is not None:  # type: ignore[attr-defined]
+            what += f", flank roll {action.flank_roll}"  # type: ignore[attr-defined]
+        if action.defender_roll is not None:  # type: ignore[attr-defined]
+            what += f", defender roll {action.defender_roll}"  # type: ignore[attr-defined]
+        what += ", roll"
+        claimed = action.result  # type: ignore[attr-defined]
+    elif action.kind == "fire":
+        what, values, claimed = f"fire at {label(action.target)}, roll", action.rolls, action.result  # type: ignore[attr-defined]
+    else:  # a special order, if it rolls
+        if not action.rolls:  # type: ignore[attr-defined]
+            return None
+        what = action.order.replace("_", " ")  # type: ignore[attr-defined]
+        if action.at is not None:  # type: ignore[attr-defined]
+            what += f" at {label(action.at)}"  # type: ignore[attr-defined]
+        what += ", roll"
+        values, claimed = action.rolls, action.result  # type: ignore[attr-defined]
+    result, text, rule = outcome if outcome is not None else (None, "", "")
+    return Event(what, tuple(values), result or claimed, text, rule, action.index, action.source, action.kind)
 
 
 def _units_in_play(state: State, turn: Turn) -> None:

@@ -21,6 +21,7 @@ def report_json(replay: Replay, file: str) -> dict[str, Any]:
         "actions": replay.actions,
         "violations": [v.as_json() for v in replay.violations],
         "ok": replay.ok,
+        "events": [e.as_json() for e in replay.events],
         **({"odds": [odds_json(action, odds) for action, odds in replay.odds]} if replay.odds else {}),
     }
 
@@ -41,8 +42,20 @@ def odds_lines(replay: Replay) -> list[str]:
 
 
 def report_lines(replay: Replay) -> list[str]:
-    """One line per violation: ``file:line: rule 9.14 [illegal] message``."""
-    return [str(v) for v in replay.violations]
+    """One line per violation, ``file:line: rule 9.14 [illegal] message``, and one per random event,
+    ``file:line: [roll] political roll 1+4 = G: NATO declares neutrality (5.2)``, in the order of the turn."""
+    return [str(item) for item in report_items(replay)]
+
+
+def report_items(replay: Replay) -> list:
+    """The violations and the random events of ``replay`` in the order of the turn (an event before the violations
+    of its own action; those of the turn's end last)."""
+    if not replay.events:
+        return list(replay.violations)
+    last = len(replay.turn.actions)
+    keyed = [((e.index if e.index is not None else last, 0), n, e) for n, e in enumerate(replay.events)]
+    keyed += [((v.index if v.index is not None else last + 1, 1), n, v) for n, v in enumerate(replay.violations)]
+    return [item for _, _, item in sorted(keyed, key=lambda k: (k[0], k[1]))]
 
 
 def summary(replay: Replay, file: str) -> str:

@@ -30,6 +30,28 @@ def module_ruleset(module: Module) -> Ruleset:
 def _build(module: Module) -> Ruleset:
     if module.rules_file is None:
         return Ruleset(module)
+    code = _rules_code(module)
+    try:
+        return getattr(code, module.rules_factory)(module)
+    except (PbemError, MemoryError, RecursionError):
+        raise
+    except Exception as error:
+        if module.bundled:  # pbem's own module on its own data: a bug, reported as one (exit 3)
+            raise
+        # A module folder the user chose: its code and data belong together, and a failure is the module's.
+        raise module.failure(error, "the module's rules could not be built from its data") from None
+
+
+_CODE: dict[tuple[str, str], object] = {}  # a bundled module's rules code, loaded once: each game's options reuse it
+
+
+def _rules_code(module: Module):
+    """The module's rules code: a bundled module's once a process (every choice of options builds its ruleset from
+    it); a folder the user chose is loaded again for each module object, as it may have changed."""
+    assert module.rules_file is not None
+    key = (module.id, str(module.rules_file))
+    if key in _CODE:
+        return _CODE[key]
     name = "pbem_module_" + re.sub(r"\W", "_", module.id)
     if module.rules_file.is_dir():  # a package: rules/__init__.py and its sibling files
         spec = importlib.util.spec_from_file_location(
@@ -43,7 +65,6 @@ def _build(module: Module) -> Ruleset:
     sys.modules[name] = code
     try:
         spec.loader.exec_module(code)
-        return getattr(code, module.rules_factory)(module)
     except (PbemError, MemoryError, RecursionError):
         raise
     except Exception as error:
@@ -51,6 +72,9 @@ def _build(module: Module) -> Ruleset:
             raise
         # A module folder the user chose: its code and data belong together, and a failure is the module's.
         raise module.failure(error, "the module's rules could not be built from its data") from None
+    if module.bundled:
+        _CODE[key] = code
+    return code
 
 
 __all__ = ["module_ruleset"]

@@ -17,11 +17,12 @@ from pbem.model.files import inside
 from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.lookup import ambiguous, find_card, find_units
 from pbem.model.module import Module, load_module_by_id
-from pbem.model.state import suggest
+from pbem.model.names import nearest
+from pbem.model.state import load_state_document
 
 ACTION_KINDS = (
     "phase", "move", "attack", "overrun", "fire", "eliminate", "remove", "loss", "reinforce", "replace", "roll",
-    "card", "activate", "special", "comment",
+    "card", "activate", "special", "control", "comment",
 )  # fmt: skip
 
 _RATIO = re.compile(r"^\s*(\d+)\s*[/:-]\s*(\d+)\s*$")
@@ -45,8 +46,7 @@ MAX_TURN_VALUES = 100_000  # 10,000 two-hex moves hold 50,000; a real turn, a fe
 
 # What a file that is not a turn is, by its first bytes, and the command that reads it.
 _OTHER_KINDS = (
-    (b"PK\x03\x04", "a zip file: pbem checks a VASSAL log or save named .vlog or .vsav, and reads a module with 'pbem vassal info'"),
-    (b"!VCSK", "a VASSAL save or log: pbem checks it when it is named .vlog or .vsav"),
+    (b"PK\x03\x04", "a zip file, not a VASSAL save or log: read a VASSAL module with 'pbem vassal info'"),
     (b"\x89PNG", "a PNG picture, not a turn"),
     (b"\xff\xd8\xff", "a JPEG picture, not a turn"),
     (b"GIF8", "a GIF picture, not a turn"),
@@ -59,17 +59,58 @@ _OTHER_SUFFIXES = {
 }
 
 
-def _refuse_other_kinds(path: str | Path) -> None:
-    """A file that is plainly not a turn (a VASSAL module, a picture) is refused with the command that reads it."""
-    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
-        return  # a VASSAL log or save is a turn: its own reader says what is wrong with it
+# How a VASSAL save or log begins: obfuscated, or plain text; a VASSAL 3.7 save or log is a zip holding savedGame.
+_VASSAL_GAME_STARTS = (b"!VCSK", b"begin_save")
+_SAVED_GAME_ENTRY = "savedGame"
+_MAX_SAVE_MEMBERS = 64  # a save holds three (savedGame, savedata, moduledata); a zip with many more is something else
+
+
+def _head(path: str | Path) -> bytes:
+    """The first bytes of a regular file (a FIFO or device is never opened: it would block), or b''."""
     if not Path(path).is_file():
-        return  # a FIFO or device must never be opened here (it would block); the reader below refuses it
+        return b""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(16)
+            return handle.read(16)
     except OSError:
-        return  # the reader below reports it in its own words
+        return b""  # the reader reports it in its own words
+
+
+def is_vassal_game(path: str | Path) -> bool:
+    """Whether ``path`` is a VASSAL save or log: named ``.vlog``/``.vsav``, or so by its content whatever its name
+    (VASSAL writes ``.log`` too, and a mail client may rename an attachment)."""
+    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
+        return True
+    head = _head(path)
+    if head.startswith(_VASSAL_GAME_STARTS):
+        return True
+    return head.startswith(b"PK\x03\x04") and _zip_holds_saved_game(path)
+
+
+def _zip_holds_saved_game(path: str | Path) -> bool:
+    """A zip whose few members include VASSAL's ``savedGame``; only its directory is read, and only when small."""
+    import zipfile
+
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, 2)
+            size = handle.tell()
+            handle.seek(max(0, size - 65_557))  # the end record and the longest comment a zip may have
+            tail = handle.read()
+        end = tail.rfind(b"PK\x05\x06")
+        if end < 0 or len(tail) - end < 22 or int.from_bytes(tail[end + 10 : end + 12], "little") > _MAX_SAVE_MEMBERS:
+            return False
+        with zipfile.ZipFile(path) as archive:
+            return _SAVED_GAME_ENTRY in archive.namelist()
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, NotImplementedError):
+        return False
+
+
+def _refuse_other_kinds(path: str | Path) -> None:
+    """A file that is plainly not a turn (a VASSAL module, a picture) is refused with the command that reads it."""
+    if is_vassal_game(path):
+        return  # a VASSAL log or save is a turn: its own reader says what is wrong with it
+    head = _head(path)
     for magic, what in _OTHER_KINDS:
         if head.startswith(magic):
             raise PbemError.at(str(path), f"this is {what}", line=1)
@@ -86,14 +127,14 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
     wrote, so everything after this is the same for both.
     """
     _refuse_other_kinds(path)
-    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
+    if is_vassal_game(path):
         from pbem.formats.vassal.to_turn import read_vassal_turn
 
         document = read_vassal_turn(str(path), module, None if previous is None else str(previous))
     elif Path(path).suffix.lower() in NOTATION_SUFFIXES:
         from pbem.formats.notation import read_notation  # type: ignore[import-not-found]
 
-        document = read_notation(path)
+        document = read_notation(path, previous)
     else:
         document = load_json(path)
     actions = document.data.get("actions") if isinstance(document.data, dict) else None
@@ -154,11 +195,19 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         raise document.error(
             "/module", f"this turn is for {data['module']}, not {module.id}: drop --module, or give a module for {data['module']}"
         )
-    if data["side"] not in module.sides:
-        raise document.error("/side", f"side {data['side']!r} is not one of {', '.join(module.sides)}")
-    builder = _ActionBuilder(document, module)
-    actions = [builder.build(n, entry) for n, entry in enumerate(data["actions"])]
-    start = data["start"]
+    try:
+        if data["side"] not in module.sides:
+            raise document.error("/side", f"side {data['side']!r} is not one of {', '.join(module.sides)}")
+        _check_places(document, module)
+        start = data["start"]
+        builder = _ActionBuilder(document, module, lambda: start_units(path, start, module, previous))
+        actions = [builder.build(n, entry) for n, entry in enumerate(data["actions"])]
+    except PbemError as error:
+        other = another_game(data, module)
+        if other is None:
+            raise
+        raise document.error("/module", f"this is a turn of {other.name} ({other.id}), not of {module.id} as its module says: "
+                             f"its side and most of its units and places are {other.id}'s; fix its \"module\"") from None
     header = act.TurnHeader(
         module=module.id,
         scenario=data.get("scenario") or start.get("scenario"),
@@ -167,15 +216,121 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         start_scenario=start.get("scenario"),
         start_state=start.get("state"),
         start_document=getattr(document, "start_document", None),
+        start_at=data.get("from"),
+        end_at=data.get("to"),
+        writer=data.get("writer"),
         options=module.check_option_choices(data["options"], document, "/options") if "options" in data else {},
     )
     return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
+
+
+def _check_places(document: JsonDocument, module: Module) -> None:
+    """The header's ``writer``, ``from`` and ``to`` name sides and places the module's sequence of play has."""
+    data = document.data
+    if "writer" in data and data["writer"] not in module.sides:
+        raise document.error("/writer", f"writer {data['writer']!r} is not one of {', '.join(module.sides)}")
+    for key in ("from", "to"):
+        if key not in data:
+            continue
+        if "side" in data[key] and data[key]["side"] not in module.sides:
+            raise document.error(f"/{key}/side", f"side {data[key]['side']!r} is not one of {', '.join(module.sides)}")
+        sequence = module.sequence()
+        if sequence is None:
+            raise document.error(f"/{key}", f"module {module.id} declares no sequence of play, so a file cannot say where in it it {'starts' if key == 'from' else 'ends'}")
+        from pbem.model.sequence import SequenceError
+
+        try:
+            sequence.resolve(data[key], turn=data["turn"], owner=data["side"])
+        except SequenceError as error:
+            raise document.error(f"/{key}", str(error)) from None
 
 
 def normalize_ratio(text: str) -> str:
     match = _RATIO.match(text)
     assert match, text
     return f"{int(match.group(1))}/{int(match.group(2))}"
+
+
+def start_units(file: str | Path, start: Any, module: Module, override: str | Path | None = None) -> dict[str, str]:
+    """The units on the map where a turn starts, id -> location, read without checking (for suggestions only):
+    from ``override`` (a state or scenario file), else the header's state file beside the turn or its scenario.
+    Anything unreadable gives none: a suggestion never fails a check."""
+    try:
+        if override is not None:
+            if is_vassal_game(override):
+                return {}
+            data = load_json(override).data
+        elif isinstance(start, dict) and isinstance(start.get("state"), str):
+            written = Path(start["state"])
+            if written.is_absolute() or ".." in written.parts or "\x00" in start["state"]:
+                return {}
+            data = load_json(inside(Path(file).parent / written, Path(file).parent)).data
+        elif isinstance(start, dict) and start.get("scenario") in module.scenarios:
+            data = load_json(module.scenarios[start["scenario"]]).data
+        else:
+            return {}
+    except (PbemError, OSError, ValueError):
+        return {}
+    units = data.get("units") if isinstance(data, dict) else None
+    found: dict[str, str] = {}
+    for entry in units if isinstance(units, list) else ():
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("at"), str):
+            if entry["id"] in module.units and module.map.find(entry["at"]) is not None:
+                found[entry["id"]] = entry["at"]
+    return found
+
+
+def another_game(data: dict[str, Any], module: Module) -> Module | None:
+    """The other module pbem knows whose side, units and places a turn's names are, when ``module`` knows few of them
+    (a turn of one game under another's id); ``None`` when ``module`` knows most of them or no other module does."""
+    from pbem.model.module import bundled_modules
+
+    written = [data.get("side")] + list(_strings(data.get("actions"), 5_000))  # enough to tell a game
+
+    def known(game: Module) -> int:
+        names = _unit_names(game)
+        return sum(
+            isinstance(value, str) and (value in game.sides or " ".join(value.split()).casefold() in names or game.map.find(value) is not None)
+            for value in written
+        )
+
+    here = known(module)
+    best, best_count = None, here
+    for folder in bundled_modules():
+        if folder.name == module.id:
+            continue
+        try:
+            other = load_module_by_id(folder.name)
+        except PbemError:
+            continue
+        count = known(other)
+        if count > best_count:
+            best, best_count = other, count
+    return best if best is not None and best_count >= 3 and best_count >= 3 * here else None
+
+
+def _strings(value: Any, limit: int) -> Any:
+    """The strings inside a JSON value (keys left out), at most ``limit`` of them."""
+    stack = [value]
+    while stack and limit > 0:
+        item = stack.pop()
+        if isinstance(item, str):
+            limit -= 1
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def unit_suggestion(written: str, module: Module, in_play: dict[str, str]) -> str:
+    """`` (did you mean PLA-TK-XX-1-02 at 3913?)``: the units nearest in spelling to ``written``, those on the map
+    where the turn starts first (with where they stand), or '' when none is near."""
+    names = [(key, unit.id) for unit in module.units.values() for key in (unit.id, unit.name, *unit.aliases) if key]
+    close = nearest(written, names, in_play)
+    if not close:
+        return ""
+    return " (did you mean " + ", ".join(f"{u} at {in_play[u]}" if u in in_play else u for u in close) + "?)"
 
 
 _NONE_DECLARED: frozenset[str] = frozenset()  # shared: most actions declare nothing
@@ -213,11 +368,12 @@ class _ActionBuilder:
     the turn is built and the parsed document with it (a table of bound methods made a reference cycle that
     left every turn's parsed JSON to the cyclic garbage collector, about a tenth of the time of reading it)."""
 
-    def __init__(self, document: JsonDocument, module: Module):
+    def __init__(self, document: JsonDocument, module: Module, in_play: Callable[[], dict[str, str]] | None = None):
         self.document = document
         self.module = module
         self.units = module.units
         self.lower = _unit_names(module)
+        self.in_play = in_play  # the units on the map at the start, read only to suggest a mistyped unit
 
     def build(self, n: int, entry: dict[str, Any]) -> act.Action:
         kind = action_kinds(entry)[0]
@@ -240,7 +396,30 @@ class _ActionBuilder:
         return {"units": self._units(entry["reinforce"], f"{pointer}/reinforce"), "at": self._location(entry["at"], f"{pointer}/at")}
 
     def _replace(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
-        return {"unit": self._unit(entry["replace"], f"{pointer}/replace")}
+        fields: dict[str, Any] = {"unit": self._unit(entry["replace"], f"{pointer}/replace")}
+        if "at" in entry:  # a rebuilt unit: a map location, or one of the module's boxes
+            place = entry["at"]
+            box = next((b for b in self.module.boxes if b.casefold() == place.strip().casefold()), None)
+            if self.module.map.find(place) is None and box is not None:
+                fields["box"] = box
+            elif self.module.map.find(place) is None:
+                kind = "hex" if self.module.map.kind == "hex" else "space"
+                raise self.document.error(f"{pointer}/at", f"unknown {kind} or box {place!r}: not on the {self.module.id} map nor one of its boxes ({', '.join(self.module.boxes)})")
+            else:
+                fields["at"] = self._location(place, f"{pointer}/at")
+        return fields
+
+    def _control(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+        spaces: dict[int, str] = {}
+        for label, side in entry["control"].items():
+            where = f"{pointer}/control/{label}"
+            location = self._location(label, where)
+            if location in spaces:
+                raise self.document.error(where, f"{label!r} is named twice")
+            if side not in self.module.sides:
+                raise self.document.error(where, f"side {side!r} is not one of {', '.join(self.module.sides)}")
+            spaces[location] = side
+        return {"spaces": spaces}
 
     def _comment(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         return {"text": entry["comment"]}
@@ -258,7 +437,8 @@ class _ActionBuilder:
             return next(iter(candidates))
         if candidates:
             raise self.document.error(pointer, ambiguous("unit", name, candidates))
-        raise self.document.error(pointer, f"unknown unit {name!r}{suggest(name, self.units)}")
+        in_play = self.in_play() if self.in_play is not None else {}
+        raise self.document.error(pointer, f"unknown unit {name!r}{unit_suggestion(name, self.module, in_play)}")
 
     def _units(self, names: str | list[str], pointer: str) -> tuple[str, ...]:
         if isinstance(names, str):
@@ -310,7 +490,7 @@ class _ActionBuilder:
             "losses_attacker": self._steps(losses.get("attacker", []), f"{pointer}/losses/attacker"),
             "losses_defender": self._steps(losses.get("defender", []), f"{pointer}/losses/defender"),
             "eliminated": self._units(entry.get("eliminated", []), f"{pointer}/eliminated"),
-            "advance": self._units(entry.get("advance", []), f"{pointer}/advance"),
+            "advance": self._units(list(entry.get("advance", [])), f"{pointer}/advance"),
             "declared": frozenset(entry["declare"]) if entry.get("declare") else _NONE_DECLARED,
             "support": dict(entry.get("support", {})),
             "shifts": dict(entry["shifts"]) if "shifts" in entry else None,
@@ -335,9 +515,19 @@ class _ActionBuilder:
                 for name, path in entry.get("defender_advance", {}).items()
             },
         }
+        if isinstance(entry.get("advance"), dict):  # units advancing beyond the target, each with its path
+            fields["advance_paths"] = {
+                self._unit(name, f"{pointer}/advance/{name}"): self._path_from(path, f"{pointer}/advance/{name}")
+                for name, path in entry["advance"].items()
+            }
+        if "negated" in entry:
+            fields["negated"] = self._steps(entry["negated"], f"{pointer}/negated")
         if "defenders" in entry:
             fields["defenders"] = self._units(entry["defenders"], f"{pointer}/defenders")
         return fields
+
+    def _path_from(self, labels: list[str], pointer: str) -> tuple[int, ...]:
+        return tuple(self._location(label, f"{pointer}/{k}") for k, label in enumerate(labels))
 
     def _fire(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         losses = entry.get("losses", {})
@@ -429,21 +619,22 @@ _BUILDERS: dict[str, tuple[Callable[[_ActionBuilder, dict[str, Any], str], dict[
     "roll": (_ActionBuilder._roll, act.Roll),
     "card": (_ActionBuilder._card, act.CardPlay),
     "activate": (_ActionBuilder._activate, act.Activate),
+    "control": (_ActionBuilder._control, act.Control),
     "comment": (_ActionBuilder._comment, act.Comment),
 }
 
 
 def load_start_state(turn: act.Turn, module: Module, override: str | Path | None = None):
-    """The state a turn starts from: ``override``, else the header's state file or scenario."""
+    """The state a turn starts from: ``override`` (a state or scenario file, or a VASSAL save), else the header's
+    state file or scenario."""
     from pbem.model.state import State
 
-    if override is not None and Path(override).suffix.lower() in VASSAL_SUFFIXES:
+    if override is not None and is_vassal_game(override):
         from pbem.formats.vassal.to_turn import state_document_of_save
 
         document = state_document_of_save(str(override), module)
     elif override is not None:
-        document = load_json(override)
-        schemas.check(document, "state")
+        document = load_state_document(override)  # a state, or a scenario file
     elif turn.header.start_document is not None:
         document = turn.header.start_document
     elif turn.header.start_state is not None:

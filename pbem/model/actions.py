@@ -70,7 +70,7 @@ _FIELDS_OF: dict[type, tuple[str, ...]] = {}
 _UNIT_FIELDS_OF: dict[type, tuple[str, ...]] = {}
 _UNIT_FIELDS = frozenset({
     "units", "unit", "attackers", "defenders", "losses_attacker", "losses_defender", "eliminated", "advance",
-    "retreats", "spotter", "replacements", "defender_advance",
+    "retreats", "spotter", "replacements", "defender_advance", "negated",
 })  # fmt: skip
 
 
@@ -124,6 +124,10 @@ class Combat(Action):
     flank_roll: int | None = None
     cards: tuple[str, ...] = ()  # cards played into the combat, in play order
     replacements: dict[str, str] = field(default_factory=dict)  # eliminated unit -> unit taking its place
+    # Advancing units that go beyond the target: unit -> the spaces entered, the target first (its keys are also
+    # in ``advance``; a unit advancing only into the target needs no entry).
+    advance_paths: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    negated: tuple[str, ...] = ()  # step losses listed in the losses and then cancelled (a card's effect), one a step
     kind = "attack"
 
 
@@ -201,10 +205,22 @@ class Reinforce(Action):
 
 @action
 class Replace(Action):
-    """A reduced unit regaining a step."""
+    """A reduced unit regaining a step; or, with ``at`` or ``box``, an eliminated unit rebuilt there on its
+    weakest face."""
 
     unit: str
+    at: int | None = None  # the map location a rebuilt unit is placed in
+    box: str | None = None  # or the module's box it goes into
     kind = "replace"
+
+
+@action
+class Control(Action):
+    """Locations changing hands without a unit entering them (supply, an event), each with the side it passes to.
+    Where a game keeps control is its own: the module's rules record it."""
+
+    spaces: dict[int, str]
+    kind = "control"
 
 
 @action
@@ -258,6 +274,9 @@ class TurnHeader:
     start_scenario: str | None = None
     start_state: str | None = None  # path, relative to the turn file
     start_document: Any = None  # a start state the turn file carries itself (a VASSAL log's opening position)
+    start_at: dict[str, Any] | None = None  # ``from``: where in the sequence of play the file starts
+    end_at: dict[str, Any] | None = None  # ``to``: where it ends
+    writer: str | None = None  # the side that wrote the file, when the header says
     options: dict[str, Any] = field(default_factory=dict)  # module options the game chooses from this turn on
 
 

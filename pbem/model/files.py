@@ -84,10 +84,16 @@ def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
 
 
 def write_atomic(path: str | Path, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` so that the file is either complete or untouched."""
+    """Write ``data`` to ``path`` so that the file is either complete or untouched.
+
+    The file gets the permissions the user's umask gives a new file (as any program's output does, not the
+    owner-only ones of a temporary file), or keeps those of the regular file it replaces. A symbolic link, a
+    folder, a device or a pipe at ``path`` is refused: never followed, never replaced.
+    """
     path = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")
+    mode = _mode_for(path)
     import tempfile  # only here: with shutil, random and the compressors it costs ~2 ms of every start
 
     directory = path.parent if str(path.parent) else Path(".")
@@ -96,6 +102,7 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
     except OSError as error:
         raise PbemError.at(path, f"cannot write: {error.strerror or error}") from None
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -107,3 +114,43 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def check_output(path: str | Path) -> None:
+    """Refuse an output path that cannot be written whole (a folder, device or pipe there), before any work."""
+    _mode_for(Path(path))
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions ``path`` is written with: those of the regular file there, else what the umask gives."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return 0o666 & ~umask()
+    except OSError as error:
+        raise PbemError.at(path, f"cannot write: {error.strerror or error}") from None
+    if stat.S_ISREG(info.st_mode):
+        return stat.S_IMODE(info.st_mode) & 0o777
+    if stat.S_ISLNK(info.st_mode):
+        # Following it would write wherever it leads (/dev/stdout, a file elsewhere); replacing it would break
+        # what the link was for. Neither is what the user meant.
+        what = "a symbolic link (pbem neither follows nor replaces one)"
+    elif stat.S_ISDIR(info.st_mode):
+        what = "a folder"
+    else:
+        what = "not a regular file (a device, pipe or socket)"
+    raise PbemError.at(path, f"is {what}: not written; write to a file name")
+
+
+def umask() -> int:
+    """The process's umask, read without changing it where the system tells it (Linux), else set and restored."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -13,7 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.model import cache, schemas
 from pbem.model.errors import PbemError
@@ -25,6 +25,9 @@ from pbem.model.resources import data_dir
 from pbem.model.units import CounterType, Step, UnitDef
 
 RULES_FACTORY = "build_ruleset"  # the function of a module's rules code that builds its ruleset from the module
+
+if TYPE_CHECKING:
+    from pbem.model.sequence import Sequence
 
 
 @dataclass
@@ -51,10 +54,17 @@ class Module:
     rules_file: Path | None = None  # the game's rules code (a file or a package); None: the kernel's empty ruleset
     rules_factory: str = RULES_FACTORY  # the function in ``rules_file`` that builds the ruleset (called by the engine)
     status_checker: Any = field(default=None, repr=False)  # a validator of a state's ``status``, if the module gives one
+    sequence_data: dict[str, Any] | None = None  # ``module.json``'s ``sequence``: the sequence of play as data
+
+    def sequence(self, first: str | None = None) -> "Sequence | None":
+        """The module's sequence of play with ``first`` acting first (None if the module declares none)."""
+        from pbem.model.sequence import Sequence
+
+        return None if self.sequence_data is None else Sequence(self.sequence_data, self.sides, first)
 
     def with_options(self, choices: dict[str, Any]) -> "Module":
         """This module with a game's own option choices over its defaults (the same object when they change
-        nothing); its ruleset is built once per set of choices and kept."""
+        nothing); the engine builds its ruleset once per set of choices."""
         options = self.options | choices
         if options == self.options:
             return self
@@ -62,7 +72,8 @@ class Module:
         variants = self.__dict__.setdefault("_variants", {})
         variant = variants.get(key)
         if variant is None:
-            variant = variants[key] = replace(self, options=options)  # the engine builds and keeps its ruleset
+            variant = replace(self, options=options)
+            variants[key] = variant
         return variant
 
     def check_option_choices(self, choices: Any, document: JsonDocument, pointer: str) -> dict[str, Any]:
@@ -286,6 +297,7 @@ def _load(path: Path) -> Module:
         metadata={k: v for k, v in data.items() if k in ("title", "illustrative", "notes", "sources", "publisher")},
         rules_file=rules_file,
         status_checker=status_checker,
+        sequence_data=data.get("sequence"),
     )
 
 

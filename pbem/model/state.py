@@ -14,7 +14,7 @@ from typing import Any
 from pbem.model import actions as act
 from pbem.model import schemas
 from pbem.model.cards import Piles, piles_from_json, piles_to_json
-from pbem.model.jsonsource import JsonDocument
+from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module
 from pbem.model.units import Step, UnitDef
 
@@ -130,7 +130,18 @@ class State:
                 self.place(unit_id, action.at)  # type: ignore[attr-defined]  (on the face it had off the map)
         elif kind == "replace":
             unit = self.units[action.unit]  # type: ignore[attr-defined]
-            unit.step = max(0, unit.step - 1)
+            if action.at is not None or action.box is not None:  # type: ignore[attr-defined]
+                self._rebuild(unit, action.at, action.box)  # type: ignore[attr-defined]
+            else:
+                unit.step = max(0, unit.step - 1)
+
+    def _rebuild(self, unit: UnitState, at: int | None, box: str | None) -> None:
+        """An eliminated unit comes back on its weakest face, on the map or into a box."""
+        unit.step = len(unit.unit.type.steps) - 1
+        if at is not None:
+            self.place(unit.id, at)
+        else:
+            self.remove(unit.id, box or ELIMINATED)
 
     def _apply_combat(self, combat: act.Combat) -> None:
         replacements = getattr(combat, "replacements", {})
@@ -140,7 +151,12 @@ class State:
                 self.remove(unit_id)
                 if unit_id in replacements:
                     self.place(replacements[unit_id], where)
-        for unit_id in combat.losses_defender + combat.losses_attacker:
+        losses = combat.losses_defender + combat.losses_attacker
+        for unit_id in getattr(combat, "negated", ()):  # a step listed as lost, then cancelled: the last listing
+            if unit_id in losses:
+                last = len(losses) - 1 - losses[::-1].index(unit_id)
+                losses = losses[:last] + losses[last + 1 :]
+        for unit_id in losses:
             unit = self.units[unit_id]
             if unit.on_map:
                 where = unit.at
@@ -150,9 +166,11 @@ class State:
         for unit_id, path in getattr(combat, "retreats", {}).items():
             if self.units[unit_id].on_map and path:
                 self.place(unit_id, path[-1])
+        paths = getattr(combat, "advance_paths", {})
         for unit_id in getattr(combat, "advance", ()):
             if self.units[unit_id].on_map:
-                self.place(unit_id, combat.target)
+                path = paths.get(unit_id)
+                self.place(unit_id, path[-1] if path else combat.target)
         for unit_id, path in getattr(combat, "defender_advance", {}).items():
             if self.units[unit_id].on_map and path:
                 self.place(unit_id, path[-1])
@@ -264,6 +282,14 @@ class State:
         return state
 
 
+def load_state_document(path) -> JsonDocument:
+    """A state file or a scenario file (it has an ``id``), read and checked against its own schema: both give the
+    units and where they stand, so every ``--state`` option takes either."""
+    document = load_json(path)
+    data = document.data
+    is_scenario = isinstance(data, dict) and "id" in data and "units" in data and "actions" not in data
+    schemas.check(document, "scenario" if is_scenario else "state")
+    return document
 def _piles(module: Module, document: JsonDocument) -> dict[str, Piles]:
     """The card piles of a state: each side one of the module's, each card one of its cards."""
     data = document.data["cards"]

@@ -39,6 +39,13 @@ class TurnContext:
     touched: set[int] = field(default_factory=set)  # locations whose stacks changed since the last check
     unchecked: set[str] = field(default_factory=set)
     extra: dict[str, Any] = field(default_factory=dict)
+    # action index -> (result, what it did, rule): a random event's outcome in the module's words (see ``outcome``)
+    outcomes: dict[int, tuple[str | None, str, str]] = field(default_factory=dict)
+
+    def outcome(self, action: Action, text: str, *, result: str | None = None, rule: str = "") -> None:
+        """Say what the dice of ``action`` did (``"NATO declares neutrality"``), with the ``result`` the tables give
+        (shown instead of the one the player wrote) and the rule: every report, picture and the viewer show it."""
+        self.outcomes[action.index] = (result, text, rule)
 
     def record_combat(self, combat: Action) -> None:
         """Remember where a combat's retreats and advance went: those hexes are judged for stacking, and

@@ -54,6 +54,8 @@ class PoliticsRules(ChinaWarBase):
         column, row = soviet + mods[SOVIET], chinese + mods[CHINESE]
         event = self.political["rows"][str(row)][column - 1]
         ctx.extra["political_event"] = event
+        dice = f"Soviet {soviet}{mods[SOVIET]:+d} = {column}, Chinese {chinese}{mods[CHINESE]:+d} = {row}"
+        ctx.outcome(action, f"{self.political['events'][event]['text']} ({dice})", result=event, rule="5.2")
         if action.result is not None and action.result.upper() != event:
             found.append(mismatch("5.2", f"Soviet {soviet}{mods[SOVIET]:+d} = {column}, Chinese {chinese}{mods[CHINESE]:+d} = {row} gives event {event}, not {action.result}", action))
         return found
@@ -67,7 +69,11 @@ class PoliticsRules(ChinaWarBase):
         power, outcome = entry["power"], entry["outcome"]
         stances = state.status.setdefault("political", {})
         if stances.get(power, "ambiguous") != "ambiguous":
-            return []  # 5.0: a settled power ignores later events; nothing happens this turn
+            # 5.0: a settled power ignores later events; nothing happens this turn
+            result, text, rule = ctx.outcomes.get(action.index, (event, "", "5.2"))
+            settled = stances[power].replace("_", " ").replace("prc", "PRC").replace("ussr", "USSR")
+            ctx.outcome(action, f"{text}; {power} is already {settled}: no effect (5.0)", result=result, rule=rule)
+            return []
         stances[power] = outcome
         if power == "NATO" and outcome == "neutral":
             state.status["nato_neutral_turn"] = state.turn

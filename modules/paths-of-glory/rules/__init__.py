@@ -4,24 +4,35 @@
 activations), ``movement`` (movement and strategic redeployment), ``combat`` (attacks, fire tables, flank
 attacks, losses, retreats, advances), ``rolls`` (mandated offensive, siege, entrenchment), ``reserve`` (reinforcements, the Reserve
 Box, replacement points), ``fronts`` (besieging forts, London, the Caucasus link, Near East SR quotas), ``warstatus`` (mandated
-offensives carried out, commitment levels, automatic victory), ``supply`` (supply lines, the Attrition phase), ``cards`` (the card piles: deal, draw, reshuffle, new decks, combat cards in play). What is not checked yet is listed in the README.
+offensives carried out, commitment levels, automatic victory), ``supply`` (supply lines, the Attrition phase), ``cards`` (the card piles: deal, draw, reshuffle, new decks, combat cards in play),
+``events`` (event effects that later checks see), ``control`` (control
+changing hands in the Attrition phase and at a retreat's end), ``rebuild`` (eliminated units rebuilt with RP), ``advance``
+(advances beyond the attacked space, Withdrawal), ``entrench`` (one attempt a space a round),
+``greece`` (limited Greek entry and the Salonika event). What is not checked yet is listed in the README.
 """
 
 from __future__ import annotations
 
+from .advance import AdvanceRules
 from .base import PathsOfGloryBase
 from .cards import CardPileRules
 from .combat import CombatRules
+from .control import ControlRules
+from .entrench import EntrenchRules
+from .events import EntrenchEventRules, EventRules
 from .fronts import FrontRules
+from .greece import GreeceRules
+from .srstacking import SrStackingRules
 from .movement import MovementRules
 from .operations import OperationsRules
+from .rebuild import RebuildRules
 from .reserve import ReserveRules
 from .rolls import RollRules
 from .supply import SupplyRules
 from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(CardPileRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(CardPileRules, EntrenchEventRules, EventRules, ControlRules, RebuildRules, AdvanceRules, EntrenchRules, GreeceRules, SrStackingRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 

@@ -45,6 +45,9 @@ class Play:
     attacked_with: set[str] = field(default_factory=set)
     attacked_out: set[str] = field(default_factory=set)  # units that left a siege to attack next door (15.2.3)
     retreated_into: dict[int, set[str]] = field(default_factory=dict)
+    attacked_spaces: set[int] = field(default_factory=set)  # LR2022 12.1.6: each space attacked once an action
+    grants: frozenset[str] = frozenset()  # what an event play also allows ("ops", "sr"): events.py
+    notes: dict = field(default_factory=dict)  # per-round notes of an event's effect (the Sud Army stack)
 
 
 @dataclass
@@ -85,9 +88,16 @@ class PathsOfGloryBase(Ruleset):
         marked = state.status.get("control", {}).get(label)
         if marked:
             return marked
-        if self.neutral(state, self.module.map.country[location]):
+        if self.neutral(state, self.module.map.country[location]) and not self.greek_open(state, location):
             return None  # a neutral nation's spaces belong to neither side until it enters the war
         return self.module.map.extra[location].get("side")
+
+    def greek_open(self, state: State, location: int) -> bool:
+        """9.5.2.4: after the Salonika event a still neutral Greece's spaces that hold no Greek unit are open to
+        both sides (entered, attacked, controlled, traced through); those holding Greek units stay closed."""
+        if self.module.map.country[location] != "GR" or not self.neutral(state, "GR") or not self.played(state, "salonika"):
+            return False
+        return not any(u.unit.type.nationality == "GR" for u in state.units_at(location))
 
     def vp_space(self, state: State, location: int) -> bool:
         """Whether a space is a VP space on the map the scenario uses (the classic map, or the historical one of 5.7.2)."""
@@ -105,7 +115,12 @@ class PathsOfGloryBase(Ruleset):
         return int(self.module.map.extra[location].get("fort", 0))
 
     def besieged(self, state: State, location: int) -> bool:
-        return state.status.get("forts", {}).get(self.module.map.label(location)) == "besieged"
+        """A fort is besieged while its marker is on and enemy units stand in its space: once the last besieger
+        leaves, the siege is lifted (15.2.1, 15.2.4) and the fort blocks supply and SR again (14.1.3)."""
+        if state.status.get("forts", {}).get(self.module.map.label(location)) != "besieged":
+            return False
+        holder = self.module.map.extra[location].get("side")
+        return any(u.side != holder for u in state.units_at(location))
 
     def trench(self, state: State, location: int) -> dict[str, Any] | None:
         return state.status.get("trenches", {}).get(self.module.map.label(location))
@@ -195,10 +210,11 @@ class PathsOfGloryBase(Ruleset):
             return []
         side = action.side or ctx.active_side
         number = action.round
-        if number is None:
-            return [illegal("8.1.1", "an action round names its number (1-6)", action)]
         current: Round | None = data.get("round")
         expected = (1, "cp") if current is None else ((current.number, "ap") if current.side == "cp" else (current.number + 1, "cp"))
+        if number is None:
+            # A round marker without its number is the next round (a VASSAL log does not know which round it opens in).
+            number = expected[0]
         data["round"] = Round(number, side)
         state.status["round"] = {"number": number, "side": side}
         if number > ROUNDS:
@@ -213,7 +229,7 @@ class PathsOfGloryBase(Ruleset):
 
     def need_play(self, action, ctx: TurnContext, use: tuple[str, ...], rule: str, what: str) -> tuple[Play | None, list]:
         play = self.current_play(ctx)
-        if play is None or play.use not in use:
+        if play is None or (play.use not in use and not play.grants & set(use)):
             had = "no card play" if play is None else f"a card played for {play.use}"
             return None, [illegal(rule, f"{what} needs a card played for {' or '.join(use)} in this action round; the round has {had}", action)]
         return play, []

@@ -13,6 +13,9 @@ from pbem.rules.ruleset import TurnContext, illegal, mismatch, warning
 
 from .base import PathsOfGloryBase
 
+# 12.4.5: the order in which attacking British units (and the RU CAU Army) take the first loss.
+LOSS_PRIORITY = {"BR-BEF-ARMY": 0, "BR-BEF-CORPS": 1, "BR-MEF-ARMY": 2, "RU-CAU-ARMY": 2, "BR-AUS-CORPS": 3, "BR-CND-CORPS": 3}
+
 
 class CombatRules(PathsOfGloryBase):
     def _tables(self) -> tuple[StrengthTable, StrengthTable]:
@@ -57,6 +60,8 @@ class CombatRules(PathsOfGloryBase):
             return found + [illegal("12.1.1", f"{label} holds no enemy unit or fort to attack", action)]
         if self._desert_summer(state, target):  # type: ignore[attr-defined]
             found.append(illegal("15.2.5", f"{label} is a desert space: it is not attacked in summer (LR2022 15.2.5)", action))
+        if target in play.attacked_spaces:
+            found.append(illegal("12.1.6", f"{label} was already attacked in this action; no space is attacked twice in one action (LR2022 12.1.6)", action))
         retreated = play.retreated_into.get(target, set())
         if defenders and all(u.id in retreated for u in defenders):
             found.append(illegal("12.1.1", f"{label} holds only units that retreated there this round: it may not be attacked", action))
@@ -151,11 +156,13 @@ class CombatRules(PathsOfGloryBase):
             else:
                 drm = sum(1 for s in spaces if s != action.flank_pin and self._free_flank(state, s, target, attackers[0].side))
                 flanked = action.flank_roll + drm >= self.module.tables["flank_attack"]["success_at_least"]
-        if action.cards:
-            found.append(warning("9.5.4", f"combat cards {', '.join(action.cards)} are played: their modifiers are not checked, so the fire results are not either", action))
+        card_drm = self.card_drms(action, state, attackers[0].side) if action.cards else (0, 0)
+        if card_drm is None:
+            found.append(warning("9.5.4", f"combat cards {', '.join(action.cards)} are played: their effects are not all modelled, so the fire results are not checked", action))
             return found
         attacker_shift, defender_shift = self.shifts(state, target, fort_only=not defenders)
         drm = self.module.tables["fire"]["sinai_drm"] if all(self.where(u.at) == "Sinai" for u in attackers) else 0
+        drm += card_drm[0]
         claimed = action.result.split("/")
         if len(claimed) != 2 or not all(c.isdigit() for c in claimed):
             return found + [illegal("12.2.8", f"an attack's result is two loss numbers, attacker's/defender's (e.g. 2/5), not {action.result!r}", action)]
@@ -171,9 +178,10 @@ class CombatRules(PathsOfGloryBase):
             if flanked:  # 12.3.3: the defender fires with what the attacker's fire left (replacing corps included)
                 firing = self._after(state, defenders, action.losses_defender, action.replacements)[0]
             defender_fort = 0 if flanked and _fort_lost(action) else fort
-            attacker_loss, column = self.fire(firing, defender_fort, defender_shift, action.defender_roll)
+            attacker_loss, column = self.fire(firing, defender_fort, defender_shift, action.defender_roll + card_drm[1])
             if attacker_loss != suffered_by_attacker:
-                found.append(mismatch("12.2.8", f"the defender's fire ({sum(u.face.attack for u in firing) + defender_fort} CF on the {column} column, roll {action.defender_roll}) inflicts {attacker_loss}, not {suffered_by_attacker}", action))
+                text = f"{card_drm[1]:+d}" if card_drm[1] else ""
+                found.append(mismatch("12.2.8", f"the defender's fire ({sum(u.face.attack for u in firing) + defender_fort} CF on the {column} column, roll {action.defender_roll}{text}) inflicts {attacker_loss}, not {suffered_by_attacker}", action))
         cancel = "cancel_retreat" in action.declared
         counted = action.losses_defender[:-1] if cancel and action.losses_defender else action.losses_defender
         found += self._losses(action, state, defenders, suffered_by_defender, "defender", counted)
@@ -184,6 +192,15 @@ class CombatRules(PathsOfGloryBase):
         found += self._fort_losses(action, state, defenders, fort, suffered_by_defender)
         found += self._retreat_and_advance(action, state, attackers, defenders, suffered_by_attacker, suffered_by_defender)
         return found
+
+    def card_drms(self, action, state: State, side: str) -> tuple[int, int] | None:
+        """The die roll modifiers (attacker's, defender's) of the combat cards played, or None where a card's effect
+        is not modelled (events.py models the ones that only modify a roll)."""
+        return None
+
+    def retreat_waived(self, action, state: State, attackers: list[UnitState]) -> bool:
+        """Whether an event lets the defenders ignore the retreat (events.py: Haig)."""
+        return False
 
     def _strays(self, action, strays: list[UnitState]) -> list:
         claimed = action.result.split("/")
@@ -216,7 +233,7 @@ class CombatRules(PathsOfGloryBase):
     def _loss_priority(self, action, attackers: list[UnitState], number: int) -> list:
         """12.4.5: attacking with British units (or the RU CAU Army), the first loss falls on the first unit of
         BEF Army, BEF Corps, MEF Army (or the CAU Army), AUS or CND Corps that can take it within the loss number."""
-        ranks = {"BR-BEF-ARMY": 0, "BR-BEF-CORPS": 1, "BR-MEF-ARMY": 2, "RU-CAU-ARMY": 2, "BR-AUS-CORPS": 3, "BR-CND-CORPS": 3}
+        ranks = LOSS_PRIORITY
         if not action.losses_attacker:
             return []
         able = [(ranks[u.id], u.id) for u in attackers if u.id in ranks and 0 < (u.face.loss or 0) <= number]
@@ -241,6 +258,9 @@ class CombatRules(PathsOfGloryBase):
             return [illegal("12.5.3", "cancelling a retreat costs one more step, and none is listed", action)]
         standing = self._after(state, defenders, action.losses_defender, action.replacements)[0]
         if not standing:
+            extra = state.units.get(action.losses_defender[-1])
+            if extra is not None and self.is_army(extra) and extra.id not in action.replacements and self._reserve_corps(state, extra):
+                return [illegal("12.4.4", f"the extra step eliminates {self.name(extra.id)}: a {extra.unit.type.nationality} corps from the Reserve Box replaces it at once and keeps the space (name it in replacements)", action)]
             return [illegal("12.5.3", "a retreat is cancelled only if a defending step remains after the extra step", action)]
         if action.retreats:
             return [illegal("12.5.3", "the defenders cancelled their retreat; they do not also retreat", action)]
@@ -289,6 +309,10 @@ class CombatRules(PathsOfGloryBase):
             unit, corps = state.units[old], state.units[new]
             if corps.box != "reserve" or corps.side != unit.side or corps.unit.type.nationality != unit.unit.type.nationality or self.is_army(corps):
                 found.append(illegal("12.4.4", f"{self.name(new)} cannot replace {self.name(old)}: a replacing corps comes from the Reserve Box, of the same nationality", action))
+            elif not self._may_replace(unit, corps):
+                found.append(illegal("12.4.4.3", f"{self.name(new)} cannot replace {self.name(old)}: the BEF Army only by the BEF Corps, other British armies by BR corps (not AUS, CND, PT, ANA or BEF)", action))
+            elif corps.step and any(u.step == 0 for u in self._replacing_corps(state, unit, set())):
+                found.append(illegal("12.4.4", f"{self.name(new)} is reduced: a full-strength corps of the Reserve Box replaces {self.name(old)} when there is one", action))
         standing, taken, problem = self._after(state, units, steps, action.replacements)
         if problem:
             return found + [illegal("12.4.1", problem, action)]
@@ -304,16 +328,75 @@ class CombatRules(PathsOfGloryBase):
             if 0 < loss <= remaining:
                 found.append(illegal("12.4.3", f"the {who} takes {taken} of a loss number of {number}; {self.name(unit.id)} could still lose a step (LF {loss})", action))
                 break
+        else:
+            # 12.4.3's own example: the loss number may be met only by eliminating a reduced army and letting the
+            # corps that replaces it (12.4.4) take steps too. 12.4.5's British priority comes first for an attacker.
+            prioritised = who == "attacker" and any(u.id in LOSS_PRIORITY for u in units)
+            most = taken if remaining <= 0 or prioritised else self._most_loss(state, units, number)
+            if taken < most:
+                found.append(illegal("12.4.3", f"the {who} takes {taken} of a loss number of {number}; {most} can be taken (an eliminated army's replacing corps from the Reserve Box takes steps too, 12.4.4)", action))
         return found
 
-    def _reserve_corps(self, state: State, army: UnitState) -> bool:
+    def _may_replace(self, army: UnitState, corps: UnitState) -> bool:
+        """12.4.4.3: the BEF Army only by the BEF Corps, the BEF Corps replaces nothing else; the AUS, CND, PT and
+        ANA Corps replace no British army."""
+        army_bef = army.unit.type.attributes.get("contingent") == "BEF"
+        contingent = corps.unit.type.attributes.get("contingent")
+        if army.unit.type.nationality != "BR":
+            return True
+        return contingent == "BEF" if army_bef else contingent is None
+
+    def _replacing_corps(self, state: State, army: UnitState, used: set[str]) -> list[UnitState]:
+        """The corps of the Reserve Box that may replace ``army`` (12.4.4, 12.4.4.3), ``used`` ones left out."""
         nation = army.unit.type.nationality
-        return any(u.box == "reserve" and u.side == army.side and u.unit.type.nationality == nation and not self.is_army(u) for u in state.units.values())
+        return [u for u in state.units.values() if u.box == "reserve" and u.side == army.side and u.unit.type.nationality == nation
+                and not self.is_army(u) and u.id not in used and self._may_replace(army, u)]
+
+    def _reserve_corps(self, state: State, army: UnitState) -> bool:
+        return bool(self._replacing_corps(state, army, set()))
+
+    def _most_loss(self, state: State, units: list[UnitState], number: int) -> int:
+        """The most of ``number`` that steps of ``units`` can absorb without exceeding it (12.4.3), an eliminated
+        army being replaced at once by a corps of the Reserve Box, full-strength if there is one (12.4.4)."""
+        memo: dict = {}
+
+        def best(stack: tuple[tuple[str, int], ...], used: frozenset[str], remaining: int) -> int:
+            key = (tuple(sorted(stack)), used, remaining)
+            if key in memo:
+                return memo[key]
+            result = 0
+            for n, (unit_id, step) in enumerate(stack):
+                unit = state.units[unit_id]
+                steps = unit.unit.type.steps
+                if step >= len(steps):
+                    continue
+                loss = steps[step].loss or 0
+                if loss <= 0 or loss > remaining:
+                    continue
+                rest = stack[:n] + ((unit_id, step + 1),) + stack[n + 1:]
+                options: list[tuple[tuple[str, int], ...]] = [()]
+                if step + 1 == len(steps) and self.is_army(unit):
+                    corps = self._replacing_corps(state, unit, set(used))
+                    full = [c for c in corps if c.step == 0] or corps
+                    kinds = {(c.unit.type.id, c.step): c for c in full}
+                    options = [((c.id, c.step),) for c in kinds.values()] or [()]
+                for extra in options:
+                    taken = loss + best(rest + extra, used | {e[0] for e in extra}, remaining - loss)
+                    result = max(result, taken)
+                if result == remaining:
+                    break
+            memo[key] = result
+            return result
+
+        return best(tuple((u.id, u.step) for u in units), frozenset(), number)
 
     def _retreat_and_advance(self, action, state: State, attackers, defenders, suffered_by_attacker: int, suffered_by_defender: int) -> list:
         found = []
         label = self.where(action.target)
         lost = list(action.losses_attacker)
+        # 12.4.4 with 12.5.1 and 12.6.1: a corps that replaced an eliminated attacking army is one of the attackers.
+        ids = {u.id for u in attackers}
+        attackers = attackers + [state.units[new] for old, new in action.replacements.items() if old in ids and new in state.units]
         full_attacker = [u for u in attackers if u.step == 0 and u.id not in lost]
         attacker_won = suffered_by_defender > suffered_by_attacker
         difference = suffered_by_defender - suffered_by_attacker
@@ -321,7 +404,7 @@ class CombatRules(PathsOfGloryBase):
         if action.retreats and not (attacker_won and full_attacker):
             why = "the result is a tie" if difference == 0 else ("the defender won" if not attacker_won else "no attacking unit is at full strength")
             found.append(illegal("12.5.1", f"the defenders in {label} may not retreat: {why}", action))
-        if attacker_won and full_attacker and "cancel_retreat" not in action.declared:
+        if attacker_won and full_attacker and "cancel_retreat" not in action.declared and not self.retreat_waived(action, state, attackers):
             standing = self._after(state, defenders, action.losses_defender, action.replacements)[0]
             staying = [u for u in standing if u.id not in action.retreats and u.id not in action.eliminated]
             if staying:
@@ -367,7 +450,7 @@ class CombatRules(PathsOfGloryBase):
         for unit_id in action.advance:
             unit = state.units[unit_id]
             if unit.id not in {u.id for u in attackers}:
-                found.append(illegal("12.6.1", f"{self.name(unit_id)} did not attack and may not advance", action))
+                found.append(illegal("12.6.1", f"{self.name(unit_id)} did not attack (nor replace an attacking army) and may not advance", action))
             elif unit.step or unit_id in lost:
                 found.append(illegal("12.6.1", f"only full-strength attackers advance; {self.name(unit_id)} is reduced", action))
         if action.advance:
@@ -421,6 +504,7 @@ class CombatRules(PathsOfGloryBase):
         if _fort_lost(action):
             state.status.setdefault("forts", {})[self.where(action.target)] = "destroyed"
         play.attacked_with.update(action.attackers)
+        play.attacked_spaces.add(action.target)
         play.attacked_out.update(u for u in action.attackers if state.units[u].at != action.target)
         for unit_id, path in action.retreats.items():
             if path:

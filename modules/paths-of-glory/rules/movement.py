@@ -31,8 +31,9 @@ class MovementRules(PathsOfGloryBase):
             found.append(illegal("9.2.5", f"{self.where(start)} is not activated for movement this round", action))
         for here, there in zip(path, path[1:]):
             if not game_map.is_adjacent(here, there):
+                # Reported with every other rule the move breaks (MF, supply, the spaces it enters).
                 found.append(illegal("11.1.3", f"{self.where(here)} and {self.where(there)} are not connected", action))
-                return found
+                break
             for unit in units:
                 if not self.may_use(state, here, there, unit):
                     allowed = ", ".join(sorted(game_map.restricted[_edge(here, there)]))
@@ -61,17 +62,18 @@ class MovementRules(PathsOfGloryBase):
             if enemies:
                 found.append(illegal("11.1.7", f"{label} holds enemy units ({', '.join(self.name(u.id) for u in enemies[:3])}); no unit may enter it", action))
                 break
-            if self.controller(state, location) != side and self.fort(state, location) and not self.besieged(state, location) and location != last:
+            if self.controller(state, location) != side and self.fort(state, location) and not self.besieged(state, location) and location != last and not self._besieging(state, location, side):
                 found.append(illegal("11.1.8", f"entering the enemy fort in {label} ends the move there (15.1.1)", action))
             country = game_map.country[location]
             german_fort = country == "GE" and self.fort(state, location) and self.controller(state, location) != side
             if german_fort and state.turn == 1 and any(u.unit.type.nationality == "RU" for u in units):
                 # Entering an enemy fort's space is besieging it (11.1.8, 15.2.1); LR2022 15.1.12 also says "enter".
                 found.append(illegal("15.1.11", f"Russian units may not besiege (LR2022: enter) the German fort space {label} in August 1914", action))
-            if self.neutral(state, country) and country != "AL":
+            if self.neutral(state, country) and country != "AL" and not self.greek_open(state, location):
                 found.append(illegal("11.1.11", f"{label} lies in neutral {country}; it may not be entered before {country} enters the war", action))
-            if country == "PE" and self.neutral(state, "TU"):
-                found.append(illegal("11.1.12", f"{label} (Persia) may be entered only once Turkey is in the war", action))
+            if country == "PE" and self.neutral(state, "TU") and self.edition() == "seed":
+                # Seed 11.1.12 only: LR2022 11.1.13 sets Persia's control when Turkey enters but bars no entry.
+                found.append(illegal("11.1.12", f"{label} (Persia) may be entered only once Turkey is in the war (seed edition)", action))
             if "mef_landing" in game_map.features[location] and state.status.get("mef_beachhead") != label:
                 found.append(illegal("11.1.10", f"{label} may be entered only while the MEF beach-head is there", action))
             for unit in units:
@@ -85,6 +87,12 @@ class MovementRules(PathsOfGloryBase):
         if side == "cp" and self.where(last) in CHANNEL_PORTS and not self._channel_open(state):
             found.append(illegal("11.1.9", f"before Race to the Sea (or CP war status 4) CP units may pass through {self.where(last)} but not end there", action))
         return found
+
+    def _besieging(self, state: State, location: int, side: str) -> bool:
+        """15.2.1-15.2.2: friendly units that entered this round and stopped there already besiege the fort (an
+        army, or as many corps as its LF), so other units may ignore it, before the marker goes on at the round's end."""
+        own = [u for u in state.units_at(location) if u.side == side]
+        return any(self.is_army(u) for u in own) or (bool(own) and len(own) >= self.fort(state, location))
 
     def judge_stacking(self, state: State, ctx: TurnContext) -> list:
         """10.1.1-10.1.2: at the end of movement (or SR) every space entered holds at most three units."""
@@ -152,7 +160,8 @@ class MovementRules(PathsOfGloryBase):
         for location in action.path:
             extra = game_map.extra[location]
             label = self.where(location)
-            if extra.get("port") != side or self.controller(state, location) != side:
+            beachhead = side == "ap" and label == state.status.get("mef_beachhead")  # 9.5.3.5: an Allied port
+            if not beachhead and (extra.get("port") != side or self.controller(state, location) != side):
                 found.append(illegal("13.1.7", f"{label} is not a friendly {side.upper()} port", action))
         return found
 

@@ -6,6 +6,7 @@ from pbem.model.state import State
 from pbem.rules.ruleset import TurnContext, illegal, mismatch, warning
 
 from .base import COMMITMENT, PathsOfGloryBase, Play, pog
+from .events import MODELLED_EVENTS
 
 USES = ("ops", "sr", "rp", "event")
 NO_CARD_USES = ("automatic", "peace_terms")
@@ -78,7 +79,7 @@ class OperationsRules(PathsOfGloryBase):
             problem = self._unmet(state, need)
             if problem:
                 found.append(illegal(need["rule"], f"{name} may not be played yet: {problem} (LR2022 {need['rule']})", action))
-        if not found and event not in CHECKED_EVENTS and not reinforcements:
+        if not found and event not in CHECKED_EVENTS and event not in MODELLED_EVENTS and not reinforcements:
             found.append(warning("9.5", f"the effect of {name} is not checked by the module (see README); only its playability and war status are", action))
         return found
 
@@ -156,24 +157,28 @@ class OperationsRules(PathsOfGloryBase):
         if play is None:
             return found
         cost = 0
+        uncosted = False  # a space not costed (no units, bad purpose, twice): the claimed cost cannot be judged
         near_east_attacks = sum(1 for loc, p in play.activated.items() if p == "attack" and self._near_east_limited(state, loc))
         for location, purpose in action.spaces.items():
             label = self.where(location)
             if purpose not in ("move", "attack"):
                 found.append(illegal("9.2.5", f"{label} is activated for move or for attack, not {purpose!r}", action))
+                uncosted = True
                 continue
             if location in play.activated:
                 found.append(illegal("9.2.5", f"{label} is already activated this round (for {play.activated[location]})", action))
+                uncosted = True
                 continue
             own = [u for u in state.units_at(location) if u.side == play.side]
             if not own:
                 found.append(illegal("9.2.6", f"{label} holds no {play.side.upper()} unit to activate (a fort alone is not a unit)", action))
+                uncosted = True
                 continue
             if purpose == "attack" and self._desert_summer(state, location):
                 found.append(illegal("15.2.5", f"{label} is a desert space: it is not activated for combat in summer (LR2022 15.2.5)", action))
             if any(self.out_of_supply(state, u) for u in own):
                 found.append(illegal("14.3.1", f"units out of supply in {label} may not be activated", action))
-            cost += self._space_cost(state, own, location)
+            cost += self._space_cost(state, own, location, purpose, play)
             play.activated[location] = purpose
             if purpose == "attack" and play.side == "ap" and self._near_east_limited(state, location):
                 near_east_attacks += 1
@@ -184,7 +189,7 @@ class OperationsRules(PathsOfGloryBase):
             what = "an automatic operation" if play.card is None else f"{play.card} ({play.ops} OPS)"
             found.append(illegal("9.2.1", f"activations cost {play.spent_ops} OPS this round; {what} gives {play.ops}", action))
         # Under-paying is its own violation even when the budget is exceeded too (an automatic operation's 1 OPS).
-        if action.cost is not None and action.cost != cost and all(f.rule == "9.2.1" for f in found):
+        if action.cost is not None and action.cost != cost and not uncosted:
             kind = illegal if action.cost < cost else mismatch
             how = "one a nationality in each space, 9.2.4: whether or not they act" + ("; 9.2.7.1 for units supplied through the MEF beach-head" if state.status.get("mef_beachhead") else "")
             found.append(kind("9.2.3", f"activating {', '.join(self.where(s) for s in action.spaces)} costs {cost} OPS ({how}), not {action.cost}", action))
@@ -194,7 +199,7 @@ class OperationsRules(PathsOfGloryBase):
         name = self.module.tables["turns"]["names"].get(str(state.turn), "")
         return name.startswith("Summer") and self.module.map.terrain[location] == "desert"
 
-    def _space_cost(self, state: State, own: list, location: int) -> int:
+    def _space_cost(self, state: State, own: list, location: int, purpose: str = "move", play=None) -> int:
         """9.2.3, and 9.2.7.1: units that trace supply through the MEF beach-head cost 3 OPS (the MEF Army) or 1
         OPS each (any other unit) on top of what the rest of the stack costs."""
         through = [u for u in own if self._through_beachhead(state, u)]

@@ -70,6 +70,8 @@ class ReserveRules(PathsOfGloryBase):
             if unit.unit.type.nationality != nation or unit.box != "reinforcements":
                 found.append(illegal("4.2.2", f"{name} is not one of the {nation} units waiting to enter", action))
                 continue
+            if not self.is_army(unit) and self._corps_slot(state, chart, unit, to):
+                continue  # corps are generic counters: any corps of the type the chart names fills its place
             if unit_id in listed:
                 if listed[unit_id] != to:
                     found.append(illegal("4.2.2", f"{name} sets up in {listed[unit_id]} when {nation} enters, not {to}", action))
@@ -80,6 +82,19 @@ class ReserveRules(PathsOfGloryBase):
             if location is None or not open_choices or self.module.map.country[location] != nation or to in used or state.units_at(location):
                 found.append(illegal("4.2.2", f"{name} sets up in an empty space of {nation} not named by the Setup Chart, one corps a space; not {to}", action))
         return found
+
+    def _corps_slot(self, state: State, chart: dict, unit: UnitState, to: str) -> bool:
+        """A place the Setup Chart gives a corps of ``unit``'s type at ``to`` that no corps of that type fills yet."""
+        kind = unit.unit.type.id
+        places = sum(1 for written in chart.get(to, ()) if written.split()[0] in state.units and state.units[written.split()[0]].unit.type.id == kind)
+        if not places:
+            return False
+        if to == "reserve":
+            filled = sum(1 for u in state.units.values() if u.box == "reserve" and u.unit.type.id == kind)
+        else:
+            location = self.module.map.find(to)
+            filled = sum(1 for u in state.units_at(location) if u.unit.type.id == kind) if location is not None else places
+        return filled < places
 
     def check_reinforce(self, action, state: State, ctx: TurnContext) -> list:
         nation = self.entering(state, ctx)
@@ -166,10 +181,8 @@ class ReserveRules(PathsOfGloryBase):
                 continue
             nation = unit.unit.type.nationality
             same = any(u.unit.type.nationality == nation for u in state.units_at(location) if u.side == play.side)
-            extra = self.module.map.extra[location]
-            own = extra.get("capital_of") == nation or (bool(self.module.map.supply[location]) and self.module.map.country[location] == nation)
-            if not (same or own) or self.controller(state, location) != play.side:
-                found.append(illegal("13.1.8", f"{name} leaves the Reserve Box for a space with a {nation} unit, or its own capital or supply source; not {label}", action))
+            if not (same or self._reserve_destination(state, unit, location)) or self.controller(state, location) != play.side:
+                found.append(illegal("13.1.8", f"{name} leaves the Reserve Box for a space with a {nation} unit, or its own capital or supply source{self._reserve_extra(nation)}; not {label}", action))
             found += self._capital_and_box(action, state, unit)
             play.spent_sr += self.module.tables["strategic_redeployment"]["cost"]["corps"]
             play.redeployed.add(unit_id)
@@ -177,6 +190,26 @@ class ReserveRules(PathsOfGloryBase):
             found.append(illegal("13.1.2", f"redeployments cost {play.spent_sr} SR points this round; {play.card} gives {play.sr}", action))
         found += self._stacking(action, state)
         return found
+
+    def _reserve_destination(self, state: State, unit: UnitState, location: int) -> bool:
+        """13.1.8: a space a corps may SR into from the Reserve Box without a unit of its nation there: its own
+        capital or supply source; for a US corps any Allied-controlled port in France (both editions); for a
+        Serbian corps Salonika, a supply source of the Serbs (LR2022 13.1.8, 14.2.3)."""
+        game_map = self.module.map
+        nation = unit.unit.type.nationality
+        extra = game_map.extra[location]
+        if extra.get("capital_of") == nation or (bool(game_map.supply[location]) and game_map.country[location] == nation):
+            return True
+        if nation == "US" and "port" in game_map.features[location] and game_map.country[location] == "FR":
+            return True
+        return nation == "SB" and self.edition() == "lr2022" and game_map.label(location) == "Salonika"
+
+    def _reserve_extra(self, nation: str) -> str:
+        if nation == "US":
+            return ", or an Allied-controlled port in France"
+        if nation == "SB" and self.edition() == "lr2022":
+            return ", or Salonika (LR2022)"
+        return ""
 
     def check_remove(self, action, state: State, ctx: TurnContext) -> list:
         if action.to != "reserve":
@@ -241,13 +274,15 @@ class ReserveRules(PathsOfGloryBase):
         costs = self.module.tables["replacement_costs"]["army" if self.is_army(unit) else "corps"]
         cost = costs["reduced_to_full"]
         points = state.status.setdefault("replacement_points", {})
+        found = []  # every rule the replacement breaks, not the first only
         if points.get(pool, 0) < cost:
-            return [illegal("17.1.1", f"{name} costs {cost} {pool} RP; {points.get(pool, 0)} are recorded", action)]
+            found.append(illegal("17.1.1", f"{name} costs {cost} {pool} RP; {points.get(pool, 0)} are recorded", action))
         capital = self._capital_lost(state, unit.unit.type.nationality, unit.side)
         if capital and unit.unit.type.nationality not in ("BE", "SB"):
-            return [illegal("17.1.3", f"the enemy controls or besieges {capital}: no {unit.unit.type.nationality} RP may be spent", action)]
-        points[pool] = points.get(pool, 0) - cost
-        return []
+            found.append(illegal("17.1.3", f"the enemy controls or besieges {capital}: no {unit.unit.type.nationality} RP may be spent", action))
+        if not found:
+            points[pool] = points.get(pool, 0) - cost
+        return found
 
     def _capital_lost(self, state: State, nation: str, side: str) -> str:
         game_map = self.module.map

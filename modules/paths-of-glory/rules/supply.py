@@ -13,6 +13,9 @@ always in supply (14.1.7).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from pbem.model.state import State, UnitState
 from pbem.rules.ruleset import TurnContext, illegal
 from pbem.rules.supply import reach
@@ -20,6 +23,55 @@ from pbem.rules.supply import reach
 from .base import PathsOfGloryBase, pog
 
 RUSSIAN_FAMILY = ("RU", "RO", "SB")
+
+
+@dataclass
+class _Network:
+    sources: set[int]
+    reached: set[int]
+    step: Callable[[int, int], bool]
+    ports: set[int]
+    landings: list[int]
+    open_: list[bool]
+    _stretches: tuple[dict[int, int], set[int]] | None = None
+
+    def stretches(self, game_map) -> tuple[dict[int, int], set[int]]:
+        """Each passable space's stretch (joined by passable spaces), and the stretches holding a friendly port."""
+        if self._stretches is None:
+            component: dict[int, int] = {}
+            for location in range(len(game_map)):
+                if self.open_[location] and location not in component:
+                    for found in reach(game_map, [location], self.open_.__getitem__, step=self.step):
+                        component[found] = location
+            self._stretches = (component, {component[p] for p in self.ports if p in component})
+        return self._stretches
+
+
+def _fingerprint(state: State, side: str) -> tuple:
+    """What a side's supply lines depend on: where the enemy's units stand, control, forts, the beach-head,
+    neutral nations and the events played (Greece's limited entry)."""
+    status = state.status
+    units = state.units
+    return (
+        tuple(loc for loc, ids in state.stacks.items() if ids and units[ids[0]].side != side),  # 10.1.3: one side a space
+        tuple(status.get("control", {}).items()),
+        tuple(status.get("forts", {}).items()),
+        # a siege lasts while besiegers stand in the fort's space (``besieged``): the besieger's own units count
+        tuple(bool(state.stacks.get(loc)) for loc in _besieged_spaces(state)),
+        status.get("mef_beachhead"),
+        tuple(status.get("neutral_nations", ())),
+        len(status.get("events_played", ())),
+    )
+
+
+def _besieged_spaces(state: State) -> list[int]:
+    forts = state.status.get("forts", {})
+    if not forts:
+        return []
+    game_map = state.module.map
+    return [game_map.index(label) for label, how in forts.items() if how == "besieged"]
+
+
 ALWAYS = ("MN",)  # 14.1.5 (with the ANA and SN corps, by contingent)
 
 
@@ -33,38 +85,99 @@ class SupplyRules(PathsOfGloryBase):
         here = unit.at
         if nation in ALWAYS or contingent in ("ANA",) or nation == "SN":
             return True  # 14.1.5
+        if self.neutral(state, nation):
+            return True  # a neutral nation's units (Greece's after the Salonika event, 9.5.2.4) are not at war: no supply, no attrition
         if nation == "SB" and game_map.country[here] == "SB":
             return True  # 14.1.6
         if nation == "TU" and game_map.label(here) == "Medina":
             return True  # 14.1.8
-        side = unit.side
-        sources = self._sources(state, side, nation)
+        net = self._network(state, unit)
+        here = unit.at
+        if here in net.sources:
+            return True
+        step = net.step
+        if any(n in net.reached and step(here, n) for n in game_map.neighbours[here]):
+            return True
+        if nation in RUSSIAN_FAMILY or not net.landings:
+            return False  # 14.2.2: no sea supply for them; or no friendly port joins a source
+        # 14.1.4: a friendly port on the unit's own land stretch, a sea leg to a port joined to a source.
+        if here in net.ports:
+            return True
+        component, port_components = net.stretches(game_map)
+        return any(component.get(n) in port_components and step(here, n) for n in game_map.neighbours[here])
 
-        def passable(location: int) -> bool:
-            if self.enemy_units(state, location, side):
-                return False
-            owner = self.controller(state, location)
-            if owner == side:
-                return not (self.fort(state, location) and self.besieged(state, location))
-            return bool(self.fort(state, location)) and self.besieged(state, location)
+    def _network(self, state: State, unit: UnitState) -> "_Network":
+        """The supply network of the unit's side and kind, traced once and kept while nothing it depends on
+        changes (the enemy's positions, control, forts, the beach-head, neutral nations): the passable spaces
+        joined to a usable source (traced back from the sources along the lines a unit traces forward), the
+        ports joined to a source, and (when a unit needs the sea) the stretches of passable spaces."""
+        nation = unit.unit.type.nationality
+        side = unit.side
+        key = (side, self.token(unit), nation in RUSSIAN_FAMILY, nation == "SB")
+        print_ = _fingerprint(state, side)
+        cache = self.__dict__.setdefault("_supply_networks", {})
+        kept = cache.get(side)
+        if kept is None or kept[0] != print_:
+            kept = cache[side] = (print_, {}, self._open_spaces(state, side))
+        net = kept[1].get(key)
+        if net is None:
+            net = kept[1][key] = self._trace(state, unit, side, nation, kept[2])
+        return net
+
+    def _open_spaces(self, state: State, side: str) -> list[bool]:
+        """14.1.3: the spaces a supply line of ``side`` may enter: friendly-controlled without enemy units, not a
+        besieged friendly fort; or a besieged enemy fort."""
+        game_map = self.module.map
+        enemy = {loc for loc, ids in state.stacks.items() if ids and any(state.units[u].side != side for u in ids)}
+        open_ = [False] * len(game_map)
+        for location in range(len(game_map)):
+            if location in enemy:
+                continue
+            fort = self.fort(state, location) if game_map.extra[location].get("fort") else 0
+            besieged = bool(fort) and self.besieged(state, location)
+            if self.controller(state, location) == side:
+                open_[location] = not besieged
+            else:
+                open_[location] = besieged
+        return open_
+
+    def _trace(self, state: State, unit: UnitState, side: str, nation: str, open_: list[bool]) -> "_Network":
+        game_map = self.module.map
+        neighbours = game_map.neighbours
+        restricted = game_map.restricted
+        russian_lines = nation in RUSSIAN_FAMILY
 
         def step(a: int, b: int) -> bool:
+            if (a, b) not in restricted and (b, a) not in restricted:
+                return True
             if self.may_use(state, a, b, unit):
                 return True
             # 14.1.3: RU, RO and SB units trace over the dashed lines that join Russian supply sources.
-            return nation in RUSSIAN_FAMILY and any("RU" in game_map.extra[x].get("supply_for", ()) for x in (a, b))
+            return russian_lines and any("RU" in game_map.extra[x].get("supply_for", ()) for x in (a, b))
 
-        land = reach(game_map, [here], passable, step=step)
-        if sources & set(land):
-            return True
-        if nation in RUSSIAN_FAMILY:
-            return False  # 14.2.2: no sea supply for them
-        ports = [p for p in land if self._port(state, p, side)]
-        if not ports:
-            return False
-        landings = [p for p in range(len(game_map)) if self._port(state, p, side) and p not in ports]
-        beyond = reach(game_map, landings, passable, step=step)
-        return bool(sources & set(beyond))
+        sources = self._sources(state, side, nation)
+        reached = set(reach(game_map, [s for s in sources if open_[s]], open_.__getitem__, step=step))
+        ports: set[int] = set()
+        landings: list[int] = []
+        if not russian_lines:
+            for location in self._port_spaces(state, side):
+                ports.add(location)
+                if location in sources or any(n in reached and step(location, n) for n in neighbours[location]):
+                    landings.append(location)
+        return _Network(sources, reached, step, ports, landings, open_)
+
+    def _port_spaces(self, state: State, side: str) -> list[int]:
+        game_map = self.module.map
+        candidates = self.__dict__.get("_port_candidates")
+        if candidates is None:
+            candidates = self.__dict__["_port_candidates"] = [loc for loc in range(len(game_map)) if game_map.extra[loc].get("port")]
+        found = [loc for loc in candidates if self._port(state, loc, side)]
+        beachhead = state.status.get("mef_beachhead")
+        if side == "ap" and beachhead:
+            location = game_map.find(beachhead)
+            if location is not None and location not in found and self._port(state, location, side):
+                found.append(location)
+        return found
 
     def out_of_supply(self, state: State, unit: UnitState) -> bool:
         """14.3.1-14.3.2 by the traced supply line; off the map no line can be traced, so the state's flag decides."""

@@ -64,6 +64,10 @@ CP_PASS = [cp(1), {"card": None, "use": "automatic"}]  # an automatic operation 
 EXPECTED: dict[str, dict] = {}
 
 
+# 14.3.6: in the cut-off situation below, the spaces that cannot trace supply for their side in the Attrition phase.
+ATTRITION_FLIPS = {"control": {"Cambrai": "ap", "Libya": "ap"}}
+
+
 def legal(name: str, actions: list, **kw) -> None:
     turn(name, actions, **kw)
     EXPECTED[name] = {"ok": True, "rules": []}
@@ -347,15 +351,18 @@ def build() -> None:
     legal("legal-21-attrition.json", [
         {"phase": "attrition"},
         {"remove": "GE-3-ARMY", "to": "permanently_eliminated", "note": "cut off in Cambrai since the French took Sedan"},
-    ], start=cut_off, note="14.3.5: the GE 3rd Army in Cambrai traces no supply (Sedan and Brussels are Allied): attrition removes the army permanently.")
+        ATTRITION_FLIPS,
+    ], start=cut_off, note="14.3.5: the GE 3rd Army in Cambrai traces no supply (Sedan and Brussels are Allied): attrition removes the army permanently; 14.3.6: Cambrai, and Libya (cut off while Turkey is neutral), pass to the Allies.")
     illegal("illegal-14.3.5-out-of-supply-army-survives.json", "14.3.5", [
         {"phase": "attrition"},
+        ATTRITION_FLIPS,
         {"phase": "siege"},
     ], start=cut_off, note="The GE 3rd Army in Cambrai is out of supply and is not eliminated in the Attrition phase.")
     illegal("illegal-14.3.5-supplied-unit-eliminated.json", "14.3.5", [
         {"phase": "attrition"},
         {"remove": "GE-3-ARMY", "to": "permanently_eliminated"},
         {"eliminate": "GE-CORPS-09"},
+        ATTRITION_FLIPS,
     ], start=cut_off, note="The GE corps in Bremen is in supply: attrition does not touch it.")
     legal("legal-22-americans-land-at-bordeaux.json", [
         *CP_PASS, ap(1), {"card": "AP-43", "use": "event"},
@@ -556,8 +563,10 @@ def build() -> None:
     illegal("illegal-12.3.1-flank-into-a-trench.json", "12.3.1", [
         cp(1), {"card": "CP-13", "use": "ops"}, {"activate": {"Metz": "attack", "Strasbourg": "attack"}, "cost": 2},
         {"attack": ["GE-4-ARMY", "GE-5-ARMY", "GE-6-ARMY"], "target": "Nancy", "flank": {"pin": "Metz", "roll": 5},
-         "roll": 6, "defender_roll": 6, "result": "7/7", "losses": {"attacker": ["GE-4-ARMY", "GE-5-ARMY"], "defender": ["FR-1-ARMY", "FR-2-ARMY"]}},
-    ], note="Nancy holds a level 1 trench: no flank attack.")
+         "roll": 6, "defender_roll": 6, "result": "7/7",
+         "losses": {"attacker": ["GE-4-ARMY", "GE-4-ARMY", "GE-CORPS-01"], "defender": ["FR-1-ARMY", "FR-1-ARMY", "FR-CORPS-01"]},
+         "replacements": {"GE-4-ARMY": "GE-CORPS-01", "FR-1-ARMY": "FR-CORPS-01"}},
+    ], note="Nancy holds a level 1 trench: no flank attack. (Each side meets its 7 only by losing an army and a step of the corps replacing it, 12.4.3.)")
     illegal("illegal-12.4.3-loss-exceeds-the-number.json", "12.4.3", [
         cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack"}, "cost": 1},
         {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 4, "defender_roll": 3, "result": "2/5",

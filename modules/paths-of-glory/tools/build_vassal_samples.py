@@ -28,7 +28,7 @@ class Opening:
 
     _opened: dict[str, object] = {}  # the save read once, however many logs are built on it
 
-    def __init__(self, save: Path):
+    def __init__(self, save: Path, player: str = "Ted"):
         from pbem.formats.vassal.logwriter import LogWriter
         from pbem.formats.vassal.to_state import open_game, save_to_state
 
@@ -44,7 +44,8 @@ class Opening:
         self.xy = {}
         for name, x, y in places["regions"]:
             self.xy.setdefault(name, (x, y))
-        self.writer = LogWriter(self.opened.game, player="Ted", pieces=self.opened.pieces)
+        self.writer = LogWriter(self.opened.game, player=player, pieces=self.opened.pieces)
+        self.player = player
         self.units_at: dict[str, list[str]] = {}
 
     def unit(self, unit_id: str) -> str:
@@ -66,7 +67,7 @@ class Opening:
     def roll(self, button: str, value: int) -> int:
         report = self.opened.mapping.data["places"]["dice_reports"][button]
         colour = "grey" if "grey" in report else "blue"
-        text = report.replace("$name$", button).replace("$result1$", str(value)).replace("$PlayerName$", "Ted")
+        text = report.replace("$name$", button).replace("$result1$", str(value)).replace("$PlayerName$", self.player)
         assert colour in text
         return self.writer.report(text)
 
@@ -78,6 +79,23 @@ class Opening:
         path = out / name
         path.write_bytes(self.writer.to_bytes("Paths of Glory", "10.8"))
         return path
+
+    def next_log(self, player: str) -> "Opening":
+        """The next log of a chain: it opens with the game as it stands now (VASSAL saves the whole game at
+        the start of a log), written by ``player``. Piece ids, cards and places stay those of the save."""
+        from pbem.formats.vassal.logwriter import LogWriter
+
+        following = object.__new__(Opening)
+        following.__dict__.update(self.__dict__)
+        following.writer = LogWriter(self.writer.position(), player=player)
+        following.player = player
+        following.units_at = {}
+        return following
+
+    def cheat_move(self, unit_id: str, space: str) -> None:
+        """Move a unit without logging it (a VASSAL player moving a piece before starting the log)."""
+        x, y = self.xy[space]
+        self.writer.move_command(self.unit(unit_id), "Map", x, y)
 
 
 def corps_at(opening: Opening, space: str, nation: str) -> str:
@@ -163,7 +181,43 @@ def build(save: Path, out: Path = OUT, expected_file: bool = True) -> dict[str, 
     return expected
 
 
+def build_chains(save: Path, out: Path = OUT) -> dict[str, list[str]]:
+    """Two chains of logs as two players send them, one log per action round (issue 25): ``chain-clean/``, each
+    log opening where the one before ended, and ``chain-moved/``, the same game with the Allied player moving
+    the French 5th Army from Sedan to Verdun before starting their log (a move no log shows). The CP rolls for
+    the record in rounds 1 and 2, once taking a roll back and rolling again. Returns each chain's files."""
+    chains: dict[str, list[str]] = {}
+    for chain, cheat in (("chain-clean", False), ("chain-moved", True)):
+        folder = out / chain
+        cp = Opening(save, "Ted")
+        cp.play("CP-10", "OPS (CP)")
+        cp.move("GE-4-ARMY", "Strasbourg")
+        cp.move("AH-2-ARMY", "Czernowitz", one_drag=True)
+        cp.roll("Grey Die", 3)
+        cp.roll("Blue Die", 5)
+        files = [cp.save("01-cp-round-1.vlog", folder).name]
+        if cheat:
+            cp.cheat_move("FR-5-ARMY", "Verdun")
+        ap = cp.next_log("Ann")
+        ap.play("AP-03", "OPS (AP)")
+        ap.move("FR-9-ARMY", "Chateau Thierry")
+        ap.roll("Grey Die", 2)
+        files.append(ap.save("02-ap-round-1.vlog", folder).name)
+        cp = ap.next_log("Ted")
+        cp.play("CP-04", "OPS (CP)")
+        cp.move("GE-1-ARMY", "Koblenz")
+        cp.roll("Grey Die", 1)
+        cp.writer.undo()
+        cp.roll("Grey Die", 6)
+        files.append(cp.save("03-cp-round-2.vlog", folder).name)
+        chains[chain] = files
+    return chains
+
+
 if __name__ == "__main__":
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else OUT
     for name in build(Path(sys.argv[1]), out):
         print(f"wrote {out / name}")
+    for chain, names in build_chains(Path(sys.argv[1]), out).items():
+        for name in names:
+            print(f"wrote {out / chain / name}")

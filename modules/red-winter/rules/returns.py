@@ -182,6 +182,7 @@ class ReturnRules:
             return [mismatch("RA-8", f"the 354th's return roll is one 1d6, not {action.dice} {list(action.values)}", action)]
         unit_id = next(iter(waiting))
         due = state.turn + action.values[0]
+        ctx.outcome(action, f"{self.name(unit_id)} returns on turn {due}", result=f"turn {due}", rule="RA-8")
         claimed = re.search(r"\d+", action.result or "")
         if action.result is not None and (claimed is None or int(claimed.group()) != due):
             return [mismatch("RA-8", f"{self.name(unit_id)} fired on turn {state.turn} and rolled {action.values[0]}: it returns on turn {due}, not {action.result!r}", action)]

@@ -140,6 +140,7 @@ class SpecialRules:
         modifiers = self.recovery_modifiers(unit, state)
         total = roll + sum(modifiers.values())
         expected = "recovered" if total >= self.module.tables["recovery"]["success"] else "failed"
+        ctx.outcome(action, f"{name} {'regains a step' if expected == 'recovered' else 'stays reduced'} ({roll}{''.join(f' {v:+d}' for v in modifiers.values())} = {total})", result=expected, rule="RC-1")
         if action.result is not None and action.result.lower() != expected:
             explained = "".join(f" {v:+d} {k.replace('_', ' ')}" for k, v in modifiers.items())
             return [mismatch("RC-1", f"recovery roll {roll}{explained} = {total}: {expected} (6 or more recovers), not {action.result}", action)]

@@ -106,7 +106,7 @@ def _hint(expected: frozenset[str]) -> str:
 
 # The words that start a clause of an attack: a line starting with one continues the attack above it.
 _CLAUSE_START = re.compile(
-    r"\s*(?:attacker|defender|losses|retreats?|advances?|eliminated|destroyed|rolls?|rolled|dr|die|vs|against|support"
+    r"\s*(?:attacker|defender|losses|retreats?|advances?|eliminated|destroyed|negated|rolls?|rolled|dr|die|vs|against|support"
     r"|declares?|shifts?|col|column|odds|at|results?|res|spotter|spotted|flank|cards?|=|\(|\d+\s*[:/-]\s*\d+)(?:\b|\s|$)",
     re.IGNORECASE,
 )

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 
+from pbem.formats.notation.cleanup import MAX_ERRORS
 from pbem.formats.notation.located import At
 from pbem.model.errors import PbemError
 from pbem.model.lookup import find_card, find_units
@@ -13,11 +15,17 @@ from pbem.model.module import Module, bundled_modules, load_module_by_id
 from pbem.model.names import fold
 
 
+MAX_SUGGESTIONS = MAX_ERRORS  # as many as a notation error shows
+
+
 class Names:
     """Units, locations and sides of a module, found by id, alias, case-insensitive spelling or prefix."""
 
-    def __init__(self, module: Module):
+    def __init__(self, module: Module, in_play: Callable[[], dict[str, str]] | None = None):
         self.module = module
+        self._in_play = in_play  # the units on the map where the turn starts, asked for only to suggest a unit
+        self._in_play_found: dict[str, str] | None = None
+        self.suggested = 0  # suggestions made: past MAX_SUGGESTIONS a name is only called unknown
         self.unit_keys: dict[str, set[str]] = {}
         for unit in module.units.values():
             for key in (unit.id, unit.name, *unit.aliases):
@@ -63,6 +71,16 @@ class Names:
             return written, ""
         return find_card(self.module, written)
 
+    def place(self, written: str) -> tuple[str | None, str]:
+        """A map location, or else one of the module's boxes (where a rebuilt unit goes)."""
+        found, refusal = self.location(written)
+        if found is not None:
+            return found, ""
+        box, _ = self.box(written)
+        if box is not None and _fold(written) == _fold(box):
+            return box, ""
+        return None, f"{refusal}, nor a box of {self.module.id} ({', '.join(self.module.boxes)})"
+
     def box(self, written: str) -> tuple[str | None, str]:
         keys = {_fold(b): {b} for b in self.module.boxes}
         found = _lookup(keys, written)
@@ -77,11 +95,23 @@ class Names:
             return next(iter(found)), ""
         return None, self._refusal("side", written, found, keys)
 
+    def in_play(self) -> dict[str, str]:
+        if self._in_play_found is None:
+            self._in_play_found = self._in_play() if self._in_play is not None else {}
+        return self._in_play_found
+
     def _refusal(self, kind: str, written: str, found: set, keys: dict[str, set]) -> str:
         if found:
             listed = sorted(map(str, found))
             shown = ", ".join(listed[:8]) + (f" and {len(listed) - 8} more" if len(listed) > 8 else "")
             return f"{kind} {written!r} is ambiguous: it could be {shown}"
+        self.suggested += 1
+        if self.suggested > MAX_SUGGESTIONS:  # only the first problems are shown: the search costs a few ms each
+            return f"unknown {kind} {written!r}"
+        if kind == "unit":
+            from pbem.formats.turnfile import unit_suggestion
+
+            return f"unknown unit {written!r}" + unit_suggestion(written, self.module, self.in_play())
         close = difflib.get_close_matches(_fold(written), list(keys), n=4, cutoff=0.6)
         names = sorted({name for key in close for name in map(str, keys[key])})
         if kind in ("hex", "space"):

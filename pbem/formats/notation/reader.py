@@ -25,10 +25,11 @@ from pbem.formats.notation.cleanup import (
 )
 from pbem.formats.notation.grammar import _CLAUSE_START, _Failure, _parse
 from pbem.formats.notation.located import At
-from pbem.formats.notation.names import Names, _find_module
+from pbem.formats.notation.names import MAX_SUGGESTIONS, Names, _find_module
 from pbem.model.errors import PbemError, Source
 from pbem.model.files import read_text
 from pbem.model.jsonsource import JsonDocument, escape_pointer_token
+from pbem.model.module import Module, bundled_modules, load_module_by_id
 
 
 @dataclass
@@ -76,11 +77,11 @@ class NotationDocument(JsonDocument):
 MAX_CLOSING = 3  # lines of a closing remark after the last action
 HEADER_FIELDS = {
     "game": "module", "module": "module", "version": "module_version", "scenario": "scenario", "turn": "turn",
-    "side": "side", "start": "start", "player": "player", "note": "note", "options": "options",
+    "side": "side", "start": "start", "player": "player", "note": "note", "starts": "from", "ends": "to", "writer": "writer", "options": "options",
 }  # fmt: skip
 COMBAT_ORDER = (
     "defenders", "support", "declare", "flank", "cards", "odds", "shifts", "column", "roll", "defender_roll", "result", "losses",
-    "replacements", "eliminated", "retreats", "advance", "defender_advance",
+    "negated", "replacements", "eliminated", "retreats", "advance", "defender_advance",
 )  # fmt: skip
 # The order of keys in the JSON of the actions that take clauses, as the turn schema lists them.
 KEY_ORDER = {
@@ -97,6 +98,7 @@ _CLAUSE_NAMES = {
     "retreat": "retreats", "no_retreats": "retreats", "advance": "advance", "defender_advance": "defender advance",
     "spotter": "spotter",
     "defender_roll": "defender's roll", "flank": "flank attempt", "cards": "combat cards", "replacement": "replacing unit",
+    "advance_path": "advance", "negated": "negated losses",
 }  # fmt: skip
 _CLAUSES = {
     "attack": frozenset(_CLAUSE_NAMES) - {"spotter"},
@@ -115,8 +117,26 @@ _TAKES = {
 _VERBS = (
     "eliminate", "remove", "loss", "reduce", "flip", "reinforce", "reinforcement", "enter", "arrive", "replace", "rebuild",
     "restore", "roll", "card", "play", "move", "attack", "overrun", "assault", "fire", "special", "phase", "activate",
+    "control",
 )  # fmt: skip
 _SPECIAL_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_CONTROL_LINE = re.compile(r"\s*control\b", re.IGNORECASE)
+
+
+def closing_candidate(lines: list[Line]) -> list[int]:
+    """The line numbers of the last paragraph when it may be a closing remark, else [].
+
+    It follows a blank line (so it is not the whole turn), has at most ``MAX_CLOSING`` lines and no digit: every action
+    names a hex or a unit, which a mistyped one still does, and those names hold digits.
+    """
+    block: list[Line] = []
+    for line in reversed(lines):
+        if block and line.number != block[-1].number - 1:
+            break
+        block.append(line)
+    if len(block) == len(lines) or len(block) > MAX_CLOSING or any(ch.isdigit() for line in block for ch in line.text):
+        return []
+    return [line.number for line in reversed(block)]
 
 
 def action_kind(action: dict[str, Any]) -> str:
@@ -136,6 +156,10 @@ class _Reader:
         self.combat: tuple[dict[str, Any], int] | None = None  # the attack that continuation lines extend
         self.first_line: tuple[int, int] = (1, 1)
         self.failed_indent: int | None = None  # indentation of the last line that could not be read
+        self.closing: list[int] = []  # the lines that may be a closing remark (see forgive_closing)
+        self.unread: set[int] = set()  # lines that could not be read as notation
+        self.actions_per_line: dict[int, int] = {}
+        self.action_line_kinds: dict[tuple[int, int], str] = {}  # (line, n-th action on it) -> 'bare special' or ''
 
     def problem(self, line: int, column: int, message: str) -> None:
         self.problems.append(Problem(line, column, message))
@@ -156,25 +180,32 @@ class _Reader:
             if len(self.problems) >= MAX_ERRORS:
                 break
             self.read_line(line)
-        self.forgive_closing(lines)
+        self.closing = closing_candidate(lines)
+        self.unread = {p.line for p in self.problems}
 
-    def forgive_closing(self, lines: list[Line]) -> None:
-        """Drop the problems of a closing remark ("Cheers, Ivan"): a short last paragraph that reads as nothing.
+    def forgive_closing(self, named: dict[int, tuple[int, int]]) -> None:
+        """Drop a closing remark ("Cheers, Ivan", "Your turn.", "Good luck."): a short last paragraph of prose.
 
-        Only a paragraph of at most ``MAX_CLOSING`` lines, after a blank line, with no digit in it (an action names a
-        hex or a unit, which a mistyped one still does) and none of whose lines could be read.
+        The paragraph is the candidate :func:`closing_candidate` finds, and each of its lines is prose: it cannot be
+        read as notation, or it reads only as a special order written without ``Special`` (the form that takes any
+        leading words for an order's name, so "Your turn." is the order "your" of a unit "turn.") and no name it gives
+        is one of the game's units, locations, boxes or sides. ``named`` counts, per line, the names found and not
+        found in the game. A paragraph with an action word, or naming anything of the game, is the turn, and reported.
         """
-        block: list[Line] = []
-        for line in reversed(lines):
-            if block and line.number != block[-1].number - 1:
-                break
-            block.append(line)
-        if len(block) == len(lines) or len(block) > MAX_CLOSING or any(ch.isdigit() for line in block for ch in line.text):
+        if not self.closing:
             return
-        numbers = {line.number for line in block}
-        failed = {p.line for p in self.problems}
-        if numbers <= failed:
-            self.problems = [p for p in self.problems if p.line not in numbers]
+        for number in self.closing:
+            if number in self.unread:
+                continue
+            kinds = [self.action_line_kinds.get((number, k)) for k in range(self.actions_per_line.get(number, 0))]
+            found, missing = named.get(number, (0, 0))
+            if not kinds or any(kind != "bare special" for kind in kinds) or found or not missing:
+                return
+        numbers = set(self.closing)
+        self.problems = [p for p in self.problems if p.line not in numbers]
+        kept = [(a, at) for a, at in zip(self.actions, self.action_at) if at[0] not in numbers]
+        self.actions = [a for a, _ in kept]
+        self.action_at = [at for _, at in kept]
 
     def read_line(self, line: Line) -> None:
         clause_like = bool(_CLAUSE_START.match(line.text))
@@ -201,7 +232,10 @@ class _Reader:
             return  # a continuation of a line already reported as unreadable: one report is enough
         # Report what the player most likely meant: a clause of the attack above, or a line of its own.
         best = failures["continuation"] if clause_like or continuation else failures["line"]
-        self.problem(line.number, best.column, best.message)
+        message = best.message
+        if not continuation and _CONTROL_LINE.match(line.text) and "Control SPACE" not in message:
+            message = message.replace(" (a move is written UNITS: HEX-HEX-…)", "") + " (a control change is written Control SPACE (side), SPACE (side))"
+        self.problem(line.number, best.column, message)
         if not continuation:  # an unreadable action: what follows can no longer extend the attack before it
             self.failed_indent = line.indent
             self.combat = None
@@ -226,13 +260,17 @@ class _Reader:
             return
         if comment:
             action["note"] = comment
-        self.add(action, line, line.indent + 1)
+        bare = body.data == "special" and _child(body, "order") is None and not _tokens(body, "SPECIAL")
+        self.add(action, line, line.indent + 1, kind="bare special" if bare else "")
         if body.data in KEY_ORDER:  # lines below may add clauses to it
             self.combat = (action, line.indent)
 
-    def add(self, action: dict[str, Any], line: Line, column: int, keep_combat: bool = False) -> None:
+    def add(self, action: dict[str, Any], line: Line, column: int, keep_combat: bool = False, kind: str = "") -> None:
         self.actions.append(action)
         self.action_at.append((line.number, column))
+        count = self.actions_per_line.get(line.number, 0)
+        self.action_line_kinds[(line.number, count)] = kind
+        self.actions_per_line[line.number] = count + 1
         if not keep_combat:
             self.combat = None
 
@@ -342,7 +380,18 @@ class _Reader:
         return {"reinforce": units[0] if len(units) == 1 else units, "at": self.location(_child(tree, "loc"), line)}
 
     def a_replace(self, tree: Tree, line: Line) -> dict[str, Any]:
-        return {"replace": self.unit(_child(tree, "unit"), line)}
+        action: dict[str, Any] = {"replace": self.unit(_child(tree, "unit"), line)}
+        place = _child(tree, "loc")
+        if place is not None:  # a rebuilt unit: a location or a box, told apart when names are resolved
+            action["at"] = At(self.words(place, line), line.number, _column(place), "place")
+        return action
+
+    def a_control(self, tree: Tree, line: Line) -> dict[str, Any]:
+        spaces: list[tuple[At, At]] = []
+        for item in (c for c in tree.children if isinstance(c, Tree) and c.data == "ctl_item"):
+            side = _tokens(item, "WORD")[0]
+            spaces.append((self.location(_child(item, "loc"), line), At(str(side), line.number, side.column, "side")))
+        return {"control": spaces}
 
     def a_roll(self, tree: Tree, line: Line) -> dict[str, Any]:
         roll: dict[str, Any] = {"purpose": self.words(_child(tree, "purpose"), line)}
@@ -489,6 +538,15 @@ class _Reader:
     def c_advance(self, action, clause, line):
         action.setdefault("advance", []).extend(self.units_or_none(_child(clause, "units_or_none"), line))
 
+    def c_advance_path(self, action, clause, line):
+        # "advance A to Sedan - Chateau Thierry": the spaces entered, the attacked space first; with one such
+        # clause the whole advance is written as a dict of paths (a plain "advance B" then enters the target only).
+        unit = self.unit(_child(clause, "unit"), line)
+        action.setdefault("advance", []).append((unit, self.path(_child(clause, "rpath"), line)))
+
+    def c_negated(self, action, clause, line):
+        action.setdefault("negated", []).extend(self.units(_child(clause, "units"), line))
+
     def c_retreat(self, action, clause, line):
         unit = self.unit(_child(clause, "unit"), line)
         path = self.path(_child(clause, "rpath"), line)
@@ -601,6 +659,8 @@ class _Finisher:
         self.reader = reader
         self.names = names
         self.positions: dict[str, tuple[int, int]] = {}
+        self.named: dict[int, tuple[int, int]] = {}  # line -> (names found in the game, names not found)
+        self.missing: list[At] = []  # every name not found, in the order read
 
     def value(self, value: Any, pointer: str) -> Any:
         if isinstance(value, At):
@@ -616,7 +676,10 @@ class _Finisher:
         if at.kind == "text" or self.names is None:
             return at.value
         found, refusal = getattr(self.names, at.kind)(at.value)
+        have, lack = self.named.get(at.line, (0, 0))
+        self.named[at.line] = (have, lack + 1) if found is None else (have + 1, lack)
         if found is None:
+            self.missing.append(at)
             self.reader.problem(at.line, at.column, refusal)
             return at.value
         return found
@@ -624,7 +687,31 @@ class _Finisher:
     def action(self, action: dict[str, Any], pointer: str) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key, item in action.items():
-            if key == "activate":
+            if key == "control":
+                sides: dict[str, str] = {}
+                for at, side in item:
+                    name = self.resolve(at)
+                    if name in sides:
+                        self.reader.problem(at.line, at.column, f"{name} is named twice")
+                        continue
+                    where = f"{pointer}/control/{escape_pointer_token(name)}"
+                    self.positions[where] = (at.line, at.column)
+                    sides[name] = self.value(side, where)
+                result[key] = sides
+            elif key == "advance" and any(isinstance(entry, tuple) for entry in item):
+                target = result.get("target")
+                advancing: dict[str, list[str]] = {}
+                for entry in item:
+                    unit, path = entry if isinstance(entry, tuple) else (entry, None)
+                    name = self.resolve(unit)
+                    if name in advancing:
+                        self.reader.problem(unit.line, unit.column, f"{name} already advances in this attack")
+                        continue
+                    where = f"{pointer}/advance/{escape_pointer_token(name)}"
+                    self.positions[where] = (unit.line, unit.column)
+                    advancing[name] = [target] if path is None else [self.value(step, f"{where}/{k}") for k, step in enumerate(path)]
+                result[key] = advancing
+            elif key == "activate":
                 spaces: dict[str, str] = {}
                 for at, purpose in item:
                     name = self.resolve(at)
@@ -664,8 +751,11 @@ class _Finisher:
         return result
 
 
-def parse_notation(text: str, file: str | Path, first_line: int = 1) -> NotationDocument:
-    """Read a turn written in the notation; every problem is reported in one :class:`NotationError`."""
+def parse_notation(text: str, file: str | Path, first_line: int = 1, state: str | Path | None = None) -> NotationDocument:
+    """Read a turn written in the notation; every problem is reported in one :class:`NotationError`.
+
+    ``state`` is the state the turn will start from when not its header's (``--state``): a mistyped unit is
+    matched against the units on the map there first."""
     file = str(file)
     reader = _Reader(file)
     reader.read(turn_lines(clean_lines(text, first_line)))
@@ -678,7 +768,11 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1) -> Notation
         if refusal:
             reader.problem(header["module"].line, header["module"].column, refusal)
         data["module"] = reference
-        names = Names(module) if module is not None else None
+        if module is not None:
+            from pbem.formats.turnfile import start_units
+
+            found_module = module
+            names = Names(module, lambda: start_units(file, data.get("start"), found_module, state))
     finisher = _Finisher(reader, names)
     for key in ("module_version", "scenario", "player", "note"):
         if key in header:
@@ -691,6 +785,16 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1) -> Notation
             reader.problem(at.line, at.column, f"the turn is a number, not {at.value!r}")
     if "side" in header:
         data["side"] = finisher.value(At(header["side"].value, header["side"].line, header["side"].column, "side"), "/side")
+    if "writer" in header:
+        data["writer"] = finisher.value(At(header["writer"].value.lower(), header["writer"].line, header["writer"].column), "/writer")
+    for key in ("from", "to"):
+        if key in header:
+            place = _place(header[key])
+            if place is None:
+                reader.problem(header[key].line, header[key].column, f"{'Starts' if key == 'from' else 'Ends'}: is a phase, as in 'reaction', "
+                               f"'combat (soviet)', 'turn 2 movement (chinese)' or 'action round 3 (ap)', not {header[key].value!r}")
+            else:
+                data[key] = finisher.value(place, f"/{key}")
     if "options" in header:
         chosen = _options(header["options"], reader)
         if chosen is not None:
@@ -714,11 +818,75 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1) -> Notation
         finisher.positions[pointer] = place
         actions.append(finisher.action(action, pointer))
     data["actions"] = actions
+    reader.forgive_closing(finisher.named)
+    if len(reader.actions) < len(actions):  # a closing remark read as actions: they are the last ones, dropped
+        data["actions"] = actions[: len(reader.actions)]
+        dropped = {f"/actions/{n}" for n in range(len(reader.actions), len(actions))}
+        finisher.positions = {k: v for k, v in finisher.positions.items() if "/".join(k.split("/")[:3]) not in dropped}
     positions.setdefault("/actions", reader.action_at[0] if reader.action_at else reader.first_line)
     positions.update(finisher.positions)
+    if reader.problems and names is not None:
+        _refuse_another_game(file, header["module"], names.module, finisher)
     if reader.problems:
         raise NotationError(file, reader.problems)
     return NotationDocument(file, data, text, positions=positions)
+
+
+MIN_FOREIGN_NAMES = 3  # fewer unknown names are typos, reported one by one
+MAX_FOREIGN_SAMPLE = 200  # the unknown names another module is asked about: enough to tell a game
+
+
+def _refuse_another_game(file: str, game: At, module: Module, finisher: _Finisher) -> None:
+    """One line, not a line per name, for a turn of another game: most of its names are not of ``module``.
+
+    When more names are unknown than known (and at least :data:`MIN_FOREIGN_NAMES`), the other modules pbem knows
+    are asked: one that knows two thirds of them is named; else the line says the names are not of this game.
+    """
+    missing = [at for at in finisher.missing if at.kind != "text"]
+    known = sum(have for have, _ in finisher.named.values())
+    if len(missing) < MIN_FOREIGN_NAMES or len(missing) <= known:
+        return
+    shown = ", ".join(list(dict.fromkeys(str(at.value) for at in missing))[:4])
+    sample = missing[:MAX_FOREIGN_SAMPLE]
+    best, best_count = None, 0
+    for folder in bundled_modules():
+        if folder.name == module.id:
+            continue
+        try:
+            other = load_module_by_id(folder.name)
+        except PbemError:
+            continue
+        names = Names(other)
+        names.suggested = MAX_SUGGESTIONS  # only whether it knows the names is asked: no suggestion is worked out
+        count = sum(getattr(names, at.kind)(at.value)[0] is not None for at in sample)
+        if count > best_count:
+            best, best_count = other, count
+    unknown = f"{len(missing)} of its {len(missing) + known} names are not of {module.id} ({shown}, …)"
+    if best is not None and best_count * 3 >= len(sample) * 2:
+        message = f"this is a turn of {best.name} ({best.id}), not of {module.id} as its Game: line says: {unknown}; fix the Game: line"
+    else:
+        message = f"this does not look like a turn of {module.id}, which its Game: line names: {unknown}; is it a turn of another game?"
+    raise NotationError(file, [Problem(game.line, game.column, message)])
+
+
+_PLACE = re.compile(r"(?:turn\s+(\d{1,9})\s*,?\s+)?([a-z][a-z _-]*?)(?:\s+phase)?(?:\s+round\s+(\d{1,4}))?\s*(?:\(\s*([a-z][\w-]*)\s*\))?", re.IGNORECASE)
+
+
+def _place(at: At) -> dict[str, At] | None:
+    """``Starts:``/``Ends:``: ``[turn N] phase [round R] [(side acting)]`` as a header place."""
+    match = _PLACE.fullmatch(str(at.value).strip())
+    if match is None:
+        return None
+    turn, phase, number, side = match.groups()
+    place: dict[str, At] = {}
+    if turn:
+        place["turn"] = At(int(turn), at.line, at.column)
+    place["phase"] = At(re.sub(r"[ -]+", "_", phase.strip().lower()), at.line, at.column)
+    if number:
+        place["round"] = At(int(number), at.line, at.column)
+    if side:
+        place["side"] = At(side.lower(), at.line, at.column)
+    return place
 
 
 def _options(at: At, reader: "_Reader") -> dict[str, At] | None:
@@ -745,10 +913,11 @@ def _start(at: At) -> dict[str, At]:
     return {kind: At(text, at.line, at.column)}
 
 
-def read_notation(path: str | Path) -> NotationDocument:
-    """Read a ``.pbem``/``.txt`` turn file, or the plain-text body of a saved email (``.eml``)."""
+def read_notation(path: str | Path, state: str | Path | None = None) -> NotationDocument:
+    """Read a ``.pbem``/``.txt`` turn file, or the plain-text body of a saved email (``.eml``); ``state`` as in
+    :func:`parse_notation`."""
     text = read_text(path, MAX_FILE)
     first_line = 1
     if Path(path).suffix.lower() == ".eml":
         text, first_line = _email_body(text, str(path))
-    return parse_notation(text, path, first_line)
+    return parse_notation(text, path, first_line, state)

@@ -79,6 +79,11 @@ def write_notation(data: dict[str, Any]) -> str:
             out.append(f"Start: {kind} {_header_value(value)}")
     out.append(f"Turn: {data['turn']}")
     out.append(f"Side: {_header_value(data['side'])}")
+    if "writer" in data:
+        out.append(f"Writer: {_header_value(data['writer'])}")
+    for key, label in (("from", "Starts"), ("to", "Ends")):
+        if key in data:
+            out.append(f"{label}: {_place_text(data[key])}")
     if data.get("options"):
         chosen = (f"{name}={str(value).lower() if isinstance(value, bool) else value}" for name, value in data["options"].items())
         out.append(f"Options: {', '.join(chosen)}")
@@ -90,6 +95,17 @@ def write_notation(data: dict[str, Any]) -> str:
     for action in data.get("actions", []):
         out.extend(_action_lines(action))
     return "\n".join(out) + "\n"
+
+
+def _place_text(place: dict[str, Any]) -> str:
+    """A header place as ``[turn N] phase [round R] [(side)]``."""
+    text = f"turn {place['turn']} " if "turn" in place else ""
+    text += place["phase"].replace("_", " ")
+    if "round" in place:
+        text += f" round {place['round']}"
+    if "side" in place:
+        text += f" ({place['side']})"
+    return text
 
 
 def _header_value(text: str) -> str:
@@ -124,7 +140,12 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
     if "reinforce" in action:
         return [f"Reinforce {_units(action['reinforce'])} at {_name(action['at'], 'LOCWORD')}{note}"]
     if "replace" in action:
+        if "at" in action:  # an eliminated unit rebuilt on the map or into a box
+            return [f"Rebuild {_units(action['replace'])} at {_name(action['at'], 'LOCWORD')}{note}"]
         return [f"Replace {_units(action['replace'])}{note}"]
+    if "control" in action:
+        spaces = ", ".join(f"{_name(space, 'LOCWORD')} ({_name(side)})" for space, side in action["control"].items())
+        return [f"Control {spaces}{note}"]
     if "roll" in action and isinstance(action["roll"], dict):
         roll = action["roll"]
         purpose = roll["purpose"] if _fits(roll["purpose"], "PURPOSE_WORD") else _quoted(roll["purpose"])
@@ -255,6 +276,8 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
         for side in ("attacker", "defender"):
             if side in losses:
                 lines.append(f"{indent}{side} loses {_units_or_none(losses[side])}")
+    if action.get("negated"):
+        lines.append(f"{indent}negated {_units(action['negated'])}")
     for old, new in action.get("replacements", {}).items():
         lines.append(f"{indent}replace {_name(old)} by {_name(new)}")
     if "eliminated" in action:
@@ -264,7 +287,10 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
             lines.append(f"{indent}retreats none")
         for unit, path in action["retreats"].items():
             lines.append(f"{indent}retreat {_name(unit)} to {_path(path)}")
-    if "advance" in action:
+    if isinstance(action.get("advance"), dict):
+        for unit, path in action["advance"].items():
+            lines.append(f"{indent}advance {_name(unit)} to {_path(path)}")
+    elif "advance" in action:
         lines.append(f"{indent}advance {_units_or_none(action['advance'])}")
     for unit, path in action.get("defender_advance", {}).items():
         lines.append(f"{indent}defender advances {_name(unit)} to {_path(path)}")

@@ -184,8 +184,9 @@ def map_locations(map_def: MapDef, layout: MapLayout, extra_points: list[tuple[i
     groups: list = []
     for placed in layout.boards:
         board = placed.board
-        if placed.x is None:
-            missing.append(f"board {board.name!r} of map {map_def.id!r}: placed after a board of unknown size")
+        if placed.x is None or placed.y is None:
+            missing.append(f"board {board.name!r} of map {map_def.id!r}: placed after a board of unknown size, so VASSAL's"
+                           " names on it are not known (--board-size gives the sizes of the boards before it)")
             continue
         if board.grid is None:
             missing.append(f"board {board.name!r} of map {map_def.id!r} has no grid: VASSAL names no location on it")
@@ -260,15 +261,15 @@ def connections(locations: dict[str, Location]) -> list[list[str]]:
     return sorted(out)
 
 
-def import_module(found: ModuleFile, board_sizes: dict[str, tuple[int, int]] | None = None) -> Imported:
-    """The pbem module files for the VASSAL module ``found``."""
+def import_module(found: ModuleFile, board_sizes: dict[str, tuple[int, int]] | None = None, module_id: str | None = None) -> Imported:
+    """The pbem module files for the VASSAL module ``found``, with the id ``module_id`` (default: its name's slug)."""
     module = found.module
     for map_def in module.maps:
         for board in map_def.boards:
             if board_sizes and board.name in board_sizes and board.size is None:
                 board.width, board.height = board_sizes[board.name]
     name = module.name or (found.metadata.name if found.metadata else "") or "VASSAL module"
-    module_id = slug(name)
+    module_id = module_id or slug(name)
     version = module.version or "0"
     notes: list[str] = []
     _check_bounds(module, found.source)
@@ -394,7 +395,7 @@ def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple
     units: list[dict] = []
     rules: list[dict] = []
     seen: set[str] = set()
-    used: set[str] = set()  # unit ids given so far
+    taken: set[str] = set()  # every unit id given so far, numbered copies included
     unnamed = 0
     for slot in module.slots:
         piece = slot.piece
@@ -407,10 +408,8 @@ def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple
         if name in seen:
             continue
         seen.add(name)
-        base = "P-" + slug(name, upper=True)
-        unit_id, n = base, 2
-        while unit_id in used:  # a set: one look-up per try, not a pass over every unit so far
-            unit_id, n = f"{base}-{n}", n + 1
+        n_copies = copies.get(name, 1)
+        unit_id = _free_id("P-" + slug(name, upper=True), n_copies, taken)
         type_id = "p_" + unit_id[2:].lower().replace("-", "_")
         faces = piece_faces(piece)
         types[type_id] = {
@@ -420,14 +419,11 @@ def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple
             "source": "VASSAL module palette", "note": "values are not in the VASSAL module",
             "attributes": {"faces": faces, "palette": slot.name or name},
         }
-        n_copies = copies.get(name, 1)
         if n_copies > 1:  # the set-ups place several: one unit each, numbered in VASSAL piece id order
             units += [{"id": f"{unit_id}-{n:02d}", "type": type_id, "name": name} for n in range(1, n_copies + 1)]
-            used.update(u["id"] for u in units[-n_copies:])
             rules.append({"name": "^" + re.escape(name) + "$", "generic": unit_id + "-{n:02}"})
         else:
             units.append({"id": unit_id, "type": type_id, "name": name})
-            used.add(unit_id)
             rules.append({"name": "^" + re.escape(name) + "$", "unit": unit_id})
     if unnamed:
         notes.append(f"{unnamed} palette pieces without a name are not imported")
@@ -441,6 +437,20 @@ def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple
             "source": "VASSAL module", "note": "the module's palette has no piece",
         }
     return types, units, rules
+
+
+def _free_id(base: str, copies: int, taken: set[str]) -> str:
+    """A unit id for a piece name: ``base``, or ``base-2``, ``base-3`` … so that neither it nor its numbered copies
+    (``-01`` … when the set-ups place ``copies`` > 1) is an id already given; the ids it takes join ``taken``.
+    Two names may slug alike ("Town 01" and a second "Town" placed twice both reach ``P-TOWN-01``)."""
+    unit_id, n = base, 2
+    while True:
+        wanted = [f"{unit_id}-{k:02d}" for k in range(1, copies + 1)] if copies > 1 else [unit_id]
+        if not any(w in taken for w in wanted) and unit_id not in taken:
+            taken.update(wanted)
+            taken.add(unit_id)  # the generic rule's stem: no other piece may take it either
+            return unit_id
+        unit_id, n = f"{base}-{n}", n + 1
 
 
 def module_setups(found: ModuleFile) -> dict[str, Any]:

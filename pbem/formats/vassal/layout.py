@@ -105,7 +105,7 @@ class MapLayout:
         """The map point of a location name (``Board.getLocation`` inverted to map pixels), first board first."""
         for placed in self.boards:
             grid = placed.board.grid
-            if grid is None or placed.x is None:
+            if grid is None or placed.x is None or placed.y is None:
                 continue
             point = grid.point_of(name, placed.board.size)
             if point is None:

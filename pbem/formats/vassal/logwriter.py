@@ -14,7 +14,7 @@ from pbem.formats.vassal.archive import write_zip
 from pbem.formats.vassal.commands import LOG_PREFIX, encode_tree
 from pbem.formats.vassal.obfuscation import Obfuscation, obfuscate
 from pbem.formats.vassal.savefile import SavedGame
-from pbem.formats.vassal.sequence import TAB, join, join_chain
+from pbem.formats.vassal.sequence import TAB, join, join_chain, split, split_chain
 from pbem.formats.vassal.traits import decode_chain
 
 
@@ -107,6 +107,45 @@ class LogWriter:
         if command.startswith("CHAT"):
             return "CHAT* UNDO: " + command[4:]
         return command
+
+    # --- the position after the steps ----------------------------------------------------------------
+    def position(self, source: str = "position.vsav") -> SavedGame:
+        """The game as it stands after the steps, as a save: what the next log of a chain opens with (VASSAL
+        writes the whole game at the start of a log). Each piece's state is its current one with its map and
+        place; a piece that left its stack stands on its own."""
+        moved = {pid for pid, where in self.places.items()}
+
+        def rewrite(token):
+            if isinstance(token, list):
+                return [rewrite(child) for child in token]
+            if not token.startswith("+/"):
+                return token
+            fields = split(token[2:], "/")
+            pid, type_text = fields[0], fields[1]
+            if pid in self.states:
+                links = split_chain(self.states[pid], TAB)
+                basic = split(links[-1], ";")
+                where = self.places[pid]
+                basic[0:3] = [where.map_id or "null", str(where.x), str(where.y)]
+                links[-1] = join(basic, ";")
+                return "+/" + join([pid, type_text, join_chain(links, TAB) if len(links) > 1 else links[0]], "/")
+            if type_text == "stack":
+                state = split(fields[2], ";")
+                if state and state[0] not in ("", "null") and len(state) >= 3:
+                    here = (state[0], state[1], state[2])
+                    children = [c for c in state[3:] if c not in moved or
+                                (self.places[c].map_id, str(self.places[c].x), str(self.places[c].y)) == here]
+                    return "+/" + join([pid, type_text, join([*state[:3], *children], ";")], "/")
+            if type_text.startswith("deck;"):
+                state = split(fields[2], ";")
+                if len(state) > 4 and state[4]:
+                    cards = [c for c in split(state[4], ",") if c and (c not in moved or self.places[c].map_id == state[0] and
+                                                                       (str(self.places[c].x), str(self.places[c].y)) == (state[1], state[2]))]
+                    state[4] = join(cards, ",")
+                    return "+/" + join([pid, type_text, join(state, ";")], "/")
+            return token
+
+        return SavedGame(source, "save", [rewrite(token) for token in self.start.restore], Obfuscation("obfuscated", 0x5A, "lower"))
 
     # --- the file --------------------------------------------------------------------------------
     def game(self, source: str = "sample.vlog") -> SavedGame:

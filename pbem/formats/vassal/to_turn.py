@@ -405,7 +405,8 @@ class _Builder:
         if self.first_side is None:
             self.first_side = side
         self.rounds[side] = self.rounds.get(side, 0) + 1
-        self.add({"phase": self.phase, "round": self.rounds[side], "side": side}, step)
+        # No round number: a log does not say which action round it opens in (the next one, to the rules).
+        self.add({"phase": self.phase, "side": side}, step)
         at = self.add({"card": card, "use": use}, step)
         self.round = {"side": side, "use": use, "at": at, "step": step, "origins": {}}
         self.open_moves.clear()
@@ -431,7 +432,9 @@ class _Builder:
 
 def _save_turn(opened: OpenedGame, previous: str) -> VassalTurnDocument:
     state, namer = save_to_state(opened.game, opened.mapping, opened.pieces, opened.namer)
-    if previous.lower().endswith((".vsav", ".vlog")):
+    from pbem.formats.turnfile import is_vassal_game
+
+    if is_vassal_game(previous):
         before = state_document_of_save(previous, opened.module)
     else:
         before = load_json(previous)
