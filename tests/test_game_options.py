@@ -26,6 +26,8 @@ def paris_besieged(options: dict | None = None) -> dict:
     state = {k: v for k, v in SCENARIO.items() if k not in ("$schema", "id", "last_turn", "note", "source", "title")}
     state = json.loads(json.dumps(state)) | {"scenario": "1914"}
     state["status"].setdefault("forts", {})["Paris"] = "besieged"
+    besieger = next(u for u in state["units"] if u["id"].startswith("GE-CORPS") and u["at"] == "reinforcements")
+    besieger["at"] = "Paris"  # a siege lasts while enemy units stand in the fort's space (15.2.4)
     if options is not None:
         state["options"] = options
     return state
@@ -67,6 +69,7 @@ def test_the_scenario_s_choice_over_the_module_default(pbem, tmp_path):
     set_up = json.loads((folder / "scenarios" / "1914.json").read_text(encoding="utf-8"))
     set_up["options"] = {"edition": "lr2022"}
     set_up["status"].setdefault("forts", {})["Paris"] = "besieged"
+    next(u for u in set_up["units"] if u["id"].startswith("GE-CORPS") and u["at"] == "reinforcements")["at"] = "Paris"
     (folder / "scenarios" / "1914.json").write_text(json.dumps(set_up), encoding="utf-8")
     turn = write_turn(tmp_path, "t1.json", CP_MOVES + AP_FROM_RESERVE, start={"scenario": "1914"})
     assert verdict(pbem, turn, "--module", str(folder)) == [BESIEGED_PARIS_RULE]
