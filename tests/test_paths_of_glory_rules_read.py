@@ -219,11 +219,12 @@ def test_an_action_that_breaks_two_rules_reports_both(module, tmp_path, pbem):
 
 def test_12_4_4_3_which_british_corps_replace_which_army(module):
     # LR2022 12.4.4.3 / seed 12.4.4.3: the BEF Army only by the BEF Corps; AUS, CND, PT and ANA Corps replace none.
+    from pbem.engine.rulesets import module_ruleset
     from pbem.model.jsonsource import load_json
     from pbem.model.state import State
 
     state = State.from_json(module, load_json(MODULE / "scenarios" / "1914.json"))
-    rules, units = module.ruleset, state.units
+    rules, units = module_ruleset(module), state.units
     assert rules._may_replace(units["BR-BEF-ARMY"], units["BR-BEF-CORPS"])
     assert not rules._may_replace(units["BR-BEF-ARMY"], units["BR-CORPS-01"])
     assert rules._may_replace(units["BR-1-ARMY"], units["BR-CORPS-01"])
