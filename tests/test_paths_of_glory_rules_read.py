@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.engine.rulesets import module_ruleset
 from pbem.engine.replay import replay
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.module import load_module
@@ -223,7 +224,7 @@ def test_12_4_4_3_which_british_corps_replace_which_army(module):
     from pbem.model.state import State
 
     state = State.from_json(module, load_json(MODULE / "scenarios" / "1914.json"))
-    rules, units = module.ruleset, state.units
+    rules, units = module_ruleset(module), state.units
     assert rules._may_replace(units["BR-BEF-ARMY"], units["BR-BEF-CORPS"])
     assert not rules._may_replace(units["BR-BEF-ARMY"], units["BR-CORPS-01"])
     assert rules._may_replace(units["BR-1-ARMY"], units["BR-CORPS-01"])
