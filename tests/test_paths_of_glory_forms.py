@@ -423,3 +423,15 @@ def test_11_2_one_roll_a_space_even_by_the_same_army(module, tmp_path):
     assert [v.rule for v in result.violations if v.severity == "illegal"] == ["11.2.1"]
     two_armies = play(module, tmp_path, entrench(("GE-8-ARMY", 5), ("GE-9-ARMY", 3)), start(**TWO_ARMIES), turn=2)
     assert [v.rule for v in two_armies.violations if v.severity == "illegal"] == ["11.2.1"]  # reported once
+
+
+def test_11_1_14_the_ana_takes_no_space_so_attrition_finds_nothing_to_flip_back(module, tmp_path):
+    state = start(moves={"BR-ANA-CORPS": "Arabia"}, neutral_nations=["BU", "GR", "IT", "RO", "US"])
+    ride = [*CP1, {"card": None, "use": "automatic"}, {"phase": "action", "round": 1, "side": "ap"}, {"card": None, "use": "automatic"},
+            {"activate": {"Arabia": "move"}, "cost": 1}, {"move": "BR-ANA-CORPS", "path": ["Arabia", "Jerusalem", "Arabia", "Amman"]}]
+    result = play(module, tmp_path, ride, state, turn=5)
+    rules = module_ruleset(module)
+    assert [rules.controller(result.state, module.map.index(s)) for s in ("Jerusalem", "Amman")] == ["cp", "cp"]
+    # Libya (cut off) passes to the Allies; Amman, "flipped back" under the ANA, changes nothing; Jerusalem is not due.
+    flips = play(module, tmp_path, [*ride, {"phase": "attrition"}, {"control": {"Amman": "cp", "Libya": "ap"}}], state, turn=5)
+    assert [v for v in flips.violations if v.severity == "illegal"] == []
