@@ -435,3 +435,21 @@ def test_11_1_14_the_ana_takes_no_space_so_attrition_finds_nothing_to_flip_back(
     # Libya (cut off) passes to the Allies; Amman, "flipped back" under the ANA, changes nothing; Jerusalem is not due.
     flips = play(module, tmp_path, [*ride, {"phase": "attrition"}, {"control": {"Amman": "cp", "Libya": "ap"}}], state, turn=5)
     assert [v for v in flips.violations if v.severity == "illegal"] == []
+
+
+def test_14_3_6_a_besieged_source_supplies_no_space(module, tmp_path):
+    # Belgrade besieged by an AH army: Timisvar, Allied and next to it, traces to no source (the SB army there neither).
+    state = start(moves={"SB-1-ARMY": "Timisvar", "AH-CORPS-08": "reserve", "AH-6-ARMY": "Belgrade", "SB-2-ARMY": "Valjevo"},
+                  control={"Timisvar": "ap"}, forts={"Belgrade": "besieged"})
+    flips = module_ruleset(module).attrition_flips(load_state(module, state))
+    assert module.map.index("Timisvar") in flips
+    state["units"] = [u for u in state["units"] if u["id"] != "AH-6-ARMY"]
+    state["status"]["forts"] = {}
+    assert module.map.index("Timisvar") not in module_ruleset(module).attrition_flips(load_state(module, state))
+
+
+def load_state(module, document):
+    from pbem.model.jsonsource import JsonDocument
+    from pbem.model.state import State
+
+    return State.from_json(module, JsonDocument("state.json", document, ""))

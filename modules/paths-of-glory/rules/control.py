@@ -87,6 +87,7 @@ class ControlRules(SupplyRules):
             salonika = game_map.find("Salonika")
             if salonika is not None and self.controller(state, salonika) == "ap":
                 sources.append(salonika)
+        sources = [loc for loc in sources if passable(loc)]  # a besieged source, or one holding enemy units, supplies nothing
         land = set(reach(game_map, sources, passable, step=step))
         if not any(self._port(state, p, side) for p in land):  # type: ignore[attr-defined]
             return land
