@@ -305,3 +305,10 @@ def test_12_2_6_combat_cards_that_modify_a_roll_are_applied(module, tmp_path):
     # They Shall Not Pass cancels a retreat: not modelled here, so the attack is not judged (a warning says so).
     not_pass = run(module, tmp_path, [*turn, {**attack, "result": "2/4", "cards": ["AP-39"]}], state, turn=5)
     assert [v.rule for v in not_pass.violations] == ["9.5.4"]
+    # Withdrawal changes losses and retreats: its fire is not judged (a warning says so); its negated step and
+    # one-space retreat are (advance.py, LR2022 12.6.3-12.6.6): a two-space retreat breaks 12.6.4.
+    one_space = {**attack, "result": "2/4", "cards": ["AP-06"], "negated": ["FR-5-ARMY"], "retreats": {"FR-5-ARMY": ["Cambrai"]}}
+    withdrawal = run(module, tmp_path, [*turn, one_space], state, turn=5)
+    assert [v.rule for v in withdrawal.violations] == ["9.5.4"]
+    withdrawal = run(module, tmp_path, [*turn, {**attack, "result": "2/4", "cards": ["AP-06"]}], state, turn=5)
+    assert [v.rule for v in withdrawal.violations] == ["9.5.4", "12.6.4"]

@@ -415,3 +415,41 @@ def test_a_control_line_without_its_side_says_how_it_is_written():
     with pytest.raises(NotationError) as caught:
         parse_notation("Game: paths-of-glory\nScenario: 1914\nTurn: 1\nSide: cp\nControl Warsaw\n", "t.pbem")
     assert "Control SPACE (side)" in str(caught.value)
+
+
+def test_11_2_one_roll_a_space_even_by_the_same_army(module, tmp_path):
+    twice = entrench(("GE-8-ARMY", 5), ("GE-8-ARMY", 3))
+    result = play(module, tmp_path, twice, start(**TWO_ARMIES), turn=2)
+    assert [v.rule for v in result.violations if v.severity == "illegal"] == ["11.2.1"]
+    two_armies = play(module, tmp_path, entrench(("GE-8-ARMY", 5), ("GE-9-ARMY", 3)), start(**TWO_ARMIES), turn=2)
+    assert [v.rule for v in two_armies.violations if v.severity == "illegal"] == ["11.2.1"]  # reported once
+
+
+def test_11_1_14_the_ana_takes_no_space_so_attrition_finds_nothing_to_flip_back(module, tmp_path):
+    state = start(moves={"BR-ANA-CORPS": "Arabia"}, neutral_nations=["BU", "GR", "IT", "RO", "US"])
+    ride = [*CP1, {"card": None, "use": "automatic"}, {"phase": "action", "round": 1, "side": "ap"}, {"card": None, "use": "automatic"},
+            {"activate": {"Arabia": "move"}, "cost": 1}, {"move": "BR-ANA-CORPS", "path": ["Arabia", "Jerusalem", "Arabia", "Amman"]}]
+    result = play(module, tmp_path, ride, state, turn=5)
+    rules = module_ruleset(module)
+    assert [rules.controller(result.state, module.map.index(s)) for s in ("Jerusalem", "Amman")] == ["cp", "cp"]
+    # Libya (cut off) passes to the Allies; Amman, "flipped back" under the ANA, changes nothing; Jerusalem is not due.
+    flips = play(module, tmp_path, [*ride, {"phase": "attrition"}, {"control": {"Amman": "cp", "Libya": "ap"}}], state, turn=5)
+    assert [v for v in flips.violations if v.severity == "illegal"] == []
+
+
+def test_14_3_6_a_besieged_source_supplies_no_space(module, tmp_path):
+    # Belgrade besieged by an AH army: Timisvar, Allied and next to it, traces to no source (the SB army there neither).
+    state = start(moves={"SB-1-ARMY": "Timisvar", "AH-CORPS-08": "reserve", "AH-6-ARMY": "Belgrade", "SB-2-ARMY": "Valjevo"},
+                  control={"Timisvar": "ap"}, forts={"Belgrade": "besieged"})
+    flips = module_ruleset(module).attrition_flips(load_state(module, state))
+    assert module.map.index("Timisvar") in flips
+    state["units"] = [u for u in state["units"] if u["id"] != "AH-6-ARMY"]
+    state["status"]["forts"] = {}
+    assert module.map.index("Timisvar") not in module_ruleset(module).attrition_flips(load_state(module, state))
+
+
+def load_state(module, document):
+    from pbem.model.jsonsource import JsonDocument
+    from pbem.model.state import State
+
+    return State.from_json(module, JsonDocument("state.json", document, ""))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.engine.rulesets import module_ruleset
 from pbem.engine.replay import replay
 from pbem.engine.rulesets import module_ruleset
 from pbem.formats.turnfile import load_start_state, load_turn
