@@ -130,8 +130,15 @@ class Converter:
         neutral = [code for key, code in NEUTRALS.items() if not snap["war"].get(key)]
         events = []
         for key, value in snap.get("events", {}).items():
-            if value:
-                events += [c for c in self.event_cards.get(key, []) if c not in events]
+            if not value:
+                continue
+            if key == "reinforcements":  # the reinforcement cards played as events, by engine number
+                found = [ids.card[c] for c in value if c in ids.card]
+            elif key == "entrench":  # one flag for both Entrench cards: the turn, +128 the Allies', +256 the CP's
+                found = [self.event_cards["ap_entrench"][0]] if value & 128 else [self.event_cards["cp_entrench"][0]]
+            else:
+                found = self.event_cards.get(key, [])
+            events += [c for c in found if c not in events]
         status.update({
             "vp": snap["vp"],
             "war_status": {"cp": snap["cp"]["ws"], "ap": snap["ap"]["ws"]},
@@ -153,7 +160,28 @@ class Converter:
         else:
             status.pop("mef_beachhead", None)
         return {"module": "paths-of-glory", "scenario": HISTORICAL, "turn": snap["turn"], "first_side": "cp",
-                "units": units, "status": status}
+                "options": options_of(game), "units": units, "status": status, "cards": self.piles(snap)}
+
+    def piles(self, snap: dict) -> dict[str, Any]:
+        """Each side's card piles as the engine has them (hand and draw pile by count, the rest by card)."""
+        levels = ["mobilization", "limited_war", "total_war"]
+        out = {}
+        for side in ("cp", "ap"):
+            mine = snap[side]
+            level = COMMITMENT[mine["commitment"]]
+            entry: dict[str, Any] = {
+                "hand": len(mine["hand"]), "draw": len(mine["deck"]), "decks": levels[: levels.index(level) + 1],
+                "discard": [self.ids.card[c] for c in mine["discard"]], "removed": [self.ids.card[c] for c in mine["removed"]],
+                "in_play": [{"card": self.ids.card[c]} for c in snap.get("combat_cards", []) if self.ids.engine["cards"][c]["faction"] == side],
+                "played": [],
+            }
+            drawn = snap["turn"] - 1  # the draw of the turn before has been made (the Great War begins before turn 10's)
+            if drawn:
+                entry["drawn"] = drawn
+            if mine.get("shuffle"):
+                entry["shuffle"] = True
+            out[side] = entry
+        return out
 
     # --- a game-turn -------------------------------------------------------------------------------------
     def turn(self, game: dict, index: int) -> TurnFile:
@@ -756,8 +784,8 @@ class _TurnWork:
         return {m[0] for m in step.get("m", ())}
 
     def on_draw_cards_phase(self, step, name, arg):
-        if name == "card":
-            self.skip("discard a combat card in the draw phase")
+        if name == "card" and arg is not None:
+            self.emit({"card": self.ids.card[arg], "use": "discard", "side": step["a"]})
         return set()
 
     def close(self) -> None:
@@ -767,6 +795,14 @@ class _TurnWork:
             self.flush_moves()
         if self.activation:
             self.flush_activation()
+
+
+def options_of(game: dict) -> dict[str, Any]:
+    """The module options of the engine's game: the 2022 living rules, the optional cards when the engine uses
+    them (its Valiant variant swaps cards in and out: a selection), eight-card hands (both engine scenarios)."""
+    chosen = game.get("options", {})
+    optional = "all" if chosen.get("optional_cards") else "selected" if chosen.get("valiant") else "none"
+    return {"edition": "lr2022", "optional_cards": optional, "hand_size": 8}
 
 
 def convert_game(conv: Converter, game: dict, out: Path) -> list[TurnFile]:
