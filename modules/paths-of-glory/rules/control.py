@@ -85,7 +85,8 @@ class ControlRules(SupplyRules):
             salonika = game_map.find("Salonika")
             if salonika is not None and self.controller(state, salonika) == "ap":
                 sources.append(salonika)
-        land = set(reach(game_map, sources, passable, step=step))
+        # 14.1.3: the source is on the line too: one holding enemy units (a besieged Belgrade, say) supplies nothing
+        land = set(reach(game_map, [loc for loc in sources if passable(loc)], passable, step=step))
         if not any(self._port(state, p, side) for p in land):  # type: ignore[attr-defined]
             return land
         ports = [p for p in range(len(game_map)) if self._port(state, p, side)]  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from pbem.engine.replay import replay
+from pbem.engine.rulesets import module_ruleset
 from pbem.formats.turnfile import load_start_state, load_turn
 
 # Rules a card that cannot be in the player's hand is reported under (pog-cards' card piles) or, without them, a
@@ -145,7 +146,7 @@ def candidates(path: Path, doc: dict, bad: set[int] = frozenset()) -> list[tuple
         if not unit.on_map:
             continue
         start = unit.at
-        rules = module.ruleset
+        rules = module_ruleset(module)
         for n in module.map.neighbours[start]:
             label = module.map.label(n)
             if "enemy" not in move_done and rules.enemy_units(state, n, unit.side):
