@@ -80,7 +80,7 @@ def _valiant_great_retreat(violation, document: dict, index: int, options: dict)
     """The engine's Valiant variant lets Great Retreat (AP-27) played as an event conduct operations; the card's
     text (LR2022 and the deck's) gives no OPS, so moving or activating in that round needs a card played for OPS."""
     play = _round_card(document, index)
-    if options.get("valiant") and play.get("card") == "AP-27" and play.get("use") == "event" and violation.rule in ("9.2.1", "9.2.5", "12.1.1", "11.2.2"):
+    if options.get("valiant") and play.get("card") == "AP-27" and play.get("use") == "event" and violation.rule in ("9.2.1", "9.2.5", "12.1.1", "11.2.1", "11.2.2"):
         return "9.2.1: Great Retreat (AP-27) gives no OPS (the engine's Valiant variant does)"
     return None
 
