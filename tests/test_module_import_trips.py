@@ -7,7 +7,7 @@ import json
 
 from pbem.formats.vassal.archive import write_zip
 from pbem.formats.vassal.commands import encode_tree
-from pbem.formats.vassal.exporter import add_piece
+from pbem.formats.vassal.modulewriter import add_piece
 from pbem.formats.vassal.obfuscation import Obfuscation, obfuscate
 from pbem.formats.vassal.sequence import join
 from pbem.model.module import load_module
