@@ -156,7 +156,7 @@ def test_python_dash_m(tmp_path):
     assert result.returncode == 0 and "check" in result.stdout
 
 
-@pytest.mark.parametrize("args, text", [(["check"], "Missing argument 'TURNS...'"), (["check", "t.json", "--format", "xml"], "'xml'"), (["nosuchverb"], "No such command")])
+@pytest.mark.parametrize("args, text", [(["check"], "Missing argument 'TURN'"), (["check", "t.json", "--format", "xml"], "'xml'"), (["nosuchverb"], "No such command")])
 def test_usage_mistakes_are_one_line(pbem, args, text):
     result = pbem(*args)
     assert result.code == 2 and len(result.err.strip().splitlines()) == 1
