@@ -30,7 +30,9 @@ def module():
 def rules_broken(module, tmp_path, actions, state=None, turn=1, edition="seed"):
     """The rule numbers of the illegal verdicts for a turn of ``actions`` from an audit state (or the 1914 set-up)."""
     path = tmp_path / "turn.json"
-    path.write_text(json.dumps({"module": "paths-of-glory", "turn": turn, "side": "cp", "start": {"scenario": "1914"}, "actions": actions}))
+    # The edition is the game's choice: the turn header's options win over the start state's (its scenario's).
+    path.write_text(json.dumps({"module": "paths-of-glory", "turn": turn, "side": "cp", "start": {"scenario": "1914"},
+                                "options": {"edition": edition}, "actions": actions}))
     parsed, _ = load_turn(path, module)
     start = load_start_state(parsed, module, state if state is None or Path(state).is_absolute() else AUDIT / state)
     edited = dataclasses.replace(module, options={**module.options, "edition": edition})
@@ -99,6 +101,11 @@ def test_13_1_10_no_sr_out_of_the_reserve_box_while_the_capital_is_enemy_held(mo
 def test_lr2022_13_1_11_adds_a_besieged_capital(module, tmp_path):
     state = set_up()
     state["status"].setdefault("forts", {})["Paris"] = "besieged"
+    for unit in state["units"]:  # a siege lasts while its besiegers stand in the fort's space (15.2.1, 15.2.4)
+        if unit["id"] == "FR-6-ARMY":
+            unit["at"] = "Orleans"
+        if unit["id"] == "GE-1-ARMY":
+            unit["at"] = "Paris"
     path = tmp_path / "state.json"
     path.write_text(json.dumps(state))
     assert rules_broken(module, tmp_path, _reserve_sr("FR-CORPS-01", "Nancy"), path, edition="lr2022") == ["13.1.11"]

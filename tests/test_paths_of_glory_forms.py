@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pbem.engine.replay import replay
+from pbem.engine.rulesets import module_ruleset
 from pbem.formats.notation import parse_notation
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.module import load_module
@@ -64,7 +65,7 @@ def test_14_3_6_a_space_that_cannot_trace_supply_passes_to_the_enemy(module, tmp
     state["status"]["trenches"]["Cambrai"] = {"level": 2, "owner": "cp"}
     result = play(module, tmp_path, [*ATTRITION, {"control": {"Cambrai": "ap", "Libya": "ap"}}, {"phase": "siege"}], state)
     assert [v for v in result.violations if v.severity == "illegal"] == []
-    rules = module.ruleset
+    rules = module_ruleset(module)
     assert rules.controller(result.state, module.map.index("Cambrai")) == "ap"
     assert result.state.status["trenches"]["Cambrai"] == {"level": 1, "owner": "ap"}  # LR2022 11.2.7
 
@@ -86,7 +87,7 @@ def test_14_3_6_forts_and_serbian_spaces_keep_their_side(module, tmp_path):
 def test_a_control_change_outside_the_attrition_phase_is_recorded_with_a_warning(module, tmp_path):
     result = play(module, tmp_path, [*CP1, {"control": {"Cambrai": "cp"}}])
     assert [v.severity for v in result.violations] == ["warning"]
-    assert module.ruleset.controller(result.state, module.map.index("Cambrai")) == "cp"
+    assert module_ruleset(module).controller(result.state, module.map.index("Cambrai")) == "cp"
 
 
 # --- control changed during the turn is seen by later checks (13.1.6) ------------------------------------------
@@ -113,8 +114,8 @@ def test_12_5_5_a_retreat_takes_the_space_it_ends_in(module, tmp_path):
     # first is 12.5.5's other clause, not this test's.)
     state = start(control={"Cambrai": "cp", "Chateau Thierry": "cp"})
     result = play(module, tmp_path, SEDAN_TAKEN[:4], state)
-    assert module.ruleset.controller(result.state, module.map.index("Chateau Thierry")) == "ap"
-    assert module.ruleset.controller(result.state, module.map.index("Cambrai")) == "cp"
+    assert module_ruleset(module).controller(result.state, module.map.index("Chateau Thierry")) == "ap"
+    assert module_ruleset(module).controller(result.state, module.map.index("Cambrai")) == "cp"
 
 
 # --- 17.1.3-17.1.7: rebuilding eliminated units --------------------------------------------------------------
@@ -181,7 +182,7 @@ def test_12_6_3_after_a_two_space_retreat_the_attackers_follow_it(module, tmp_pa
     result = play(module, tmp_path, actions, start(**BEFORE_CAMBRAI))
     assert [v for v in result.violations if v.severity == "illegal"] == []
     assert module.map.label(result.state.units["GE-2-ARMY"].at) == "Chateau Thierry"
-    assert module.ruleset.controller(result.state, module.map.index("Chateau Thierry")) == "cp"  # 12.6.9
+    assert module_ruleset(module).controller(result.state, module.map.index("Chateau Thierry")) == "cp"  # 12.6.9
 
 
 @pytest.mark.parametrize("retreat, advance, rule", [
@@ -364,10 +365,10 @@ def test_a_fort_destroyed_by_its_besiegers_gives_them_the_space(module, tmp_path
              {"attack": ["GE-1-ARMY"], "target": "Liege", "roll": 4, "defender_roll": 1, "result": "1/4", "declare": ["fort_destroyed"]}]
     result = play(module, tmp_path, storm, state)
     assert [v for v in result.violations if v.severity == "illegal"] == []
-    assert module.ruleset.controller(result.state, module.map.index("Liege")) == "cp"
+    assert module_ruleset(module).controller(result.state, module.map.index("Liege")) == "cp"
     held = [*storm[:-1], {**storm[-1], "result": "1/2", "declare": []}]  # the fort holds: still Belgian
     result = play(module, tmp_path, held, state)
-    assert module.ruleset.controller(result.state, module.map.index("Liege")) == "ap"
+    assert module_ruleset(module).controller(result.state, module.map.index("Liege")) == "ap"
 
 
 def test_12_4_4_a_retreat_declined_with_the_army_s_last_step_names_its_replacement(module, tmp_path):
@@ -414,3 +415,41 @@ def test_a_control_line_without_its_side_says_how_it_is_written():
     with pytest.raises(NotationError) as caught:
         parse_notation("Game: paths-of-glory\nScenario: 1914\nTurn: 1\nSide: cp\nControl Warsaw\n", "t.pbem")
     assert "Control SPACE (side)" in str(caught.value)
+
+
+def test_11_2_one_roll_a_space_even_by_the_same_army(module, tmp_path):
+    twice = entrench(("GE-8-ARMY", 5), ("GE-8-ARMY", 3))
+    result = play(module, tmp_path, twice, start(**TWO_ARMIES), turn=2)
+    assert [v.rule for v in result.violations if v.severity == "illegal"] == ["11.2.1"]
+    two_armies = play(module, tmp_path, entrench(("GE-8-ARMY", 5), ("GE-9-ARMY", 3)), start(**TWO_ARMIES), turn=2)
+    assert [v.rule for v in two_armies.violations if v.severity == "illegal"] == ["11.2.1"]  # reported once
+
+
+def test_11_1_14_the_ana_takes_no_space_so_attrition_finds_nothing_to_flip_back(module, tmp_path):
+    state = start(moves={"BR-ANA-CORPS": "Arabia"}, neutral_nations=["BU", "GR", "IT", "RO", "US"])
+    ride = [*CP1, {"card": None, "use": "automatic"}, {"phase": "action", "round": 1, "side": "ap"}, {"card": None, "use": "automatic"},
+            {"activate": {"Arabia": "move"}, "cost": 1}, {"move": "BR-ANA-CORPS", "path": ["Arabia", "Jerusalem", "Arabia", "Amman"]}]
+    result = play(module, tmp_path, ride, state, turn=5)
+    rules = module_ruleset(module)
+    assert [rules.controller(result.state, module.map.index(s)) for s in ("Jerusalem", "Amman")] == ["cp", "cp"]
+    # Libya (cut off) passes to the Allies; Amman, "flipped back" under the ANA, changes nothing; Jerusalem is not due.
+    flips = play(module, tmp_path, [*ride, {"phase": "attrition"}, {"control": {"Amman": "cp", "Libya": "ap"}}], state, turn=5)
+    assert [v for v in flips.violations if v.severity == "illegal"] == []
+
+
+def test_14_3_6_a_besieged_source_supplies_no_space(module, tmp_path):
+    # Belgrade besieged by an AH army: Timisvar, Allied and next to it, traces to no source (the SB army there neither).
+    state = start(moves={"SB-1-ARMY": "Timisvar", "AH-CORPS-08": "reserve", "AH-6-ARMY": "Belgrade", "SB-2-ARMY": "Valjevo"},
+                  control={"Timisvar": "ap"}, forts={"Belgrade": "besieged"})
+    flips = module_ruleset(module).attrition_flips(load_state(module, state))
+    assert module.map.index("Timisvar") in flips
+    state["units"] = [u for u in state["units"] if u["id"] != "AH-6-ARMY"]
+    state["status"]["forts"] = {}
+    assert module.map.index("Timisvar") not in module_ruleset(module).attrition_flips(load_state(module, state))
+
+
+def load_state(module, document):
+    from pbem.model.jsonsource import JsonDocument
+    from pbem.model.state import State
+
+    return State.from_json(module, JsonDocument("state.json", document, ""))

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.engine.rulesets import module_ruleset
 from pbem.model.jsonsource import load_json
 from pbem.model.module import load_module
 from pbem.model.state import State
@@ -31,7 +32,7 @@ def _salonika_played(state, pog):
 
 
 def test_limited_greek_entry_opens_the_spaces_without_greek_units(pog, state):
-    rules, m = pog.ruleset, pog.map
+    rules, m = module_ruleset(pog), pog.map
     assert rules.controller(state, m.index("Salonika")) is None  # neutral Greece, before the Salonika event
     _salonika_played(state, pog)
     assert rules.controller(state, m.index("Salonika")) == "ap"  # 9.5.2.4: open, Allied-controlled at start
@@ -42,7 +43,7 @@ def test_limited_greek_entry_opens_the_spaces_without_greek_units(pog, state):
 
 
 def test_neutral_units_trace_no_supply(pog, state):
-    rules = pog.ruleset
+    rules = module_ruleset(pog)
     _salonika_played(state, pog)
     greek = state.units["GR-CORPS-01"]
     assert rules.in_supply(state, greek)  # still neutral: no supply line, no attrition
@@ -73,6 +74,7 @@ ROUND_1 = [{"phase": "action", "round": 1, "side": "cp"}, {"card": None, "use": 
 
 def test_salonika_sets_greece_up_and_redeploys_to_salonika(pbem, tmp_path):
     start = _start(commitment={"cp": "limited_war", "ap": "limited_war"})
+    start["turn"] = 5  # past the deal: the Limited War deck is in (16.1)
     for unit in start["units"]:
         if unit["id"] in ("FR-CORPS-01", "FR-CORPS-02"):
             unit["at"] = "reserve"
@@ -80,11 +82,11 @@ def test_salonika_sets_greece_up_and_redeploys_to_salonika(pbem, tmp_path):
     legal = ROUND_1 + [{"card": "AP-30", "use": "event"}] + setup + [
         {"reinforce": "FR-CORPS-01", "at": "Salonika"}, {"reinforce": "FR-CORPS-02", "at": "Salonika"},
         {"move": "BR-CORPS-04", "path": ["Basra", "Salonika"], "by": "sea"}]
-    result = pbem("check", _turn(tmp_path, legal, start), "--format", "json")
+    result = pbem("check", _turn(tmp_path, legal, start, turn=5), "--format", "json")
     report = json.loads(result.out)
     assert [v for v in report["violations"] if v["severity"] != "warning"] == [], report
     illegal = ROUND_1 + [{"card": "AP-30", "use": "event"}] + setup + [{"reinforce": "FR-CORPS-01", "at": "Florina"}]
-    report = json.loads(pbem("check", _turn(tmp_path, illegal, start), "--format", "json").out)
+    report = json.loads(pbem("check", _turn(tmp_path, illegal, start, turn=5), "--format", "json").out)
     assert {v["rule"] for v in report["violations"] if v["severity"] != "warning"} == {"9.5.1.1"}, report
 
 
@@ -106,7 +108,7 @@ def test_a_move_into_a_greek_space_with_greek_units_stays_illegal(pbem, tmp_path
 
 @pytest.mark.parametrize("space, ok", [("Adrianople", True), ("Van", True), ("Giresun", False)])
 def test_any_turkish_corps_fills_a_corps_place_of_the_setup_chart(pog, state, space, ok):
-    rules = pog.ruleset
+    rules = module_ruleset(pog)
     chart = state.status["neutral_setup"]["TU"]
     unit = state.units["TU-CORPS-05"]  # the chart names TU Corps #1 at Adrianople: corps are generic counters
     assert rules._corps_slot(state, chart, unit, space) is ok
@@ -129,7 +131,7 @@ def test_a_british_mo_is_french_on_turn_1_of_the_historical_scenario(pbem, tmp_p
 
 def test_a_siege_ends_when_the_last_besieger_leaves(pog, state):
     # 15.2.1/15.2.4: besieged only while enemy units stand in the fort's space; then it blocks supply again (14.1.3).
-    rules, m = pog.ruleset, pog.map
+    rules, m = module_ruleset(pog), pog.map
     state.status["forts"]["Lutsk"] = "besieged"
     state.place("AH-3-ARMY", m.index("Lutsk"))
     assert rules.besieged(state, m.index("Lutsk"))
@@ -185,3 +187,17 @@ def test_a_failed_entrench_roll_gives_minus_one_next_round_in_the_historical_sce
     report = json.loads(pbem("check", _turn(tmp_path, actions, start, turn=2), "--format", "json").out)
     verdicts = {v["rule"] for v in report["violations"] if v["severity"] != "warning"}
     assert (verdicts == set()) is ok and verdicts <= {"11.2.2"}, report
+
+
+def test_a_corps_redeploys_from_the_reserve_box_to_its_besiegers_of_an_enemy_fort(pbem, tmp_path):
+    # 13.1.8 with 13.1.6: a GE corps besieging Liege is a same-nation unit in a space the CP may SR into.
+    start = _start(forts={"Liege": "besieged"})
+    for unit in start["units"]:
+        if unit["id"] == "GE-CORPS-09":
+            unit["at"] = "Liege"
+            unit.pop("step", None)
+    base = [{"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-07", "use": "sr"}]
+    report = json.loads(pbem("check", _turn(tmp_path, base + [{"reinforce": "GE-CORPS-01", "at": "Liege"}], start), "--format", "json").out)
+    assert "13.1.8" not in {v["rule"] for v in report["violations"]}, report
+    report = json.loads(pbem("check", _turn(tmp_path, base + [{"reinforce": "GE-CORPS-01", "at": "Brussels"}], start), "--format", "json").out)
+    assert "13.1.8" in {v["rule"] for v in report["violations"]}, report

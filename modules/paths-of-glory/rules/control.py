@@ -9,8 +9,10 @@ written, and only those; the flip moves the VP of a VP space and the trench
 marker (LR2022 11.2.7: level 1 removed, level 2 becomes an enemy level 1).
 
 Retreating units gain control of the space their retreat ends in (12.5.5; not of the spaces passed through,
-and never of an enemy fort's space, 15.1.9); the Arab Northern Army alone takes no control (11.1.14). Besiegers
-that destroy the fort of their own space in combat take the space.
+and never of an enemy fort's space, 15.1.9). Besiegers that destroy the fort of their own space in combat take the
+space. The Arab Northern Army alone takes no space by moving, advancing or retreating (11.1.14): a CP space it holds
+counts as Allied only while it stays, so a flip of it back to the CP in the Attrition phase is accepted and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ class ControlRules(SupplyRules):
             salonika = game_map.find("Salonika")
             if salonika is not None and self.controller(state, salonika) == "ap":
                 sources.append(salonika)
+        sources = [loc for loc in sources if passable(loc)]  # a besieged source, or one holding enemy units, supplies nothing
         land = set(reach(game_map, sources, passable, step=step))
         if not any(self._port(state, p, side) for p in land):  # type: ignore[attr-defined]
             return land
@@ -155,6 +158,8 @@ class ControlRules(SupplyRules):
             if flips.get(location) == side:
                 del flips[location]
                 continue
+            if now == side and any(u.id == ANA for u in state.units_at(location)):
+                continue  # the CP space the ANA holds counts as Allied while it stays (11.1.14): it "returns" to the CP
             if now == side:
                 why = f"the {side.upper()} already controls it"
             elif now is None:
@@ -191,9 +196,39 @@ class ControlRules(SupplyRules):
             change = self.module.tables["victory"]["vp_space_control"]["cp_gains" if side == "cp" else "ap_gains"]
             state.status["vp"] = state.status.get("vp", 10) + change
 
+    # --- the Arab Northern Army takes no space (11.1.14) ---------------------------------------------------
+    def after_move(self, action, state: State, ctx: TurnContext) -> list:
+        if not (action.by == "land" and set(action.units) == {ANA}):
+            return super().after_move(action, state, ctx)  # type: ignore[misc]
+        self.__dict__["_ana_moving"] = True
+        try:
+            return super().after_move(action, state, ctx)  # type: ignore[misc]
+        finally:
+            self.__dict__["_ana_moving"] = False
+
+    def enter(self, state: State, location: int, side: str) -> None:
+        """As a unit entering does (MovementRules.enter), except that the ANA alone leaves control and VP as they
+        were (11.1.14: a CP space it occupies counts as Allied only while it stays; its trench still falls)."""
+        if not self.__dict__.get("_ana_moving"):
+            return super().enter(state, location, side)  # type: ignore[misc]
+        label = self.where(location)
+        control = state.status.setdefault("control", {})
+        before, vp = control.get(label), state.status.get("vp")
+        super().enter(state, location, side)  # type: ignore[misc]
+        if before is None:
+            control.pop(label, None)
+        else:
+            control[label] = before
+        if vp is not None:
+            state.status["vp"] = vp
+
     # --- the end of a retreat -------------------------------------------------------------------------
     def after_attack(self, action, state: State, ctx: TurnContext) -> list:
-        found = super().after_attack(action, state, ctx)  # type: ignore[misc]
+        self.__dict__["_ana_moving"] = set(action.advance) == {ANA}  # 11.1.14: the ANA advancing alone takes nothing
+        try:
+            found = super().after_attack(action, state, ctx)  # type: ignore[misc]
+        finally:
+            self.__dict__["_ana_moving"] = False
         ends: dict[int, list[str]] = {}
         for unit_id, path in action.retreats.items():
             if path and state.units[unit_id].on_map and state.units[unit_id].at == path[-1]:

@@ -23,14 +23,15 @@ MARKED_NATIONS = ("GE", "BR", "FR", "IT")
 
 class EntrenchRules(RollRules):
     def check_special(self, action, state: State, ctx: TurnContext) -> list:
+        # RollRules refuses a second army's attempt in a space; this refuses the same army rolling twice.
         found = super().check_special(action, state, ctx)
-        if action.order != "entrench" or action.at is None:
+        if action.order != "entrench" or action.at is None or not action.units:
             return found
         current = pog(ctx).get("round")
-        key = (state.turn, current.number, current.side) if current is not None else None
+        key = (state.turn, current.number, current.side, action.units[0]) if current is not None else None
         tried = pog(ctx).setdefault("entrenched", {})
         if key is not None and tried.get(action.at) == key:
-            found.append(illegal("11.2.1", f"{self.where(action.at)} already made its entrenchment attempt this round: one army a space tries", action))
+            found.append(illegal("11.2.1", f"{self.where(action.at)} already made its entrenchment attempt this round: one roll a space", action))
         if key is not None:
             tried[action.at] = key
         return found
