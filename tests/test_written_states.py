@@ -46,28 +46,11 @@ def test_the_samples_are_found():
     assert len(TURNS) > 300
 
 
-def _start(turn, module, path: Path, made: dict[str, object]):
-    """The turn's start state; one that a player's own previous check writes (``after-`` and the previous turn
-    file's name, as the README's by-email game does) is made by replaying that turn first."""
-    written = turn.header.start_state
-    if written is None or (path.parent / written).is_file():
-        return load_start_state(turn, module)
-    key = str(path.parent / written)
-    if key not in made:
-        stem = Path(written).stem.removeprefix("after-")
-        previous = next(p for p in path.parent.iterdir() if p.stem == stem and p.suffix in TURN_SUFFIXES)
-        before, _ = load_turn(previous)
-        state = _start(before, module, previous, made)
-        replay(module, state, before)
-        made[key] = parse_json(state.written_json(), key)
-    return State.from_json(module, made[key])
-
-
 @pytest.mark.parametrize("name", [str(p.relative_to(SAMPLES)) for p in TURNS])
 def test_the_state_after_every_sample_turn_reads_back(name):
     path = SAMPLES / name
     turn, module = load_turn(path)
-    state = _start(turn, module, path, {})
+    state = load_start_state(turn, module)
     result = replay(module, state, turn)
     text = result.state.written_json()
     document = parse_json(text, "after.json")
