@@ -10,7 +10,7 @@ from __future__ import annotations
 from pbem.model.state import State
 from pbem.rules.ruleset import TurnContext, illegal, mismatch, warning
 
-from .base import PathsOfGloryBase
+from .base import PathsOfGloryBase, pog
 
 MO_NATIONS = {"AH": "AH", "AH_IT": "AH", "TU": "TU", "GE": "GE", "FR": "FR", "BR": "BR", "IT": "IT", "RU": "RU"}
 
@@ -108,7 +108,13 @@ class RollRules(PathsOfGloryBase):
             found.append(illegal("11.2.1", f"{name} digs only in a space activated for movement; {self.where(unit.at)} is {how}", action))
         elif unit.id in play.moved:
             found.append(illegal("11.2.1", f"{name} moved this round: an army entrenches instead of moving", action))
-        # One army a space a round: EntrenchRules (entrench.py).
+        else:
+            digging = pog(ctx).setdefault("entrenching", {})
+            current = pog(ctx)["round"]
+            key = (state.turn, current.number, current.side, action.at)
+            if digging.get(key, unit.id) != unit.id:
+                found.append(illegal("11.2.1", f"one army a space entrenches in a round; {self.name(digging[key])} already tries in {self.where(action.at)}", action))
+            digging.setdefault(key, unit.id)
         if self.out_of_supply(state, unit):
             found.append(illegal("14.3.3", f"{name} is out of supply and may not entrench", action))
         trench = self.trench(state, action.at)
