@@ -18,3 +18,41 @@ def test_a_short_fuzz_pass_finds_no_crash_in_turns_and_states(tmp_path):
     refusals, verdicts, crashes, hangs, memory = map(int, table["all"])
     assert refusals + verdicts == 30 and crashes == hangs == memory == 0, result.stdout
     assert result.returncode == 0
+
+
+def test_a_short_fuzz_pass_over_issue_26s_surfaces(tmp_path):
+    """Art templates, names of controls, cache entries, mapping patterns, chat of controls, hostile imports."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "fuzz.py"), "--inputs", "18", "--only", "art,names,cache,patterns,chat,vmod-import",
+         "--keep", str(tmp_path / "findings"), "--seed", "26"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert "18 inputs in" in result.stdout, result.stdout + result.stderr
+    table = {line.split()[0]: line.split()[1:6] for line in result.stdout.splitlines() if line.split() and line.split()[0] == "all"}
+    refusals, verdicts, crashes, hangs, memory = map(int, table["all"])
+    assert refusals + verdicts == 18 and crashes == hangs == memory == 0, result.stdout
+    assert result.returncode == 0
+
+
+def test_the_harness_calls_a_raw_control_character_or_a_changed_verdict_a_crash(tmp_path):
+    script = f"""
+import sys
+sys.path.insert(0, {str(ROOT / "tools")!r})
+import fuzz
+import pbem.cli
+import pbem.model.printable as printable
+from pathlib import Path
+work, samples = Path({str(tmp_path)!r}), Path({str(ROOT / "samples" / "china-war-1980")!r})
+real = printable.escape
+printable.escape = pbem.cli.one_line = lambda text: text  # as a verb that bypassed the escaping would print
+[raw] = fuzz.run_case(fuzz.Case({{}}, [["check", str(work / "no\\x85\\u202e.json")]]), work / "a", 10, 2048)
+printable.escape = real
+[moved] = fuzz.run_case(fuzz.Case({{}}, [["check", str(samples / "illegal-6.12-mp-overrun.json")]],
+                                  same_as=["check", str(samples / "legal-01-amur-crossing.json")]), work / "b", 10, 2048)
+print(raw.kind, raw.detail)
+print(moved.kind, moved.detail)
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    raw, moved = result.stdout.strip().splitlines()[-2:]
+    assert raw.startswith("crash") and "raw control" in raw, result.stdout + result.stderr
+    assert moved.startswith("crash") and "differs" in moved, result.stdout + result.stderr

@@ -22,20 +22,12 @@ AP_FROM_RESERVE = [{"phase": "action", "round": 1, "side": "ap"}, {"card": "AP-0
 BESIEGED_PARIS_RULE = "13.1.11"
 
 
-def besiege_paris(set_up: dict) -> None:
-    """Paris's fort besieged, the besieger in its space (a siege lasts while besiegers stand there, 15.2.4)."""
-    set_up["status"].setdefault("forts", {})["Paris"] = "besieged"
-    for unit in set_up["units"]:
-        if unit["id"] == "FR-6-ARMY":
-            unit["at"] = "Orleans"
-        if unit["id"] == "GE-1-ARMY":
-            unit["at"] = "Paris"
-
-
 def paris_besieged(options: dict | None = None) -> dict:
     state = {k: v for k, v in SCENARIO.items() if k not in ("$schema", "id", "last_turn", "note", "source", "title")}
     state = json.loads(json.dumps(state)) | {"scenario": "1914"}
-    besiege_paris(state)
+    state["status"].setdefault("forts", {})["Paris"] = "besieged"
+    besieger = next(u for u in state["units"] if u["id"].startswith("GE-CORPS") and u["at"] == "reinforcements")
+    besieger["at"] = "Paris"  # a siege lasts while enemy units stand in the fort's space (15.2.4)
     if options is not None:
         state["options"] = options
     return state
@@ -76,7 +68,8 @@ def test_the_scenario_s_choice_over_the_module_default(pbem, tmp_path):
     shutil.copytree(MODULE, folder, ignore=shutil.ignore_patterns("__pycache__"))
     set_up = json.loads((folder / "scenarios" / "1914.json").read_text(encoding="utf-8"))
     set_up["options"] = {"edition": "lr2022"}
-    besiege_paris(set_up)
+    set_up["status"].setdefault("forts", {})["Paris"] = "besieged"
+    next(u for u in set_up["units"] if u["id"].startswith("GE-CORPS") and u["at"] == "reinforcements")["at"] = "Paris"
     (folder / "scenarios" / "1914.json").write_text(json.dumps(set_up), encoding="utf-8")
     turn = write_turn(tmp_path, "t1.json", CP_MOVES + AP_FROM_RESERVE, start={"scenario": "1914"})
     assert verdict(pbem, turn, "--module", str(folder)) == [BESIEGED_PARIS_RULE]

@@ -435,11 +435,17 @@ def test_a_module_past_the_whole_imports_bounds_is_refused_at_once(pbem, tmp_pat
     assert seconds < 10 and not out.exists()
 
 
-def test_a_large_palette_imports_in_linear_time(pbem, tmp_path):
-    result, seconds, out = _import(pbem, tmp_path, _build_file(_map("M", f'<{GM}.map.boardPicker.Board name="B" width="400" height="400">{_hex_grid()}</{GM}.map.boardPicker.Board>'), _palette(20_000)))
+def test_a_large_palette_imports_in_linear_time_and_one_too_large_to_read_back_is_refused(pbem, tmp_path):
+    board = _map("M", f'<{GM}.map.boardPicker.Board name="B" width="400" height="400">{_hex_grid()}</{GM}.map.boardPicker.Board>')
+    result, seconds, out = _import(pbem, tmp_path, _build_file(board, _palette(5_000)))
     assert result.code == 0, result.err
-    assert "20000 units" in result.out
+    assert "5000 units" in result.out
     assert seconds < 10
+    shutil.rmtree(out)
+    # 20,000 pieces: a counters.json over the 4 MiB pbem reads is an input error, not pbem failing its own read-back.
+    result, seconds, out = _import(pbem, tmp_path, _build_file(board, _palette(20_000)))
+    _one_line_refusal(result, "counters.json", "more than the 4 MiB pbem reads back")
+    assert seconds < 10 and not out.exists()
 
 
 def test_zones_within_the_bounds_are_named_in_time(pbem, tmp_path):
@@ -467,3 +473,40 @@ def test_a_board_image_linked_out_of_the_module_is_not_read(pbem, tmp_path):
     result, _, out = _import(pbem, tmp_path, _build_file(_map("M", board)))
     assert result.code == 0, result.err
     assert "123" not in (out / "map.json").read_text()  # nothing about the outside file in the written module
+
+
+def test_palette_names_that_slug_alike_get_unit_ids_in_linear_time(pbem, tmp_path):
+    from pbem.formats.vassal.importer import _free_id
+
+    names = "".join(f' <VASSAL.build.widget.PieceSlot entryName="p{k}" gpid="{k}">+/null/piece;;;p.png;x{"." * (k % 50)}{"!" * (k // 50)}/null;0;0;1;0</VASSAL.build.widget.PieceSlot>\n'
+                    for k in range(5000))  # 5,000 names, every one P-X
+    result, seconds, out = _import(pbem, tmp_path, _build_file(_map("M", f'<{GM}.map.boardPicker.Board name="B" width="400" height="400">{_hex_grid()}</{GM}.map.boardPicker.Board>'), names))
+    assert result.code == 0, result.err
+    assert "5000 units" in result.out and seconds < 10
+    # Remembering where each base's search ended gives the ids a search from the start gives.
+    taken, again, tried = set(), set(), {}
+    for copies in [1, 2, 1, 12, 1, 3, 1] * 20:
+        assert _free_id("P-A", copies, taken) == _free_id("P-A", copies, again, tried)
+
+
+def test_an_entry_of_a_module_missing_a_field_of_this_pbems_is_no_entry(pbem, tmp_path, own_cache):
+    """A process running older code pickles a Module without the fields added since, under the key of the newer
+    files on disk: the entry is refused, and the verdict is the one the files give."""
+    import pickle
+
+    from pbem.model import cache
+    from pbem.model import module as modules
+
+    module = _module_copy(tmp_path)
+    first = _check_6_12(pbem, module)
+    path = module.resolve()
+    inputs, _ = modules._inputs(path)
+    built = modules._load(path)
+    del built.__dict__["option_choices"]  # as the older Module class had no such field
+    stale = built.__class__.__new__(built.__class__)
+    stale.__dict__.update({k: v for k, v in built.__dict__.items() if k != "status_checker"} | {"status_checker": None})
+    body = pickle.dumps((cache.key(inputs), (stale, getattr(modules._load(path).status_checker, "schema", None))))
+    _entry(own_cache).write_bytes(cache.MAGIC + cache._signature((own_cache / "key").read_bytes(), "modules", str(path), body) + body)
+    modules._CACHE.clear()
+    again = _check_6_12(pbem, module)
+    assert (again.code, again.out) == (first.code, first.out)

@@ -218,7 +218,9 @@ def test_the_documented_paths_of_glory_turn_writes_cards_by_name_and_is_legal(pb
     docs = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
     example = docs.read_text(encoding="utf-8").split("## A Paths of Glory turn", 1)[1].split("```")[1].lstrip("\n")
     assert "Card Guns of August as ops" in example
+    cards = [a["card"] for a in parse_notation(example, "docs.pbem").data["actions"] if "card" in a]
+    assert cards[:2] == ["CP-01", "AP-03"]
     turn = tmp_path / "turn.pbem"
-    turn.write_text(example, encoding="utf-8")
+    turn.write_text(example.split("== Attrition ==")[0], encoding="utf-8")  # the action rounds, whose cards these are
     result = pbem("check", turn)
     assert result.code == 0 and "all legal" in result.out, result.out + result.err

@@ -292,7 +292,7 @@ def test_war_status_phase_vp_of_blockade_and_french_mutiny(module, tmp_path):
 
 def test_12_2_6_combat_cards_that_modify_a_roll_are_applied(module, tmp_path):
     # Chlorine Gas: "a GE attack adds +1 drm" (12.2.6): 10 CF on the 9-11 column, roll 3+1 gives 5, not 4.
-    state = set_up(commitment={"cp": "limited_war", "ap": "limited_war"})
+    state = set_up(commitment={"cp": "limited_war", "ap": "total_war"})
     attack = {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "roll": 3, "defender_roll": 3, "result": "2/5", "cards": ["CP-15"],
               "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Cambrai", "Chateau Thierry"]}}
     turn = [CP_ROUND, {"card": None, "use": "automatic"}, {"activate": {"Koblenz": "attack"}, "cost": 1}]
@@ -302,6 +302,9 @@ def test_12_2_6_combat_cards_that_modify_a_roll_are_applied(module, tmp_path):
     # left unjudged (a warning) rather than judged with or without it.
     francois = run(module, tmp_path, [*turn, {**attack, "result": "2/4", "cards": ["CP-03"]}], state, turn=5)
     assert [v.rule for v in francois.violations] == ["9.5.4"]
+    # They Shall Not Pass cancels a retreat: not modelled here, so the attack is not judged (a warning says so).
+    not_pass = run(module, tmp_path, [*turn, {**attack, "result": "2/4", "cards": ["AP-39"]}], state, turn=5)
+    assert [v.rule for v in not_pass.violations] == ["9.5.4"]
     # Withdrawal changes losses and retreats: its fire is not judged (a warning says so); its negated step and
     # one-space retreat are (advance.py, LR2022 12.6.3-12.6.6): a two-space retreat breaks 12.6.4.
     one_space = {**attack, "result": "2/4", "cards": ["AP-06"], "negated": ["FR-5-ARMY"], "retreats": {"FR-5-ARMY": ["Cambrai"]}}

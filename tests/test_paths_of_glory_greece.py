@@ -74,6 +74,7 @@ ROUND_1 = [{"phase": "action", "round": 1, "side": "cp"}, {"card": None, "use": 
 
 def test_salonika_sets_greece_up_and_redeploys_to_salonika(pbem, tmp_path):
     start = _start(commitment={"cp": "limited_war", "ap": "limited_war"})
+    start["turn"] = 5  # past the deal: the Limited War deck is in (16.1)
     for unit in start["units"]:
         if unit["id"] in ("FR-CORPS-01", "FR-CORPS-02"):
             unit["at"] = "reserve"
@@ -81,11 +82,11 @@ def test_salonika_sets_greece_up_and_redeploys_to_salonika(pbem, tmp_path):
     legal = ROUND_1 + [{"card": "AP-30", "use": "event"}] + setup + [
         {"reinforce": "FR-CORPS-01", "at": "Salonika"}, {"reinforce": "FR-CORPS-02", "at": "Salonika"},
         {"move": "BR-CORPS-04", "path": ["Basra", "Salonika"], "by": "sea"}]
-    result = pbem("check", _turn(tmp_path, legal, start), "--format", "json")
+    result = pbem("check", _turn(tmp_path, legal, start, turn=5), "--format", "json")
     report = json.loads(result.out)
     assert [v for v in report["violations"] if v["severity"] != "warning"] == [], report
     illegal = ROUND_1 + [{"card": "AP-30", "use": "event"}] + setup + [{"reinforce": "FR-CORPS-01", "at": "Florina"}]
-    report = json.loads(pbem("check", _turn(tmp_path, illegal, start), "--format", "json").out)
+    report = json.loads(pbem("check", _turn(tmp_path, illegal, start, turn=5), "--format", "json").out)
     assert {v["rule"] for v in report["violations"] if v["severity"] != "warning"} == {"9.5.1.1"}, report
 
 
@@ -186,3 +187,17 @@ def test_a_failed_entrench_roll_gives_minus_one_next_round_in_the_historical_sce
     report = json.loads(pbem("check", _turn(tmp_path, actions, start, turn=2), "--format", "json").out)
     verdicts = {v["rule"] for v in report["violations"] if v["severity"] != "warning"}
     assert (verdicts == set()) is ok and verdicts <= {"11.2.2"}, report
+
+
+def test_a_corps_redeploys_from_the_reserve_box_to_its_besiegers_of_an_enemy_fort(pbem, tmp_path):
+    # 13.1.8 with 13.1.6: a GE corps besieging Liege is a same-nation unit in a space the CP may SR into.
+    start = _start(forts={"Liege": "besieged"})
+    for unit in start["units"]:
+        if unit["id"] == "GE-CORPS-09":
+            unit["at"] = "Liege"
+            unit.pop("step", None)
+    base = [{"phase": "action", "round": 1, "side": "cp"}, {"card": "CP-07", "use": "sr"}]
+    report = json.loads(pbem("check", _turn(tmp_path, base + [{"reinforce": "GE-CORPS-01", "at": "Liege"}], start), "--format", "json").out)
+    assert "13.1.8" not in {v["rule"] for v in report["violations"]}, report
+    report = json.loads(pbem("check", _turn(tmp_path, base + [{"reinforce": "GE-CORPS-01", "at": "Brussels"}], start), "--format", "json").out)
+    assert "13.1.8" in {v["rule"] for v in report["violations"]}, report

@@ -10,6 +10,7 @@ import pytest
 
 from pbem.engine.rulesets import module_ruleset
 from pbem.engine.replay import replay
+from pbem.engine.rulesets import module_ruleset
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.module import load_module
 
@@ -220,6 +221,7 @@ def test_an_action_that_breaks_two_rules_reports_both(module, tmp_path, pbem):
 
 def test_12_4_4_3_which_british_corps_replace_which_army(module):
     # LR2022 12.4.4.3 / seed 12.4.4.3: the BEF Army only by the BEF Corps; AUS, CND, PT and ANA Corps replace none.
+    from pbem.engine.rulesets import module_ruleset
     from pbem.model.jsonsource import load_json
     from pbem.model.state import State
 
@@ -231,3 +233,12 @@ def test_12_4_4_3_which_british_corps_replace_which_army(module):
     assert not rules._may_replace(units["BR-1-ARMY"], units["BR-AUS-CORPS"]) and not rules._may_replace(units["BR-1-ARMY"], units["BR-BEF-CORPS"])
     state.units["BR-CORPS-01"].box = "reinforcements"
     assert not rules._reserve_corps(state, units["BR-1-ARMY"])  # only the BEF Corps is left in the box
+
+
+def test_13_1_8_out_of_the_reserve_box_into_a_besieged_enemy_fort_space(module, tmp_path):
+    # LR2022 13.1.5: "Units can SR into and out of a besieged enemy fort so long as the fort remains besieged"; the
+    # GE 1st Army besieges Liege, so a German corps joins it from the Reserve Box (13.1.8), an Austrian one does not.
+    state = place(set_up(forts={"Liege": "besieged"}), GE_1_ARMY="Liege")
+    sr = [CP_ROUND, {"card": "CP-04", "use": "sr"}]
+    assert verdicts(module, tmp_path, [*sr, {"reinforce": ["GE-CORPS-01"], "at": "Liege"}], state) == []
+    assert verdicts(module, tmp_path, [*sr, {"reinforce": ["AH-CORPS-01"], "at": "Liege"}], state) == ["13.1.8"]

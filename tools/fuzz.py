@@ -23,6 +23,7 @@ import argparse
 import hashlib
 import io
 import json
+import math
 import os
 import random
 import re
@@ -217,6 +218,9 @@ class Case:
     files: dict[str, bytes]  # relative path -> bytes
     commands: list[list[str]]  # arguments; {dir} is the work folder
     outputs: list[str] = field(default_factory=list)  # paths that must not exist after a refusal
+    env: dict[str, str] = field(default_factory=dict)  # set in the child; {dir} is the work folder
+    same_as: list[str] | None = None  # a command whose exit code and standard output must be these commands' too
+    prepare: Callable[[Path], None] | None = None  # makes what files cannot say (a FIFO, a link, modes)
 
 
 @dataclass
@@ -423,7 +427,270 @@ def build_formats() -> list[Format]:
 
     if archive:
         formats.append(Format("archive", archive_file))
+    formats += hostile_surface_formats(module_files, with_states)
     return formats
+
+
+# --- issue 26's surfaces: art templates, names of controls, the module cache, mapping patterns, chat, import ----
+CONTROL_CHARS = [chr(c) for c in (*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F),
+                                  *range(0x2066, 0x206A), 0x2028, 0x2029)]  # fmt: skip
+CONTROL_TEXTS = ["\x1b]0;owned\x07", "\x1b[2J", "\x9b31m", "\x85", "\r", "\u202eevil", "\x07", "\x1bP", "\x00"]
+HOSTILE_TEMPLATES = [
+    "{attack:>999999999}", "{}", "{0}", "{attack!r}", "{attack.__class__}", "{attack[0]}", "{{attack}}", "{attack", "attack}",
+    "{defence:{move}}", "{loss:,}", "{attack:%}", "{" * 30 + "}" * 30, "{attack}-{defence}-{move}", "{attack}-{loss}-{move}",
+]  # fmt: skip
+HOSTILE_PATTERNS = [
+    "(a+)+$", "(a|aa)+$", "(.*a){25}", "^(\\w+\\s?)*$", "(?=x)x", "(?<=x)y", "(?P<target>a)(?P=target)", "(a)\\1", "[",
+    "a{1000}{1000}", "(?P<target>.{0,1000}){1000}", "(?i)^attacks?\\s+(?P<target>[^:]+?)(?:\\s+from\\s+(?P<from>[^:]+?))?\\s*$",
+    "\\p{L}+", "(?P<target>(x+x+)+y)", "x" * 3000, "(?P<name>.+) \\(reduced\\)$", "^(?P<target>.*)$", "",
+]  # fmt: skip
+
+
+def control_text(rng: random.Random) -> str:
+    """A name or chat line made of control characters and bidi overrides, with some text between them."""
+    parts = [rng.choice(CONTROL_TEXTS) if rng.random() < 0.5 else rng.choice(CONTROL_CHARS) for _ in range(rng.choice((1, 3, 10)))]
+    return "".join(part + rng.choice(["", "x", " ", "Sedan"]) for part in parts)
+
+
+def _with_controls(value, rng: random.Random):
+    """``value`` (text) with controls put in somewhere."""
+    if not isinstance(value, str):
+        return value
+    at = rng.randrange(len(value) + 1)
+    return value[:at] + control_text(rng) + value[at:]
+
+
+def _build_file_text(rng: random.Random) -> str:
+    """A buildFile with hostile structure along one axis at a time (many maps, many zones, zones of many points,
+    a large palette, an odd board image name), at most a few MB of text."""
+    gm = "VASSAL.build.module"
+    axis = rng.choice(["maps", "zones", "points", "pieces", "image", "small"])
+    grid = (f'<{gm}.map.boardPicker.board.HexGrid dx="{rng.choice((5, 20, 40, 0.5))}" dy="{rng.choice((5, 20, 40, 0.5))}">'
+            f'<{gm}.map.boardPicker.board.mapgrid.HexGridNumbering/></{gm}.map.boardPicker.board.HexGrid>')
+    size = rng.choice((100, 2000, 8000, 100000))
+    n_zones = rng.choice((300, 3000)) if axis == "zones" else rng.choice((0, 1, 10))
+    n_points = rng.choice((2000, 20000, 60000)) if axis == "points" else rng.choice((3, 4, 50))
+    if n_zones * n_points > 200_000:
+        n_zones = max(1, 200_000 // n_points)
+
+    def zone(k: int) -> str:
+        x, y, r = rng.randrange(size), rng.randrange(size), rng.choice((10, size // 2))
+        ring = ";".join(f"{x + int(r * math.cos(6.283 * j / n_points))},{y + int(r * math.sin(6.283 * j / n_points))}" for j in range(n_points))
+        inner = grid if rng.random() < 0.3 else ""
+        return f'<{gm}.map.boardPicker.board.mapgrid.Zone name="z{k}" useParentGrid="{rng.choice(("true", "false"))}" path="{ring}">{inner}</{gm}.map.boardPicker.board.mapgrid.Zone>'
+
+    image = rng.choice(["/etc/hostname", "../../etc/hostname", "C:/x.png", "..\\x.png", "images/../../x", "board.png"]) if axis == "image" else rng.choice(["", "board.png"])
+    image_attr = f' image="{image}"' if image else ""
+    zones = "".join(zone(k) for k in range(n_zones))
+    inner = f'<{gm}.map.boardPicker.board.ZonedGrid>{zones}{grid}</{gm}.map.boardPicker.board.ZonedGrid>' if n_zones else grid
+    board = f'<{gm}.map.boardPicker.Board name="B" width="{size}" height="{size}"{image_attr}>{inner}</{gm}.map.boardPicker.Board>'
+    n_maps = rng.choice((201, 2001)) if axis == "maps" else rng.choice((1, 2))
+    if n_maps > 1:
+        board = f'<{gm}.map.boardPicker.Board name="B" width="{size}" height="{size}">{grid}</{gm}.map.boardPicker.Board>'
+    maps = "".join(f'<{gm}.Map mapName="M{k}"><{gm}.map.BoardPicker>{board}</{gm}.map.BoardPicker></{gm}.Map>' for k in range(n_maps))
+    n_pieces = rng.choice((5000, 20000, 20001)) if axis == "pieces" else rng.choice((0, 10))
+    repeat = rng.choice((1, 7, 10**6))
+    pieces = "".join(f'<VASSAL.build.widget.PieceSlot entryName="p{k}" gpid="{k}">+/null/piece;;;p.png;piece {k % repeat}/null;0;0;1;0</VASSAL.build.widget.PieceSlot>'
+                     for k in range(n_pieces))
+    return (f'<?xml version="1.0"?><VASSAL.build.GameModule name="h" version="1" VassalVersion="3.7.0">'
+            f'<{gm}.PlayerRoster><entry>a</entry><entry>b</entry></{gm}.PlayerRoster>{maps}{pieces}</VASSAL.build.GameModule>')
+
+
+def _control_log(rng: random.Random) -> bytes:
+    """A VASSAL log whose players, pieces and chat are made of controls and bidi overrides."""
+    from pbem.formats.vassal.archive import write_zip
+    from pbem.formats.vassal.obfuscation import Obfuscation
+    from pbem.formats.vassal.savefile import SavedGame, encode_saved_game
+
+    def text() -> str:
+        return control_text(rng).replace("\x1b", "")  # ESC separates VASSAL's commands: kept out of their text
+
+    tree = ["begin_save", "", ["", f"+/11/piece;;;inf.png;1st{text()}/Main;100;100;0;0"], f"PLAYER\tsecret\tAlice{text()}\t{text()}", "end_save"]
+    steps = [[f"LOG\tCHAT<Alice{text()}> {text()}"] for _ in range(rng.choice((1, 5, 50)))]
+    steps.append([f"LOG\tCHAT*** 2d6 = 3,4 *** &lt;{text()}&gt;", "LOG\tMutableProperty\t2d6_result\t1,1\t3,4\tModule"])
+    log = SavedGame("c.vlog", "log", tree + steps, Obfuscation("obfuscated", 7, "lower"))
+    return write_zip({"savedGame": encode_saved_game(log), "savedata": b'<data version="1"/>'})
+
+
+def hostile_surface_formats(module_files: dict[str, dict[str, bytes]], with_states) -> list[Format]:
+    formats: list[Format] = []
+    china = module_files.get("china-war-1980")
+    sample = ROOT / "samples" / "china-war-1980" / "illegal-6.12-mp-overrun.json"
+
+    if china:
+        def art(rng: random.Random) -> Case:
+            """art.json's value template and designation pattern, hostile; names with controls."""
+            files = {f"mods/{name}": data for name, data in china.items()}
+            style = json.loads(files["mods/china-war-1980/art.json"])
+            style["values"] = rng.choice(HOSTILE_TEMPLATES)
+            if rng.random() < 0.5:
+                style["designation"] = rng.choice(HOSTILE_PATTERNS)[:100] or "x"
+            files["mods/china-war-1980/art.json"] = json.dumps(style).encode()
+            command = rng.choice([
+                ["art", "counters", "{dir}/mods/china-war-1980", "--out", "{dir}/art"],
+                ["module", "export", "{dir}/mods/china-war-1980", "--out", "{dir}/x.vmod"],
+                ["module", "validate", "{dir}/mods/china-war-1980"],
+            ])  # fmt: skip
+            return Case(files, [command], ["art", "x.vmod"])
+
+        def names(rng: random.Random) -> Case:
+            """A module folder and its names made of controls, shown by every command that prints them."""
+            folder = "mods/china" + control_text(rng).replace("/", "").replace("\x00", "")
+            files = {f"{folder}/{name.split('/', 1)[1]}": data for name, data in china.items()}
+            manifest = json.loads(files[f"{folder}/module.json"])
+            for key in rng.sample(["name", "title", "publisher"], 2):
+                manifest[key] = _with_controls(manifest.get(key, ""), rng)
+            manifest["notes"] = [_with_controls(n, rng) for n in manifest.get("notes", [])]
+            files[f"{folder}/module.json"] = json.dumps(manifest).encode()
+            files["turn.json"] = sample.read_bytes()
+            command = rng.choice([
+                ["module", "show", "{dir}/" + folder, "--units", "--locations"],
+                ["module", "show", "{dir}/" + folder, "--format", "json"],
+                ["module", "export", "{dir}/" + folder, "--out", "{dir}/x.vmod"],
+                ["check", "{dir}/turn.json", "--module", "{dir}/" + folder],
+                ["state", "show", "{dir}/turn.json", "--module", "{dir}/" + folder],
+            ])  # fmt: skip
+            return Case(files, [command], ["x.vmod"])
+
+        formats += [Format("art", art), Format("names", names)]
+
+    # The module cache: a real entry (made once, for the bundled China War) then damaged, forged or replaced.
+    template = Path(tempfile.mkdtemp(prefix="pbem-fuzz-cache-"))
+    saved = os.environ.get("PBEM_CACHE_DIR")
+    os.environ["PBEM_CACHE_DIR"] = str(template)
+    try:
+        import pbem.model.module as loaded
+
+        loaded._CACHE.pop(loaded.module_path("china-war-1980").resolve(), None)
+        loaded.load_module("china-war-1980")
+    finally:
+        if saved is None:
+            os.environ.pop("PBEM_CACHE_DIR", None)
+        else:
+            os.environ["PBEM_CACHE_DIR"] = saved
+    cache_files = {f"cache/{p.relative_to(template)}": p.read_bytes() for p in sorted(template.rglob("*")) if p.is_file()}
+    shutil.rmtree(template, ignore_errors=True)
+
+    if any(name.endswith(".pickle") for name in cache_files):
+        def cache_entry(rng: random.Random) -> Case:
+            files = dict(cache_files)
+            entry = next(name for name in files if name.endswith(".pickle"))
+            how = rng.choice(["bytes", "bytes", "forged", "legacy", "fifo", "link", "modes", "key", "truncated"])
+            if how == "bytes":
+                files[entry] = mutate_bytes(files[entry], rng)
+            elif how == "forged":  # the right content key, a changed unit, signed with a guessed key
+                files[entry] = _forged_entry(files[entry], rng)
+            elif how == "legacy":  # the old unsigned format: the pickle alone
+                files[entry] = files[entry][len(b"pbem-cache 2\n") + 32 :]
+            elif how == "key":
+                files["cache/key"] = mutate_bytes(files["cache/key"], rng)
+            elif how == "truncated":
+                files[entry] = files[entry][: rng.randrange(len(files[entry]))]
+
+            def prepare(work: Path) -> None:
+                target = work / (entry if how != "key" or rng.random() < 0.5 else "cache/key")
+                if how == "fifo":
+                    target.unlink()
+                    os.mkfifo(target, 0o600)
+                elif how == "link":
+                    other = work / "elsewhere"
+                    other.write_bytes(target.read_bytes())
+                    target.unlink()
+                    target.symlink_to(other)
+                elif how == "modes":
+                    os.chmod(rng.choice([target, target.parent, work / "cache", work / "cache" / "key"]), rng.choice((0o666, 0o777, 0o644, 0o620)))
+
+            command = ["check", str(sample), "--format", rng.choice(["text", "json"])]
+            return Case(files, [command], env={"PBEM_CACHE_DIR": "{dir}/cache"}, same_as=["--no-cache", *command], prepare=prepare)
+
+        formats.append(Format("cache", cache_entry))
+
+    pog = {str(p.relative_to(ROOT / "modules")): p.read_bytes() for p in sorted((ROOT / "modules" / "paths-of-glory").rglob("*"))
+           if p.is_file() and "__pycache__" not in p.parts and "tools" not in p.parts} if (ROOT / "modules" / "paths-of-glory").is_dir() else {}
+    save = SHARED / "paths-of-glory" / "vassal" / "Classic10-8.vsav"
+    chat_log = _backtracking_log(save) if save.is_file() else None
+    if pog:
+        def patterns(rng: random.Random) -> Case:
+            """vassal.json's patterns replaced by ones built to backtrack or that no linear engine runs."""
+            files = {f"mods/{name}": data for name, data in pog.items()}
+            mapping = json.loads(files["mods/paths-of-glory/vassal.json"])
+            slots = [("turn", "attack_chat"), ("units", "reduced_name")]
+            slots += [("units", "pieces", k, "name") for k in range(len(mapping["units"]["pieces"]))]
+            slots += [("locations", "patterns", k, "match") for k in range(len(mapping["locations"].get("patterns", [])))]
+            for _ in range(rng.choice((1, 2, 4))):
+                *path, last = rng.choice(slots)
+                node = mapping
+                for part in path:
+                    node = node.setdefault(part, {}) if isinstance(part, str) else node[part]
+                node[last] = rng.choice(HOSTILE_PATTERNS) if rng.random() < 0.8 else _with_controls(node.get(last, "") if isinstance(node, dict) else "", rng)
+            files["mods/paths-of-glory/vassal.json"] = json.dumps(mapping).encode()
+            commands = [["module", "validate", "{dir}/mods/paths-of-glory"]]
+            if save.is_file():
+                commands.append(["vassal", "state", str(save), "--module", "{dir}/mods/paths-of-glory"])
+            if chat_log is not None:
+                files["chat.vlog"] = chat_log
+                commands.append(["check", "{dir}/chat.vlog", "--module", "{dir}/mods/paths-of-glory"])
+            return Case(files, [rng.choice(commands)])
+
+        formats.append(Format("patterns", patterns))
+
+    def chat(rng: random.Random) -> Case:
+        return Case({"c.vlog": _control_log(rng)}, [["vassal", rng.choice(["log", "info"]), "{dir}/c.vlog", "--format", rng.choice(["text", "json"])]])
+
+    formats.append(Format("chat", chat))
+
+    def vmod_import(rng: random.Random) -> Case:
+        text = _build_file_text(rng)
+        files = {"vmod/buildFile.xml": text.encode()}
+        if rng.random() < 0.3:
+            files["vmod/images/board.png"] = mutate_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, rng)
+        return Case(files, [["module", "import", "{dir}/vmod/buildFile.xml", "--out", "{dir}/out"]], ["out"])
+
+    formats.append(Format("vmod-import", vmod_import))
+    return formats
+
+
+def _forged_entry(entry: bytes, rng: random.Random) -> bytes:
+    """``entry`` with its module changed (every unit's movement allowance raised) and signed with a guessed key."""
+    import hmac
+    import pickle
+
+    from pbem.model import cache
+
+    body = entry[len(cache.MAGIC) + 32 :]
+    try:
+        import pbem.model.module as loaded
+
+        key, (module, schema) = cache._Unpickler(io.BytesIO(body), loaded._CACHED_CLASSES).load()
+        from dataclasses import replace
+
+        for unit_id, unit in list(module.units.items())[: rng.choice((1, 10, 1000))]:
+            steps = type(unit.type.steps)(replace(step, move=rng.choice((0, 99, 10**9))) for step in unit.type.steps)
+            module.units[unit_id] = replace(unit, type=replace(unit.type, steps=steps))
+        body = pickle.dumps((key, (module, schema)))
+    except Exception:  # noqa: BLE001 - a body the harness cannot change is forged as it is
+        pass
+    secret = rng.choice([b"\0" * 32, os.urandom(32), b""])
+    return cache.MAGIC + hmac.new(secret, body, "sha256").digest() + body
+
+
+def _backtracking_log(save: Path) -> bytes | None:
+    """A Paths of Glory log whose chat lines are shaped to make a backtracking attack pattern take seconds."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.spec_from_file_location("build_vassal_samples", ROOT / "modules" / "paths-of-glory" / "tools" / "build_vassal_samples.py")
+        tool = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(tool)
+        opening = tool.Opening(save)
+        opening.play("CP-10", "OPS (CP)")
+        for k in range(20):
+            opening.writer.chat(["attack " + " " * 290 + ":x", "attack a" + " from a" * 41 + ":", "attack Sedan from Koblenz: 2/5"][k % 3])
+        opening.move("GE-4-ARMY", "Strasbourg")
+        return opening.writer.to_bytes("Paths of Glory", "10.8")
+    except Exception as error:  # noqa: BLE001 - without it, the patterns are fuzzed on the save alone
+        print(f"harness: no chat log ({type(error).__name__}: {error})", file=sys.stderr)
+        return None
 
 
 _VOCABULARY: dict[str, dict[str, list]] = {}
@@ -573,6 +840,7 @@ class Outcome:
     kind: str
     detail: str = ""
     seconds: float = 0.0
+    code: int | None = None
 
 
 def run_case(case: Case, work: Path, limit: float, memory_mib: int) -> list[Outcome]:
@@ -582,11 +850,26 @@ def run_case(case: Case, work: Path, limit: float, memory_mib: int) -> list[Outc
     for name, data in case.files.items():
         (work / name).parent.mkdir(parents=True, exist_ok=True)
         (work / name).write_bytes(data)
+    if case.prepare is not None:
+        case.prepare(work)
     digests = {name: hashlib.sha256(data).hexdigest() for name, data in case.files.items()}
+    env = {k: v.replace("{dir}", str(work)) for k, v in case.env.items()}
+    expected = None
+    if case.same_as is not None:  # the reference run (e.g. without the cache): its verdict is the one to give
+        reference = _run_child([part.replace("{dir}", str(work)) for part in case.same_as], work, limit, memory_mib, env)
+        expected = (reference.kind, reference.code, _output(work))
     outcomes = []
     for command in case.commands:
         argv = [part.replace("{dir}", str(work)) for part in command]
-        outcome = _run_child(argv, work, limit, memory_mib)
+        outcome = _run_child(argv, work, limit, memory_mib, env)
+        if outcome.kind in ("refusal", "verdict"):
+            from pbem.model.printable import has_control
+
+            printed = _output(work)
+            if has_control(printed.replace("\n", "")):
+                outcome = Outcome("crash", "a raw control character was printed", outcome.seconds)
+            elif expected is not None and expected[0] in ("refusal", "verdict") and (outcome.code, printed) != expected[1:]:
+                outcome = Outcome("crash", f"verdict differs from the reference run (exit {outcome.code}, not {expected[1]})", outcome.seconds)
         if outcome.kind == "refusal":
             written = [o for o in case.outputs if (work / o).exists() and (o != "games.db" or "add" in argv)]
             lines = (work / ".err").read_text(errors="replace").strip().splitlines()
@@ -596,13 +879,18 @@ def run_case(case: Case, work: Path, limit: float, memory_mib: int) -> list[Outc
                 outcome = Outcome("crash", f"exit 2 but wrote {written}", outcome.seconds)
         for name, digest in digests.items():
             path = work / name
-            if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() != digest and not name.endswith(".db"):
+            if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() != digest and not name.endswith(".db") and not name.startswith("cache/"):
                 outcome = Outcome("crash", f"input {name} modified", outcome.seconds)
         outcomes.append(outcome)
     return outcomes
 
 
-def _run_child(argv: list[str], work: Path, limit: float, memory_mib: int) -> Outcome:
+def _output(work: Path) -> str:
+    """What the last child printed, standard output then standard error."""
+    return "".join((work / name).read_text(errors="replace") if (work / name).exists() else "" for name in (".out", ".err"))
+
+
+def _run_child(argv: list[str], work: Path, limit: float, memory_mib: int, env: dict[str, str] | None = None) -> Outcome:
     from pbem.cli import main
 
     start = time.monotonic()
@@ -618,6 +906,11 @@ def _run_child(argv: list[str], work: Path, limit: float, memory_mib: int) -> Ou
             os.dup2(out, 1)
             os.dup2(err, 2)
             os.environ["PBEM_DEBUG"] = "1"
+            os.environ.update(env or {})
+            if env and "PBEM_CACHE_DIR" in env:  # modules come from that cache, not from what the parent loaded
+                import pbem.model.module as loaded
+
+                loaded._CACHE.clear()
             cpu = max(1, int(limit + 0.999))
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             memory = memory_mib * 1024 * 1024
@@ -660,9 +953,9 @@ def _run_child(argv: list[str], work: Path, limit: float, memory_mib: int) -> Ou
     if code == 71 or "MemoryError" in err or "out of memory" in err:
         return Outcome("memory", _signature(err), wall)
     if code in (0, 1):
-        return Outcome("verdict", "", wall)
+        return Outcome("verdict", "", wall, code)
     if code == 2 and "Traceback" not in err:
-        return Outcome("refusal", "", wall)
+        return Outcome("refusal", "", wall, code)
     return Outcome("crash", f"exit {code}: {_signature(err)}", wall)
 
 

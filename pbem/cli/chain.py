@@ -54,6 +54,8 @@ def check_chain_command(files: list[Path], module_name: str | None, output: str,
             click.echo(one_line(line))
     if state_text is not None:
         write_atomic(write_state, state_text)
+        verdict = "" if result.ok else " (the chain had violations: the state is the files as written)"
+        click.echo(one_line(f"state after the last log written to {write_state}{verdict}"), err=True)
     return EXIT_OK if result.ok else EXIT_VIOLATIONS
 
 

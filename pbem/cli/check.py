@@ -20,7 +20,7 @@ from pbem.model.violation import WARNING
 
 
 @click.command()
-@click.argument("turns", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("turns", nargs=-1, required=True, metavar="TURN", type=click.Path(path_type=Path))
 @click.option("--state", "state_path", type=click.Path(path_type=Path), help="Start from this state (or scenario) file instead of the turn's header.")
 @click.option("--module", "module_name", help="Module id or folder (default: the turn's header).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)

@@ -187,7 +187,7 @@ def import_module(source: str, out: str, board_sizes: tuple[str, ...], module_id
     from pbem.formats.vassal.importer import import_module as build
     from pbem.formats.vassal.importer import scenarios_from_setups, slug
     from pbem.formats.vassal.modulefile import open_module
-    from pbem.formats.vassal.moduleio import write_module_folder
+    from pbem.formats.vassal.moduleio import oversized, write_module_folder
     from pbem.model.errors import PbemError
     from pbem.model.module import MODULE_ID, bundled_modules
 
@@ -213,16 +213,24 @@ def import_module(source: str, out: str, board_sizes: tuple[str, ...], module_id
             chosen = f"{base}-vassal" + (f"-{n}" if n > 1 else "")
             n += 1
     imported = build(found, sizes, chosen)
+    too_large = oversized(imported.files)
+    if too_large:  # an input error (a module this large is refused), not pbem's failure to read back what it wrote
+        raise PbemError.at(source, too_large)
     with tempfile.TemporaryDirectory() as scratch:  # the module as written is read back before it is kept
         draft = Path(scratch) / target.name
         write_module_folder(draft, imported.files)
         try:
             if imported.setups:
                 scenarios_from_setups(imported, load_module(draft, reuse=False))
+                too_large = oversized(imported.files)
+                if too_large:
+                    raise _TooLarge(too_large)
                 draft_with_setups = Path(scratch) / "with-setups"
                 write_module_folder(draft_with_setups, imported.files)
                 draft = draft_with_setups
             load_module(draft, reuse=False)
+        except _TooLarge as error:
+            raise PbemError.at(source, str(error)) from None
         except PbemError as error:  # pbem made a module it refuses itself: its own failure, named without the scratch path
             where = error.message if error.source is None else f"{Path(error.source.file).name}: {error.message}"
             raise RuntimeError(f"the module made from {source} does not validate ({where})") from None
@@ -260,3 +268,7 @@ def export_module(name: str, out: str, scenarios: tuple[str, ...]) -> int:
         if units:
             click.echo(f"  {scenario}: {len(units)} units are in boxes, not on the map (in the palette): {', '.join(units[:8])}{' ...' if len(units) > 8 else ''}")
     return EXIT_OK
+
+
+class _TooLarge(Exception):
+    """The set-ups' scenarios would make a module file larger than pbem reads back: an input error."""

@@ -234,13 +234,17 @@ def turn(file: str, module_name: str | None, previous: str | None, out: str | No
     from pbem.model.files import write_atomic
     from pbem.model.module import load_module
 
-    document = read_vassal_turn(file, load_module(module_name) if module_name else None, previous)
+    module = load_module(module_name) if module_name else None
+    document = read_vassal_turn(file, module, previous)
     data = dict(document.data)
     if out and document.start_document is not None:
-        # The log's opening position is the turn's start: written beside the turn, named in its header.
+        # The log's opening position is the turn's start: written beside the turn, named in its header, proved to read back.
+        from pbem.model.module import load_module_by_id
+        from pbem.model.state import written_state_text
+
         start_name = Path(out).stem + "-start.json"
         data["start"] = {"state": start_name}
-        start_text = json.dumps(document.start_document.data, indent=1, ensure_ascii=False) + "\n"
+        start_text = written_state_text(module or load_module_by_id(data["module"]), document.start_document.data)
     else:
         start_name = start_text = None
     for notice in document.notices:

@@ -36,9 +36,9 @@ def state_place(sequence: Sequence, state: State) -> Place | None:
 def place_start(module: Module, state: State, turn: Turn) -> list[Violation]:
     """Put ``state`` where the file starts; the violations if the file does not follow on from ``state``."""
     header = turn.header
-    sequence = module.sequence(state.first_side)
-    if header.start_at is None or sequence is None:
+    if header.start_at is None or module.sequence_data is None:
         return []
+    sequence = module.sequence(state.first_side)
     start = sequence.resolve(header.start_at, turn=header.turn, owner=header.side)
     rule = sequence.rule or SEQUENCE_RULE
     found: list[Violation] = []
@@ -68,9 +68,9 @@ def place_start(module: Module, state: State, turn: Turn) -> list[Violation]:
 def check_end(module: Module, state: State, turn: Turn) -> list[Violation]:
     """A file that says where it ends (``to``) must end there."""
     header = turn.header
-    sequence = module.sequence(state.first_side)
-    if header.end_at is None or sequence is None:
+    if header.end_at is None or module.sequence_data is None:
         return []
+    sequence = module.sequence(state.first_side)
     start = sequence.resolve(header.start_at, turn=header.turn, owner=header.side) if header.start_at else None
     end = sequence.resolve(header.end_at, turn=header.end_at.get("turn", start.turn if start else header.turn),
                            owner=(sequence.step(start).owner if start else None) or header.side)

@@ -202,7 +202,7 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         start = data["start"]
         builder = _ActionBuilder(document, module, lambda: start_units(path, start, module, previous))
         actions = [builder.build(n, entry) for n, entry in enumerate(data["actions"])]
-    except PbemError as error:
+    except PbemError:
         other = another_game(data, module)
         if other is None:
             raise

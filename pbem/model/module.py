@@ -189,6 +189,16 @@ _DATA_FILES = ("map", "counters", "tables", "cards", "status")
 _CACHED_CLASSES = (Module, HexMap, PointMap, HexGridSpec, Hex, CounterType, Step, UnitDef, type(Path()))
 
 
+def _whole(module: Module) -> bool:
+    """Whether a module from the cache has every field this pbem's Module has: an entry pickled by a process
+    that ran older code while the files on disk (and so the key) were already new lacks the fields added since
+    (found by the fuzz pass, exit 3 where the files give exit 1), and is no entry."""
+    import dataclasses
+
+    return all(hasattr(module, f.name) for f in dataclasses.fields(module)) and (
+        not dataclasses.is_dataclass(module.map) or all(hasattr(module.map, f.name) for f in dataclasses.fields(module.map)))
+
+
 def _load_or_reuse(path: Path, reuse: bool) -> Module:
     found = _inputs(path)
     if found is None:  # module.json does not name its files plainly: loading it says what is wrong
@@ -197,7 +207,7 @@ def _load_or_reuse(path: Path, reuse: bool) -> Module:
     key = cache.key(inputs)
     if reuse:
         entry = cache.load("modules", str(path), key, _CACHED_CLASSES)
-        if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], Module):
+        if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], Module) and _whole(entry[0]):
             module, status_schema = entry
             module.scenarios, module.rules_file = _places(path, manifest)
             if module.rules_file is None or _is_code(module.rules_file):

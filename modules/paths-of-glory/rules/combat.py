@@ -176,7 +176,9 @@ class CombatRules(PathsOfGloryBase):
         else:
             firing = defenders
             if flanked:  # 12.3.3: the defender fires with what the attacker's fire left (replacing corps included)
-                firing = self._after(state, defenders, action.losses_defender, action.replacements)[0]
+                # not the extra step that cancels a retreat (12.5.3): it is taken after both fires
+                fired_at = action.losses_defender[:-1] if "cancel_retreat" in action.declared and action.losses_defender else action.losses_defender
+                firing = self._after(state, defenders, fired_at, action.replacements)[0]
             defender_fort = 0 if flanked and _fort_lost(action) else fort
             attacker_loss, column = self.fire(firing, defender_fort, defender_shift, action.defender_roll + card_drm[1])
             if attacker_loss != suffered_by_attacker:

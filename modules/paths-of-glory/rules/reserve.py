@@ -181,7 +181,9 @@ class ReserveRules(PathsOfGloryBase):
                 continue
             nation = unit.unit.type.nationality
             same = any(u.unit.type.nationality == nation for u in state.units_at(location) if u.side == play.side)
-            if not (same or self._reserve_destination(state, unit, location)) or self.controller(state, location) != play.side:
+            # 13.1.6: a besieged enemy fort's space is as good as friendly for SR (its besiegers are the same-nation unit)
+            friendly = self.controller(state, location) == play.side or (same and self.besieged(state, location))
+            if not (same or self._reserve_destination(state, unit, location)) or not friendly:
                 found.append(illegal("13.1.8", f"{name} leaves the Reserve Box for a space with a {nation} unit, or its own capital or supply source{self._reserve_extra(nation)}; not {label}", action))
             found += self._capital_and_box(action, state, unit)
             play.spent_sr += self.module.tables["strategic_redeployment"]["cost"]["corps"]

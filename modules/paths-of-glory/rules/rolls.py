@@ -108,9 +108,10 @@ class RollRules(PathsOfGloryBase):
             found.append(illegal("11.2.1", f"{name} digs only in a space activated for movement; {self.where(unit.at)} is {how}", action))
         elif unit.id in play.moved:
             found.append(illegal("11.2.1", f"{name} moved this round: an army entrenches instead of moving", action))
-        else:
+        # 11.2.1: one army a space entrenches in a round (EntrenchRules refuses the same army rolling twice).
+        current = pog(ctx).get("round")
+        if current is not None:
             digging = pog(ctx).setdefault("entrenching", {})
-            current = pog(ctx)["round"]
             key = (state.turn, current.number, current.side, action.at)
             if digging.get(key, unit.id) != unit.id:
                 found.append(illegal("11.2.1", f"one army a space entrenches in a round; {self.name(digging[key])} already tries in {self.where(action.at)}", action))

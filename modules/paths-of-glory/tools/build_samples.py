@@ -224,6 +224,20 @@ def build() -> None:
     illegal("illegal-9.5.1.2-removed-card-played-again.json", "9.5.1.2", [
         cp(1), {"card": "CP-01", "use": "ops"},
     ], start=removed, turn_number=2, note="Guns of August was played as an event (starred) and removed; it shows up again.")
+    illegal("illegal-9.1.3-card-played-twice.json", "9.1.3", [
+        cp(1), {"card": "CP-10", "use": "ops"},
+        ap(1), {"card": None, "use": "automatic"},
+        cp(2), {"card": "CP-10", "use": "sr"},
+    ], note="SUD Army, played for OPS in round 1, is in the discard pile: it cannot be played again this turn.")
+    legal("legal-29-combat-card-kept-and-used-again.json", [
+        cp(1), {"card": "CP-04", "use": "ops"}, {"activate": {"Koblenz": "attack", "Metz": "move"}, "cost": 2},
+        {"move": "GE-4-ARMY", "path": ["Metz", "Strasbourg"]},
+        {"attack": ["GE-2-ARMY", "GE-3-ARMY"], "target": "Sedan", "cards": ["CP-03"], "roll": 4, "defender_roll": 3, "result": "2/5",
+         "losses": {"defender": ["FR-5-ARMY"]}, "retreats": {"FR-5-ARMY": ["Chateau Thierry", "Cambrai"]}, "advance": ["GE-2-ARMY", "GE-3-ARMY"]},
+        ap(1), {"card": None, "use": "automatic"},
+        cp(2), {"card": None, "use": "automatic"}, {"activate": {"Aachen": "attack"}, "cost": 1},
+        {"attack": ["GE-1-ARMY"], "target": "Liege", "cards": ["CP-03"], "roll": 1, "defender_roll": 1, "result": "0/0"},
+    ], note="Von Francois won the Sedan battle: kept face up (9.5.4.2), the CP uses it again in the next action round (9.5.4.4).")
     illegal("illegal-9.3.3-sr-in-consecutive-rounds.json", "9.3.3", [
         cp(1), {"card": "CP-05", "use": "rp"},
         ap(1), {"card": "AP-05", "use": "sr"},

@@ -22,7 +22,7 @@ from pbem.formats.vassal.sequence import split
 from pbem.formats.vassal.traits import Piece, PieceError
 from pbem.model.errors import PbemError
 
-MAX_LOCATIONS = 100_000  # cells enumerated per board: far beyond any printed map
+MAX_LOCATIONS = 100_000  # cells enumerated per board, and candidate points of all boards: far beyond any printed map
 GENERIC_TYPE = "vassal_piece"
 # The whole import is bounded, not only each grid (issue 26): a hostile module multiplies grids by zones, zones
 # by polygon points and pieces by pieces. Real modules stay far below: Paths of Glory has 2 maps, 486 regions
@@ -38,6 +38,12 @@ class _Budget:
 
     def __init__(self, source: str, limit: int = MAX_IMPORT_WORK):
         self.source, self.left = source, limit
+        self.points = 0  # candidate points of every board so far
+
+    def count(self, points: int, what: str) -> None:
+        self.points += points
+        if self.points > MAX_LOCATIONS:
+            raise PbemError.at(self.source, f"{what}: the module's boards have more than {MAX_LOCATIONS:,} locations in all, more than pbem imports")
 
     def charge(self, work: float, what: str) -> None:
         self.left -= work
@@ -200,7 +206,9 @@ def map_locations(map_def: MapDef, layout: MapLayout, extra_points: list[tuple[i
         what = f"board {board.name[:60]!r} of map {map_def.id[:60]!r}"
         cost = _naming_cost(board.grid)
         budget.charge(_cell_count(board.grid, board.size) * cost, what)  # before any cell is listed or named
-        for (x, y), group, spacing in _candidates(board.grid, board.size, groups, budget, what):
+        candidates = _candidates(board.grid, board.size, groups, budget, what)
+        budget.count(len(candidates), what)
+        for (x, y), group, spacing in candidates:
             if placed.reversed and board.size:
                 x, y = board.size[0] - x, board.size[1] - y
             point = (placed.x + x, placed.y + y)
@@ -396,6 +404,7 @@ def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple
     rules: list[dict] = []
     seen: set[str] = set()
     taken: set[str] = set()  # every unit id given so far, numbered copies included
+    tried: dict[str, int] = {}  # see _free_id
     unnamed = 0
     for slot in module.slots:
         piece = slot.piece
@@ -409,7 +418,7 @@ def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple
             continue
         seen.add(name)
         n_copies = copies.get(name, 1)
-        unit_id = _free_id("P-" + slug(name, upper=True), n_copies, taken)
+        unit_id = _free_id("P-" + slug(name, upper=True), n_copies, taken, tried)
         type_id = "p_" + unit_id[2:].lower().replace("-", "_")
         faces = piece_faces(piece)
         types[type_id] = {
@@ -439,18 +448,29 @@ def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple
     return types, units, rules
 
 
-def _free_id(base: str, copies: int, taken: set[str]) -> str:
+def _free_id(base: str, copies: int, taken: set[str], tried: dict[str, int] | None = None) -> str:
     """A unit id for a piece name: ``base``, or ``base-2``, ``base-3`` … so that neither it nor its numbered copies
     (``-01`` … when the set-ups place ``copies`` > 1) is an id already given; the ids it takes join ``taken``.
-    Two names may slug alike ("Town 01" and a second "Town" placed twice both reach ``P-TOWN-01``)."""
-    unit_id, n = base, 2
+    Two names may slug alike ("Town 01" and a second "Town" placed twice both reach ``P-TOWN-01``).
+
+    ``tried`` remembers, per base, the first candidate whose own id was still free: every one before it is taken
+    for good, so 20,000 names that slug alike cost 20,000 tries in all, not 200 million.
+    """
+    n = tried.get(base, 1) if tried is not None else 1
+    unit_id = base if n == 1 else f"{base}-{n}"
+    lowest = None  # the first candidate whose own id is free (a search with other copies may still take it)
     while True:
-        wanted = [f"{unit_id}-{k:02d}" for k in range(1, copies + 1)] if copies > 1 else [unit_id]
-        if not any(w in taken for w in wanted) and unit_id not in taken:
-            taken.update(wanted)
-            taken.add(unit_id)  # the generic rule's stem: no other piece may take it either
-            return unit_id
-        unit_id, n = f"{base}-{n}", n + 1
+        if unit_id not in taken:
+            lowest = n if lowest is None else lowest
+            wanted = [f"{unit_id}-{k:02d}" for k in range(1, copies + 1)] if copies > 1 else [unit_id]
+            if not any(w in taken for w in wanted):
+                taken.update(wanted)
+                taken.add(unit_id)  # the generic rule's stem: no other piece may take it either
+                if tried is not None:
+                    tried[base] = n + 1 if lowest == n else lowest
+                return unit_id
+        n += 1
+        unit_id = f"{base}-{n}"
 
 
 def module_setups(found: ModuleFile) -> dict[str, Any]:

@@ -12,6 +12,18 @@ from typing import Any
 from pbem.model.errors import PbemError
 
 
+def oversized(files: dict[str, Any]) -> str | None:
+    """Why the module ``files`` would not read back (a file over the size pbem reads), or None."""
+    from pbem.model.files import MAX_INPUT_BYTES
+
+    for name, data in sorted(files.items()):
+        size = len((json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+        if size > MAX_INPUT_BYTES:
+            return (f"the module would have a {name} of {size / 1024 / 1024:.1f} MiB, more than the "
+                    f"{MAX_INPUT_BYTES // 1024 // 1024} MiB pbem reads back (too many locations, connections or pieces)")
+    return None
+
+
 def write_module_folder(target: Path, files: dict[str, Any]) -> None:
     """Write ``files`` (relative name -> JSON data) as the new folder ``target``: complete, or absent."""
     parent = target.parent if str(target.parent) else Path(".")

@@ -21,7 +21,7 @@ from pbem.formats.vassal.logevents import LogReader, read_events
 from pbem.formats.vassal.to_state import OpenedGame, PieceNamer, open_game, save_to_state
 from pbem.model import schemas
 from pbem.model.errors import PbemError, Source
-from pbem.model.jsonsource import JsonDocument, load_json, parse_json
+from pbem.model.jsonsource import JsonDocument, parse_json
 from pbem.model.module import Module
 from pbem.model.violation import WARNING, Violation
 
@@ -437,8 +437,9 @@ def _save_turn(opened: OpenedGame, previous: str) -> VassalTurnDocument:
     if is_vassal_game(previous):
         before = state_document_of_save(previous, opened.module)
     else:
-        before = load_json(previous)
-        schemas.check(before, "state")
+        from pbem.model.state import load_state_document
+
+        before = load_state_document(previous)  # a state or a scenario file, as every --state takes
     was = {u["id"]: u for u in before.data["units"]}
     builder = _Builder(opened, namer, before.data)
     for unit in state["units"]:

@@ -40,6 +40,7 @@ COMBAT_STATES = {
     "cancel_retreat_confirm", "choose_retreat_canceling_replacement", "defender_retreat", "attacker_advance",
     "great_retreat_option", "great_retreat", "brusilov_offensive_option", "kerensky_offensive_option",
 }
+APPLIED_BY_PBEM = {"guns_of_august"}  # events whose fixed effect pbem applies when the card is played
 MOVE_STATES = {"choose_move_space", "choose_pieces_to_move", "move_stack"}
 FIRE = re.compile(r"^>([BW])(\d) \u00d7 .* = (\d+)$")
 ROLL = re.compile(r"([BW])(\d)(?: ([+-]) (\d+) = -?\d+)?")
@@ -130,8 +131,15 @@ class Converter:
         neutral = [code for key, code in NEUTRALS.items() if not snap["war"].get(key)]
         events = []
         for key, value in snap.get("events", {}).items():
-            if value:
-                events += [c for c in self.event_cards.get(key, []) if c not in events]
+            if not value:
+                continue
+            if key == "reinforcements":  # the reinforcement cards played as events, by engine number
+                found = [ids.card[c] for c in value if c in ids.card]
+            elif key == "entrench":  # one flag for both Entrench cards: the turn, +128 the Allies', +256 the CP's
+                found = [self.event_cards["ap_entrench"][0]] if value & 128 else [self.event_cards["cp_entrench"][0]]
+            else:
+                found = self.event_cards.get(key, [])
+            events += [c for c in found if c not in events]
         status.update({
             "vp": snap["vp"],
             "war_status": {"cp": snap["cp"]["ws"], "ap": snap["ap"]["ws"]},
@@ -153,7 +161,28 @@ class Converter:
         else:
             status.pop("mef_beachhead", None)
         return {"module": "paths-of-glory", "scenario": HISTORICAL, "turn": snap["turn"], "first_side": "cp",
-                "units": units, "status": status}
+                "options": options_of(game), "units": units, "status": status, "cards": self.piles(snap)}
+
+    def piles(self, snap: dict) -> dict[str, Any]:
+        """Each side's card piles as the engine has them (hand and draw pile by count, the rest by card)."""
+        levels = ["mobilization", "limited_war", "total_war"]
+        out = {}
+        for side in ("cp", "ap"):
+            mine = snap[side]
+            level = COMMITMENT[mine["commitment"]]
+            entry: dict[str, Any] = {
+                "hand": len(mine["hand"]), "draw": len(mine["deck"]), "decks": levels[: levels.index(level) + 1],
+                "discard": [self.ids.card[c] for c in mine["discard"]], "removed": [self.ids.card[c] for c in mine["removed"]],
+                "in_play": [{"card": self.ids.card[c]} for c in snap.get("combat_cards", []) if self.ids.engine["cards"][c]["faction"] == side],
+                "played": [],
+            }
+            drawn = snap["turn"] - 1  # the draw of the turn before has been made (the Great War begins before turn 10's)
+            if drawn:
+                entry["drawn"] = drawn
+            if mine.get("shuffle"):
+                entry["shuffle"] = True
+            out[side] = entry
+        return out
 
     # --- a game-turn -------------------------------------------------------------------------------------
     def turn(self, game: dict, index: int) -> TurnFile:
@@ -271,7 +300,8 @@ class _TurnWork:
             action: dict[str, Any] = {"purpose": "mandated_offensive", "side": found.group(1).lower(), "value": value}
             if modifiers:
                 action["modifiers"] = modifiers
-            result = MO_RESULT.get(found.group(3).strip())
+            text = found.group(3).strip()
+            result = "FR" if re.fullmatch(r"c\d+", text) else MO_RESULT.get(text)  # French Mutiny: still a French MO (7.1.8)
             if result:
                 action["result"] = result
             else:
@@ -297,6 +327,8 @@ class _TurnWork:
         consumed: set[int] = set()
         if handler is not None:
             consumed = handler(step, name, arg) or set()
+        elif self.event and state not in COMBAT_STATES and state not in MOVE_STATES:
+            consumed = self.event_changes(step)
         else:
             self.other(step, state, name)
             consumed = {m[0] for m in step.get("m", ())}
@@ -409,6 +441,8 @@ class _TurnWork:
         """Units an event places (reinforcements, neutral set-ups); anything else it does is not writable."""
         consumed = set()
         others = []
+        if self.event in APPLIED_BY_PBEM:
+            return {m[0] for m in step.get("m", ())}  # pbem applies the event's fixed effect itself
         for piece, frm, to in step.get("m", ()):
             consumed.add(piece)
             unit = self.unit(piece)
@@ -419,10 +453,33 @@ class _TurnWork:
                 self.emit({"reinforce": unit, "at": self.label(to)})
             elif off_map and to in (AP_RESERVE, CP_RESERVE):
                 self.emit({"remove": unit, "to": "reserve"})
+            elif to == PERM_ELIMINATED:
+                self.emit({"remove": unit, "to": "permanently_eliminated"})
             else:
                 others.append(f"{unit} {frm}->{to}")
-        if others or step.get("r") or step.get("c") or step.get("tap") or step.get("tcp") or step.get("fd"):
-            self.skip(f"event {self.event} changes the board", json.dumps({"moves": others, **{k: step[k] for k in ("r", "c", "tap", "tcp", "fd") if k in step}}))
+        moved = {m[0] for m in step.get("m", ())}
+        regained = [p for p, bit in step.get("r", ()) if not bit and p not in moved]
+        for piece in regained:
+            unit = self.unit(piece)
+            if unit:
+                self.emit({"replace": unit})  # Landwehr, Paris Taxis: a step regained with the event's RP
+        flips = {self.label(sp): ("cp" if bit else "ap") for sp, bit in step.get("c", ()) if sp in self.ids.space}
+        if flips and FORMS["control"]:
+            self.emit({"control": flips})
+            flips = {}
+        for key in ("tap", "tcp"):
+            side = key[1:]
+            for sp, level in step.get(key, ()):
+                army = next((p for p, loc in enumerate(self.light.location) if loc == sp and p in self.ids.piece
+                             and self.ids.engine["pieces"][p]["faction"] == side and self.ids.engine["pieces"][p]["type"] == "army"), None)
+                if level and army is not None and sp in self.ids.space:
+                    self.emit({"special": "entrench", "units": [self.ids.piece[army]], "at": self.label(sp)})  # the Entrench event's trench
+                else:
+                    self.skip(f"event {self.event} changes a trench", f"{key} {sp} {level}")
+        rest = {k: step[k] for k in ("fd",) if k in step}
+        lost = [p for p, bit in step.get("r", ()) if bit and p not in moved]
+        if others or flips or rest or lost:
+            self.skip(f"event {self.event} changes the board", json.dumps({"moves": others, "control": flips, "reduced": lost, **rest}))
         return consumed
 
     def on_place_reinforcements(self, step, name, arg):
@@ -627,7 +684,8 @@ class _TurnWork:
                     if any(m[0] == arg and m[2] not in ids.space for m in step.get("m", ())):
                         last_eliminated[who] = unit
             elif state in ("apply_defender_losses",) and name == "space":
-                self.skip("loss taken by a fort space")
+                if not any(sp == target and bit for sp, bit in step.get("fd", ())):
+                    self.skip("loss taken by a fort space that survives")
             elif state in ("choose_defender_replacement", "choose_attacker_replacement", "choose_retreat_canceling_replacement") and name == "piece":
                 who = "attacker" if state == "choose_attacker_replacement" else "defender"
                 corps = self.unit(arg)
@@ -756,8 +814,8 @@ class _TurnWork:
         return {m[0] for m in step.get("m", ())}
 
     def on_draw_cards_phase(self, step, name, arg):
-        if name == "card":
-            self.skip("discard a combat card in the draw phase")
+        if name == "card" and arg is not None:
+            self.emit({"card": self.ids.card[arg], "use": "discard", "side": step["a"]})
         return set()
 
     def close(self) -> None:
@@ -767,6 +825,14 @@ class _TurnWork:
             self.flush_moves()
         if self.activation:
             self.flush_activation()
+
+
+def options_of(game: dict) -> dict[str, Any]:
+    """The module options of the engine's game: the 2022 living rules, the optional cards when the engine uses
+    them (its Valiant variant swaps cards in and out: a selection), eight-card hands (both engine scenarios)."""
+    chosen = game.get("options", {})
+    optional = "all" if chosen.get("optional_cards") else "selected" if chosen.get("valiant") else "none"
+    return {"edition": "lr2022", "optional_cards": optional, "hand_size": 8}
 
 
 def convert_game(conv: Converter, game: dict, out: Path) -> list[TurnFile]:

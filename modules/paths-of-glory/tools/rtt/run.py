@@ -65,19 +65,35 @@ def check_folder(folder: Path):
     return results
 
 
-# Cases where the engine and the rulebook disagree and the rulebook wins: (rule pbem cites, test on the verdict's
-# message, why). Each is listed in the module README; a verdict is excluded only when both match.
-DISAGREEMENTS: list[tuple[str, str, str]] = [
-    # LR2022 5.7.4.6: before the Allies' Total War only AH and IT armies operate in Italy; the engine's README says
-    # it carries British corps there by sea. pbem does not check 5.7.4.6 yet, so nothing to exclude today.
-]
+# Cases where the engine and the rulebook disagree and the rulebook wins, each listed in the module README with its
+# rule. A verdict is excluded only when its rule and its situation match one of these exactly.
+def _round_card(document: dict, index: int) -> dict:
+    for action in reversed(document["actions"][:index]):
+        if "card" in action and action.get("use") != "discard":
+            return action
+        if action.get("phase") == "action":
+            break
+    return {}
 
 
-def disagreement(violation, action_json: dict) -> str | None:
+def _valiant_great_retreat(violation, document: dict, index: int, options: dict) -> str | None:
+    """The engine's Valiant variant lets Great Retreat (AP-27) played as an event conduct operations; the card's
+    text (LR2022 and the deck's) gives no OPS, so moving or activating in that round needs a card played for OPS."""
+    play = _round_card(document, index)
+    if options.get("valiant") and play.get("card") == "AP-27" and play.get("use") == "event" and violation.rule in ("9.2.1", "9.2.5", "12.1.1", "11.2.1", "11.2.2"):
+        return "9.2.1: Great Retreat (AP-27) gives no OPS (the engine's Valiant variant does)"
+    return None
+
+
+DISAGREEMENTS = [_valiant_great_retreat]
+
+
+def disagreement(violation, document: dict, index: int, options: dict) -> str | None:
     """The rule under which the rulebook, not the engine, decides this verdict (see the README); else None."""
-    for rule, words, why in DISAGREEMENTS:
-        if violation.rule == rule and words in violation.message:
-            return f"{rule}: {why}"
+    for case in DISAGREEMENTS:
+        why = case(violation, document, index, options)
+        if why:
+            return why
     return None
 
 
@@ -120,8 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                 if v.severity == "warning":
                     warnings[v.rule] += 1
                     continue
-                action = document["actions"][v.index] if v.index is not None and v.index < len(document["actions"]) else {}
-                why = disagreement(v, action)
+                why = disagreement(v, document, v.index or 0, game.get("options", {}))
                 if why:
                     excluded[why] += 1
                     continue
