@@ -305,8 +305,9 @@ def test_12_5_3_no_retreat_is_declined_in_clear_terrain(module, tmp_path):
 # --- the forms in the notation's documented turn and in the replay viewer ----------------------------------------
 def test_the_documented_paths_of_glory_turn_reads():
     docs = (REPO / "docs" / "notation.md").read_text(encoding="utf-8")
-    example = docs.split("## A Paths of Glory turn", 1)[1].split("```")[1]
-    actions = parse_notation(example, "docs.pbem").data["actions"]
+    header = "Game: Paths of Glory\nScenario: 1914\nTurn: 1\nSide: CP\n"
+    example = docs.split("## A Paths of Glory turn", 1)[1].split("```")[3]  # the block of later phases
+    actions = parse_notation(header + example, "docs.pbem").data["actions"]
     assert {"control": {"Cambrai": "ap", "Libya": "ap"}} in actions
     assert {"replace": "GE-CORPS-07", "at": "reserve"} in actions
 
