@@ -510,3 +510,11 @@ def test_an_entry_of_a_module_missing_a_field_of_this_pbems_is_no_entry(pbem, tm
     modules._CACHE.clear()
     again = _check_6_12(pbem, module)
     assert (again.code, again.out) == (first.code, first.out)
+
+
+def test_a_reduced_face_pattern_without_its_name_group_is_refused(pbem, tmp_path):
+    module = _module_copy(tmp_path, "pog", "paths-of-glory")
+    mapping = json.loads((module / "vassal.json").read_text())
+    mapping["units"]["reduced_name"] = "^(.*) reduced$"  # found by the fuzz pass: an IndexError, exit 3
+    (module / "vassal.json").write_text(json.dumps(mapping))
+    _one_line_refusal(pbem("module", "validate", module), "vassal.json", "/units/reduced_name", "'name'")

@@ -230,6 +230,9 @@ def check_mapping(mapping: Mapping) -> None:
             compile_pattern(regex)
         except PatternError as error:
             raise document.error(pointer, str(error)) from None
+    reduced = data["units"].get("reduced_name")
+    if reduced and "name" not in compile_pattern(reduced).groupindex:  # found by the fuzz pass: face() reads it
+        raise document.error("/units/reduced_name", "the reduced face's pattern needs a group named 'name' (the full face's name)")
     places = data["locations"]
     for pointer, box in ([(f"/locations/patterns/{k}/box", p["box"]) for k, p in enumerate(places.get("patterns", ()))]
                          + [(f"/locations/maps/{k}", b) for k, b in places.get("maps", {}).items()]
