@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE))
 from convert import Converter, convert_game  # noqa: E402
 from ids import MODULE, build_ids  # noqa: E402
 
-SHARED = MODULE.parents[2].parent / "shared" / "data" / "paths-of-glory"
+SHARED = MODULE.parents[2] / "shared" / "data" / "paths-of-glory"  # ../shared beside the repository
 ENGINE = SHARED / "rtt-engine"
 SCENARIOS = {"H": "Historical", "G": "The Great War"}
 
