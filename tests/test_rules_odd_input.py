@@ -151,3 +151,20 @@ def test_the_sample_states_still_pass_their_status_schema(pbem, tmp_path, game, 
     turn = json.loads((SAMPLES / game / sample).read_text())
     state = json.loads((SAMPLES / game / turn["start"]["state"]).read_text())
     assert run(pbem, tmp_path, turn, state).code in (0, 1)
+
+
+PG = {"module": "paths-of-glory", "scenario": "1914", "turn": 1, "side": "cp", "start": {"scenario": "1914"}}
+
+
+@pytest.mark.parametrize("turn, side", [(CW, "PLA-TK-XX-1-02"), (PG, "RU-CORPS-11"), (PG, "Mozyr")])
+def test_a_phase_acted_in_by_something_that_is_not_a_side_is_refused_where_it_stands(pbem, tmp_path, turn, side):
+    """Found by the fuzz pass: a unit or a space as a phase's side reached the state, which pbem then could not
+    write back (exit 3); now the turn is refused at the phase (exit 2)."""
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(turn | {"actions": [{"phase": "action", "round": 1, "side": side}]}))
+    result = pbem("check", path, "--write-state", tmp_path / "next.json")
+    assert result.code == 2, result.err
+    assert "/actions/0/side" in result.err and repr(side) in result.err
+    assert not (tmp_path / "next.json").exists()
+    path.write_text(json.dumps(turn | {"actions": [{"phase": "action", "round": 1, "side": turn["side"]}]}))
+    assert pbem("check", path).code in (0, 1)

@@ -384,7 +384,10 @@ class _ActionBuilder:
 
     # --- the kinds without clauses ---------------------------------------------------------------------
     def _phase(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
-        return {"name": entry["phase"], "side": entry.get("side"), "round": entry.get("round")}
+        side = entry.get("side")
+        if side is not None and side not in self.module.sides:  # the side acting in the phase is one of the game's
+            raise self.document.error(f"{pointer}/side", f"side {side!r} is not one of {', '.join(self.module.sides)}")
+        return {"name": entry["phase"], "side": side, "round": entry.get("round")}
 
     def _eliminate(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         return {"units": self._units(entry["eliminate"], f"{pointer}/eliminate"), "reason": entry.get("reason", "")}
