@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from pbem.model.errors import PbemError
 from pbem.model.module import Module
@@ -31,12 +33,20 @@ def _build(module: Module) -> Ruleset:
     if module.rules_file is None:
         return Ruleset(module)
     code = _rules_code(module)
-    try:
+    with _the_modules_failure(module):
         return getattr(code, module.rules_factory)(module)
+
+
+@contextmanager
+def _the_modules_failure(module: Module) -> Iterator[None]:
+    """An exception in a user's module folder's rules code as an input error naming the module (exit 2); in a bundled
+    module, pbem's own code on its own data, a bug reported as one (exit 3)."""
+    try:
+        yield
     except (PbemError, MemoryError, RecursionError):
         raise
     except Exception as error:
-        if module.bundled:  # pbem's own module on its own data: a bug, reported as one (exit 3)
+        if module.bundled:
             raise
         # A module folder the user chose: its code and data belong together, and a failure is the module's.
         raise module.failure(error, "the module's rules could not be built from its data") from None
@@ -63,15 +73,8 @@ def _rules_code(module: Module):
         raise PbemError.at(module.rules_file, "cannot load the module's rules code")
     code = importlib.util.module_from_spec(spec)
     sys.modules[name] = code
-    try:
+    with _the_modules_failure(module):
         spec.loader.exec_module(code)
-    except (PbemError, MemoryError, RecursionError):
-        raise
-    except Exception as error:
-        if module.bundled:  # pbem's own module on its own data: a bug, reported as one (exit 3)
-            raise
-        # A module folder the user chose: its code and data belong together, and a failure is the module's.
-        raise module.failure(error, "the module's rules could not be built from its data") from None
     if module.bundled:
         _CODE[key] = code
     return code

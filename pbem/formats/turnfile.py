@@ -283,7 +283,7 @@ def start_units(file: str | Path, start: Any, module: Module, override: str | Pa
 def another_game(data: dict[str, Any], module: Module) -> Module | None:
     """The other module pbem knows whose side, units and places a turn's names are, when ``module`` knows few of them
     (a turn of one game under another's id); ``None`` when ``module`` knows most of them or no other module does."""
-    from pbem.model.module import bundled_modules
+    from pbem.model.module import other_modules
 
     written = [data.get("side")] + list(_strings(data.get("actions"), 5_000))  # enough to tell a game
 
@@ -296,13 +296,7 @@ def another_game(data: dict[str, Any], module: Module) -> Module | None:
 
     here = known(module)
     best, best_count = None, here
-    for folder in bundled_modules():
-        if folder.name == module.id:
-            continue
-        try:
-            other = load_module_by_id(folder.name)
-        except PbemError:
-            continue
+    for other in other_modules(module.id):
         count = known(other)
         if count > best_count:
             best, best_count = other, count

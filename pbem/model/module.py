@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -250,6 +251,17 @@ def _is_code(rules_file: Path) -> bool:
 def bundled_modules() -> list[Path]:
     """Every module a file may name: the bundled ones and those on ``PBEM_MODULE_PATH``."""
     return sorted(p for d in module_dirs() if d.is_dir() for p in d.iterdir() if (p / "module.json").is_file())
+
+
+def other_modules(module_id: str) -> Iterator[Module]:
+    """Every module a file may name but ``module_id``, each that loads (to tell which game a stray turn is of)."""
+    for folder in bundled_modules():
+        if folder.name == module_id:
+            continue
+        try:
+            yield load_module_by_id(folder.name)
+        except PbemError:
+            continue
 
 
 def _module_file(path: Path, relative: str) -> Path:

@@ -13,11 +13,11 @@ from typing import Any, Iterator
 from lark import Token, Tree
 
 from pbem.formats.notation.cleanup import (
+    LINE_COST,
     MAX_ERRORS,
     MAX_FILE,
-    MAX_READ,
-    LINE_COST,
     MAX_LINE,
+    MAX_READ,
     Line,
     _email_body,
     clean_lines,
@@ -29,7 +29,7 @@ from pbem.formats.notation.names import MAX_SUGGESTIONS, Names, _find_module
 from pbem.model.errors import PbemError, Source
 from pbem.model.files import read_text
 from pbem.model.jsonsource import JsonDocument, escape_pointer_token
-from pbem.model.module import Module, bundled_modules, load_module_by_id
+from pbem.model.module import Module, other_modules
 
 
 @dataclass
@@ -849,13 +849,7 @@ def _refuse_another_game(file: str, game: At, module: Module, finisher: _Finishe
     shown = ", ".join(list(dict.fromkeys(str(at.value) for at in missing))[:4])
     sample = missing[:MAX_FOREIGN_SAMPLE]
     best, best_count = None, 0
-    for folder in bundled_modules():
-        if folder.name == module.id:
-            continue
-        try:
-            other = load_module_by_id(folder.name)
-        except PbemError:
-            continue
+    for other in other_modules(module.id):
         names = Names(other)
         names.suggested = MAX_SUGGESTIONS  # only whether it knows the names is asked: no suggestion is worked out
         count = sum(getattr(names, at.kind)(at.value)[0] is not None for at in sample)
