@@ -512,9 +512,13 @@ def test_an_entry_of_a_module_missing_a_field_of_this_pbems_is_no_entry(pbem, tm
     assert (again.code, again.out) == (first.code, first.out)
 
 
-def test_a_reduced_face_pattern_without_its_name_group_is_refused(pbem, tmp_path):
+@pytest.mark.parametrize("key, pattern, pointer, group", [
+    (("units", "reduced_name"), "^(.*) reduced$", "/units/reduced_name", "'name'"),  # fuzz pass: an IndexError, exit 3
+    (("turn", "attack_chat"), "(?i)^attacks?\\s+(?P<where>.+)$", "/turn/attack_chat", "'target'"),  # fuzz pass: a KeyError
+])
+def test_a_pattern_without_the_group_its_reader_takes_is_refused(pbem, tmp_path, key, pattern, pointer, group):
     module = _module_copy(tmp_path, "pog", "paths-of-glory")
     mapping = json.loads((module / "vassal.json").read_text())
-    mapping["units"]["reduced_name"] = "^(.*) reduced$"  # found by the fuzz pass: an IndexError, exit 3
+    mapping[key[0]][key[1]] = pattern
     (module / "vassal.json").write_text(json.dumps(mapping))
-    _one_line_refusal(pbem("module", "validate", module), "vassal.json", "/units/reduced_name", "'name'")
+    _one_line_refusal(pbem("module", "validate", module), "vassal.json", pointer, group)

@@ -230,9 +230,10 @@ def check_mapping(mapping: Mapping) -> None:
             compile_pattern(regex)
         except PatternError as error:
             raise document.error(pointer, str(error)) from None
-    reduced = data["units"].get("reduced_name")
-    if reduced and "name" not in compile_pattern(reduced).groupindex:  # found by the fuzz pass: face() reads it
-        raise document.error("/units/reduced_name", "the reduced face's pattern needs a group named 'name' (the full face's name)")
+    # Groups the readers take from a match (found by the fuzz pass: a pattern without them crashed the reader).
+    for pointer, regex, group, what in _named_groups(data):
+        if group not in compile_pattern(regex).groupindex:
+            raise document.error(pointer, f"{what} needs a group named {group!r}")
     places = data["locations"]
     for pointer, box in ([(f"/locations/patterns/{k}/box", p["box"]) for k, p in enumerate(places.get("patterns", ()))]
                          + [(f"/locations/maps/{k}", b) for k, b in places.get("maps", {}).items()]
@@ -266,6 +267,16 @@ def check_mapping(mapping: Mapping) -> None:
 def _matches_template(template: str, unit_id: str) -> bool:
     regex = _FIELD.sub(lambda m: r"\d+" if m.group(1) == "n" else r"[A-Za-z0-9]+", re.escape(template).replace(r"\{", "{").replace(r"\}", "}"))
     return re.fullmatch(regex, unit_id) is not None
+
+
+def _named_groups(data: dict[str, Any]):
+    """Each pattern whose match a reader takes a named group from: (pointer, pattern, group, what it is)."""
+    if "reduced_name" in data["units"]:
+        yield "/units/reduced_name", data["units"]["reduced_name"], "name", "the reduced face's pattern (the full face's name)"
+    for k, counter in enumerate(data.get("counters", ())):
+        yield f"/counters/{k}/location", counter["location"], "value", "a counter's location pattern (the track's number)"
+    if "attack_chat" in data.get("turn", {}):
+        yield "/turn/attack_chat", data["turn"]["attack_chat"], "target", "the attack declaration's pattern (the space attacked)"
 
 
 def _regexes(data: dict[str, Any]):
