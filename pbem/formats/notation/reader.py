@@ -417,7 +417,9 @@ class _Reader:
         written = _child(tree, "card_name")
         name = self.words(written, line)
         use = self.text_value([c for c in tree.children if isinstance(c, Token) and c.type in ("STRING", "VALUE")][-1], line)
-        return {"card": None if name.casefold() == "none" else At(name, line.number, _column(written), "card"), "use": use or ""}
+        quoted = any(isinstance(c, Token) and c.type == "STRING" for c in written.children)  # "none" in quotes is a card's name
+        no_card = name.casefold() == "none" and not quoted
+        return {"card": None if no_card else At(name, line.number, _column(written), "card"), "use": use or ""}
 
     def a_activate(self, tree: Tree, line: Line) -> dict[str, Any]:
         spaces: list[tuple[At, str]] = []

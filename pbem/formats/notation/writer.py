@@ -164,7 +164,8 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
     if "card" in action:
         if action["card"] is None:
             return [f"Card none as {_value(action['use'])}{note}"]
-        name = action["card"] if _fits(action["card"], "CARD_WORD") else _quoted(action["card"])
+        plain = _fits(action["card"], "CARD_WORD") and action["card"].casefold() != "none"  # a card named none is quoted
+        name = action["card"] if plain else _quoted(action["card"])
         return [f"Card {name} as {_value(action['use'])}{note}"]
     if "activate" in action:
         spaces = ", ".join(f"{_name(space, 'LOCWORD')} ({purpose})" for space, purpose in action["activate"].items())
