@@ -141,19 +141,25 @@ class TurnLoader:
         turn.file = name
         return turn
 
-    def outline(self, name: str, data: bytes) -> dict[str, Any]:
-        """A turn file's header with its phase markers (``phases``), to place it in the game without replaying it."""
-        from pbem.formats.turnfile import VASSAL_SUFFIXES, read_turn_document
+    def _document(self, name: str, data: bytes):
+        """A turn file's document, read (schema-checked) from the private folder under its own name."""
+        from pbem.formats.turnfile import read_turn_document
 
-        if name.lower().endswith(VASSAL_SUFFIXES):
-            return {"vassal": True}
         path = self.write(name, data)
         try:
-            document = read_turn_document(path)
+            return read_turn_document(path)
         except PbemError as error:
             raise _renamed(error, str(path), name) from None
         finally:
             path.unlink(missing_ok=True)
+
+    def outline(self, name: str, data: bytes) -> dict[str, Any]:
+        """A turn file's header with its phase markers (``phases``), to place it in the game without replaying it."""
+        from pbem.formats.turnfile import VASSAL_SUFFIXES
+
+        if name.lower().endswith(VASSAL_SUFFIXES):
+            return {"vassal": True}
+        document = self._document(name, data)
         outline = {k: v for k, v in document.data.items() if k != "actions"}
         outline["phases"] = [{k: a[k2] for k, k2 in (("phase", "phase"), ("side", "side"), ("round", "round")) if k2 in a}
                              for a in document.data["actions"] if isinstance(a.get("phase"), str)]
@@ -168,19 +174,11 @@ class TurnLoader:
         """
         import hashlib
 
-        from pbem.formats.turnfile import read_turn_document
-
         key = (name, hashlib.blake2b(data, digest_size=32).digest())
         known = _HEADERS.get(key)
         if known is not None:
             return dict(known)
-        path = self.write(name, data)
-        try:
-            document = read_turn_document(path)
-        except PbemError as error:
-            raise _renamed(error, str(path), name) from None
-        finally:
-            path.unlink(missing_ok=True)
+        document = self._document(name, data)
         header = {k: v for k, v in document.data.items() if k != "actions"}
         if len(_HEADERS) >= MAX_KEPT_HEADERS:
             _HEADERS.clear()

@@ -49,10 +49,6 @@ class Event:
         }
 
     def __str__(self) -> str:
-        if self.source and self.source.line:
-            where = f"{self.source.file}:{self.source.line}"
-        elif self.source and self.source.pointer and not self.source.pointer.startswith("/"):
-            where = f"{self.source.file}: {self.source.pointer}"  # a VASSAL step
-        else:
-            where = self.source.file if self.source else "?"
-        return f"{where}: [roll] {self.text()}"
+        from pbem.model.violation import where
+
+        return f"{where(self.source)}: [roll] {self.text()}"

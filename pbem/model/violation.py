@@ -33,10 +33,13 @@ class Violation:
         }
 
     def __str__(self) -> str:
-        if self.source and self.source.line:
-            where = f"{self.source.file}:{self.source.line}"
-        elif self.source and self.source.pointer and not self.source.pointer.startswith("/"):
-            where = f"{self.source.file}: {self.source.pointer}"  # a VASSAL step
-        else:
-            where = self.source.file if self.source else "?"
-        return f"{where}: rule {self.rule} [{self.severity}] {self.message}"
+        return f"{where(self.source)}: rule {self.rule} [{self.severity}] {self.message}"
+
+
+def where(source: Source | None) -> str:
+    """Where a report line points: ``file:line``, ``file: step 12`` for a VASSAL step, or the file alone."""
+    if source and source.line:
+        return f"{source.file}:{source.line}"
+    if source and source.pointer and not source.pointer.startswith("/"):
+        return f"{source.file}: {source.pointer}"  # a VASSAL step
+    return source.file if source else "?"
