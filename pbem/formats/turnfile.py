@@ -481,7 +481,7 @@ class _ActionBuilder:
             "attackers": self._units(entry[kind], f"{pointer}/{kind}"),
             "target": self._location(entry["target"], f"{pointer}/target"),
             "roll": entry["roll"],
-            "result": entry["result"].strip().upper().replace("−", "-").replace("–", "-"),
+            "result": entry["result"].strip().upper().replace("−", "-").replace("–", "-") if "result" in entry else None,
             "odds": normalize_ratio(entry["odds"]) if "odds" in entry else None,
             "column": normalize_ratio(entry["column"]) if "column" in entry else None,
             "losses_attacker": self._steps(losses.get("attacker", []), f"{pointer}/losses/attacker"),

@@ -106,7 +106,7 @@ class Combat(Action):
     attackers: tuple[str, ...]
     target: int
     roll: int
-    result: str
+    result: str | None = None  # None: not written; the tables' result for the roll is taken (engine.replay)
     odds: str | None = None  # claimed odds before column shifts
     column: str | None = None  # claimed final column after shifts
     defenders: tuple[str, ...] | None = None  # if the player lists them
