@@ -494,6 +494,7 @@ class _ActionBuilder:
             "defender_roll": entry.get("defender_roll"),
             "flank_pin": self._location(entry["flank"]["pin"], f"{pointer}/flank/pin") if "flank" in entry else None,
             "flank_roll": entry["flank"]["roll"] if "flank" in entry else None,
+            "flank_drm": entry["flank"].get("drm") if "flank" in entry else None,
             "cards": tuple(self._card_id(c, f"{pointer}/cards/{k}") for k, c in enumerate(entry.get("cards", []))),
             "replacements": {
                 self._unit(old, f"{pointer}/replacements"): self._unit(new, f"{pointer}/replacements/{old}")

@@ -122,6 +122,7 @@ class Combat(Action):
     defender_roll: int | None = None  # where both sides roll (fire tables)
     flank_pin: int | None = None  # a flank attempt: the pinning location and its roll
     flank_roll: int | None = None
+    flank_drm: int | None = None  # the modifier the player claims for the flank roll
     cards: tuple[str, ...] = ()  # cards played into the combat, in play order
     replacements: dict[str, str] = field(default_factory=dict)  # eliminated unit -> unit taking its place
     # Advancing units that go beyond the target: unit -> the spaces entered, the target first (its keys are also

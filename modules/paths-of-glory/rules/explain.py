@@ -1,19 +1,39 @@
 """``pbem check --explain`` for Paths of Glory: an attack worked out as the fire tables give it (12.2-12.3), the same
 tables, shifts and modifiers the check of 12.2.8 uses: each side's strength and table (army or corps/fort), its column,
 the terrain and trench shifts, the die roll modifiers (Sinai, combat cards), a flank attempt, and the loss number
-each side inflicts for every roll of its die."""
+each side inflicts for every roll of its die. Also the flank attempt's claimed modifier (``"flank": {"pin": ..., "roll": 4,
+"drm": 1}``), checked against 12.3.2's count of free attacking spaces."""
 
 from __future__ import annotations
 
 from pbem.model.state import State, UnitState
 from pbem.rules.combat import FireWorking, SideFire
-from pbem.rules.ruleset import TurnContext
+from pbem.rules.ruleset import TurnContext, mismatch
 
 from .combat import CombatRules
 from .events import ROLL_CARDS
 
 
 class ExplainRules(CombatRules):
+    def check_attack(self, action, state: State, ctx: TurnContext) -> list:
+        found = super().check_attack(action, state, ctx)
+        if action.flank_pin is None or action.flank_drm is None:
+            return found
+        attackers = [state.units[u] for u in action.attackers]
+        if not attackers or not all(u.on_map for u in attackers):
+            return found
+        free = self._free_flank_spaces(action, state, attackers)
+        drm = len(free) * self.module.tables["flank_attack"]["drm_per_free_space"]
+        if action.flank_drm != drm:
+            spaces = ", ".join(self.where(s) for s in free) or "none"
+            found.append(mismatch("12.3.2", f"the flank roll's modifier is {drm:+d} (attacking spaces not joined to another enemy-occupied space: {spaces}), not {action.flank_drm:+d}", action))
+        return found
+
+    def _free_flank_spaces(self, action, state: State, attackers: list[UnitState]) -> list[int]:
+        """12.3.2: the attacking spaces, but the pinning one, that add +1 to the flank roll."""
+        spaces = sorted({u.at for u in attackers})
+        return [s for s in spaces if s != action.flank_pin and self._free_flank(state, s, action.target, attackers[0].side)]
+
     def odds_attack(self, action, state: State, ctx: TurnContext) -> FireWorking | None:
         attackers = [state.units[u] for u in action.attackers if u in state.units]
         if not attackers or not all(u.on_map for u in attackers):
@@ -83,8 +103,7 @@ class ExplainRules(CombatRules):
 
     def _flank_note(self, action, state: State, attackers: list[UnitState], defenders: list[UnitState]) -> str:
         """12.3: the flank attempt as the check reads it (eligibility is judged by the check, not here)."""
-        spaces = sorted({u.at for u in attackers})
-        free = [s for s in spaces if s != action.flank_pin and self._free_flank(state, s, action.target, attackers[0].side)]
+        free = self._free_flank_spaces(action, state, attackers)
         needed = self.module.tables["flank_attack"]["success_at_least"]
         drm = len(free) * self.module.tables["flank_attack"]["drm_per_free_space"]
         total = action.flank_roll + drm

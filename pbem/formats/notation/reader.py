@@ -510,6 +510,8 @@ class _Reader:
 
     def c_flank(self, action, clause, line):
         flank = {"pin": self.location(_child(clause, "loc"), line), "roll": int(_tokens(clause, "INT")[0])}
+        if drm := _tokens(clause, "DRM"):
+            flank["drm"] = int(drm[0])
         self.once(action, "flank", flank, clause, line)
 
     def c_cards(self, action, clause, line):

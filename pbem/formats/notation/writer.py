@@ -244,7 +244,8 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
     if action.get("declare"):
         clauses.append("declare " + ", ".join(_word(d) for d in action["declare"]))
     if "flank" in action:
-        clauses.append(f"flank {_name(action['flank']['pin'], 'LOCWORD')} roll {action['flank']['roll']}")
+        drm = f" {action['flank']['drm']:+d}" if "drm" in action["flank"] else ""
+        clauses.append(f"flank {_name(action['flank']['pin'], 'LOCWORD')} roll {action['flank']['roll']}{drm}")
     if action.get("cards"):
         clauses.append("cards " + ", ".join(_word(c) for c in action["cards"]))
     odds = ""
