@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from pbem.model import actions as act
 from pbem.model import schemas
+from pbem.model.actions import counter_kind
 from pbem.model.errors import PbemError
 from pbem.model.files import inside
 from pbem.model.jsonsource import JsonDocument, load_json
@@ -498,7 +499,11 @@ class _ActionBuilder:
             "cards": tuple(self._card_id(c, f"{pointer}/cards/{k}") for k, c in enumerate(entry.get("cards", []))),
             "replacements": {
                 self._unit(old, f"{pointer}/replacements"): self._unit(new, f"{pointer}/replacements/{old}")
-                for old, new in entry.get("replacements", {}).items()
+                for old, new in entry.get("replacements", {}).items() if counter_kind(new) is None
+            },
+            "replacement_kinds": {
+                self._unit(old, f"{pointer}/replacements"): counter_kind(new)
+                for old, new in entry.get("replacements", {}).items() if counter_kind(new) is not None
             },
             "retreats": {
                 self._unit(name, f"{pointer}/retreats/{name}"): tuple(

@@ -8,7 +8,7 @@ offensives carried out, commitment levels, automatic victory), ``supply`` (suppl
 ``events`` (event effects that later checks see), ``control`` (control
 changing hands in the Attrition phase and at a retreat's end), ``rebuild`` (eliminated units rebuilt with RP), ``advance``
 (advances beyond the attacked space, Withdrawal), ``entrench`` (one attempt a space a round),
-``greece`` (limited Greek entry and the Salonika event), ``explain`` (an attack's working for ``--explain``). What is not checked yet is listed in the README.
+``greece`` (limited Greek entry and the Salonika event), ``explain`` (an attack's working for ``--explain``), ``picks`` (counters named by their kind). What is not checked yet is listed in the README.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .fronts import FrontRules
 from .greece import GreeceRules
 from .srstacking import SrStackingRules
 from .movement import MovementRules
+from .picks import PickRules
 from .operations import OperationsRules
 from .rebuild import RebuildRules
 from .reserve import ReserveRules
@@ -33,7 +34,7 @@ from .supply import SupplyRules
 from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(CardPileRules, EntrenchEventRules, EventRules, ControlRules, RebuildRules, AdvanceRules, EntrenchRules, GreeceRules, SrStackingRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, ExplainRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(PickRules, CardPileRules, EntrenchEventRules, EventRules, ControlRules, RebuildRules, AdvanceRules, EntrenchRules, GreeceRules, SrStackingRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, ExplainRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 

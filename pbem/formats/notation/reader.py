@@ -26,6 +26,7 @@ from pbem.formats.notation.cleanup import (
 from pbem.formats.notation.grammar import _CLAUSE_START, _Failure, _parse
 from pbem.formats.notation.located import At
 from pbem.formats.notation.names import MAX_SUGGESTIONS, Names, _find_module
+from pbem.model.actions import counter_kind
 from pbem.model.errors import PbemError, Source
 from pbem.model.files import read_text
 from pbem.model.jsonsource import JsonDocument, escape_pointer_token
@@ -521,7 +522,10 @@ class _Reader:
 
     def c_replacement(self, action, clause, line):
         old, new = (c for c in clause.children if isinstance(c, Tree) and c.data == "unit")
-        action.setdefault("replacements", []).append((self.unit(old, line), self.unit(new, line)))
+        replacing = self.unit(new, line)
+        if counter_kind(str(replacing.value)) is not None:  # "by a FR corps": pbem picks the counter
+            replacing.kind = "text"
+        action.setdefault("replacements", []).append((self.unit(old, line), replacing))
 
     def c_attacker_losses(self, action, clause, line):
         self.losses(action, "attacker", clause, line)

@@ -11,6 +11,7 @@ from pbem.formats.notation.cleanup import Line
 from pbem.formats.notation.grammar import _terminal
 from pbem.formats.notation.located import At
 from pbem.formats.notation.reader import _Reader, action_kind
+from pbem.model.actions import counter_kind
 from pbem.model.errors import PbemError
 
 
@@ -281,7 +282,8 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
     if action.get("negated"):
         lines.append(f"{indent}negated {_units(action['negated'])}")
     for old, new in action.get("replacements", {}).items():
-        lines.append(f"{indent}replace {_name(old)} by {_name(new)}")
+        kind = counter_kind(new) is not None and all(_fits(word, "WORD") for word in new.split())
+        lines.append(f"{indent}replace {_name(old)} by {new if kind else _name(new)}")
     if "eliminated" in action:
         lines.append(f"{indent}eliminated {_units_or_none(action['eliminated'])}")
     if "retreats" in action:
