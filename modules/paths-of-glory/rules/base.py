@@ -212,6 +212,11 @@ class PathsOfGloryBase(Ruleset):
         number = action.round
         current: Round | None = data.get("round")
         expected = (1, "cp") if current is None else ((current.number, "ap") if current.side == "cp" else (current.number + 1, "cp"))
+        if current is None and not data.get("rounds_begun") and number is not None and side == ctx.turn.header.side:
+            # A file may start at any action round of its own side when nothing says which rounds were played
+            # before it (its start state records none this turn): an Allied file needs no CP round before it.
+            expected = (number, side)
+        data["rounds_begun"] = True
         if number is None:
             # A round marker without its number is the next round (a VASSAL log does not know which round it opens in).
             number = expected[0]

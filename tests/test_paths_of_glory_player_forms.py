@@ -1,0 +1,78 @@
+"""Issue 27.3: Paths of Glory as its players write it, each form with a legal and a refused case: the flank roll's
+claimed modifier (12.3.2), the replacing corps named by its kind (12.4.4), a file that starts at its own side's
+action round (8.1.1). The turn is the notation doc's own (docs/notation.md), changed one line at a time."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pbem.formats.notation import parse_notation, write_notation
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def doc_turn() -> str:
+    text = (REPO / "docs" / "notation.md").read_text()
+    return re.search(r"## A Paths of Glory turn.*?```\n(.*?)```", text, re.S).group(1)
+
+
+def check(pbem, tmp_path, text: str):
+    path = tmp_path / "turn.pbem"
+    path.write_text(text)
+    return pbem("check", str(path))
+
+
+def test_12_3_2_the_flank_roll_s_claimed_modifier_is_checked(pbem, tmp_path, doc_turn):
+    right = doc_turn.replace("flank Kamenets Podolski roll 4,", "flank Kamenets Podolski roll 4 +1,")
+    assert right != doc_turn
+    result = check(pbem, tmp_path, right)
+    assert result.code == 0, result.out
+    wrong = check(pbem, tmp_path, right.replace("roll 4 +1,", "roll 4 +2,"))
+    assert wrong.code == 1 and "rule 12.3.2 [mismatch] the flank roll's modifier is +1 (attacking spaces not joined to another enemy-occupied space: Dubno), not +2" in wrong.out
+
+
+def test_12_4_4_the_replacing_corps_named_by_its_kind_is_picked_from_the_reserve_box(pbem, tmp_path, doc_turn):
+    by_kind = doc_turn.replace("replace AH 3rd Army by A-H Corps 1", "replace AH 3rd Army by an Austrian corps")
+    by_kind = by_kind.replace("retreat A-H Corps 1 to", "retreat AH 3rd Army to")  # the corps takes the army's place
+    assert by_kind.count("an Austrian corps") == 1 and "retreat AH 3rd Army" in by_kind
+    result = check(pbem, tmp_path, by_kind)
+    assert result.code == 0, result.out
+    refused = check(pbem, tmp_path, by_kind.replace("an Austrian corps", "a GE corps"))
+    assert refused.code == 1 and "rule 12.4.4 [illegal] AH 3rd Army is to be replaced by a GE corps: none of that kind" in refused.out
+
+
+def test_a_kind_reads_and_writes_back_in_json_and_notation(doc_turn):
+    text = doc_turn.replace("replace AH 3rd Army by A-H Corps 1", "replace AH 3rd Army by a AH corps").replace("Podolski roll 4,", "Podolski roll 4 +1,")
+    document = parse_notation(text, "turn.pbem").data
+    attack = [a for a in document["actions"] if "attack" in a][1]
+    assert attack["replacements"] == {"AH-3-ARMY": "a AH corps"} and attack["flank"]["drm"] == 1
+    written = write_notation(document)
+    assert "replace AH-3-ARMY by a AH corps" in written and "roll 4 +1" in written
+    assert parse_notation(written, "again.pbem").data["actions"] == document["actions"]
+
+
+ALLIED = """Game: Paths of Glory
+Scenario: 1914
+Turn: 1
+Side: {side}
+
+== Action round {round} ({round_side}) ==
+Card none as automatic
+"""
+
+
+@pytest.mark.parametrize("side, number, round_side", [("AP", 1, "AP"), ("CP", 3, "CP")])
+def test_8_1_1_a_file_starts_at_any_round_of_its_own_side(pbem, tmp_path, side, number, round_side):
+    result = check(pbem, tmp_path, ALLIED.format(side=side, round=number, round_side=round_side))
+    assert result.code == 0, result.out
+
+
+def test_8_1_1_a_file_of_one_side_opening_with_the_other_side_s_round_is_out_of_turn(pbem, tmp_path):
+    result = check(pbem, tmp_path, ALLIED.format(side="CP", round=1, round_side="AP"))
+    assert result.code == 1 and "rule 8.1.1 [illegal] action round 1 of the AP comes out of turn" in result.out
+    # After its first round the file follows the sequence: the CP's round 2 does not follow the AP's round 3.
+    later = ALLIED.format(side="AP", round=3, round_side="AP") + "\n== Action round 5 (CP) ==\nCard none as automatic\n"
+    result = check(pbem, tmp_path, later)
+    assert result.code == 1 and "next is round 4 of the CP" in result.out
