@@ -76,3 +76,14 @@ def test_8_1_1_a_file_of_one_side_opening_with_the_other_side_s_round_is_out_of_
     later = ALLIED.format(side="AP", round=3, round_side="AP") + "\n== Action round 5 (CP) ==\nCard none as automatic\n"
     result = check(pbem, tmp_path, later)
     assert result.code == 1 and "next is round 4 of the CP" in result.out
+
+
+def test_the_readme_s_paths_of_glory_turn_is_legal_and_explained_as_shown(pbem, tmp_path):
+    readme = (REPO / "README.md").read_text()
+    section = readme.split("### A Paths of Glory turn, as its players write it", 1)[1]
+    turn, shown = re.findall(r"```(?:console)?\n(.*?)```", section, re.S)[:2]
+    assert "Card Guns of August as ops" in turn and "Card Russian Reinforcements (AP 3) as ops" in turn
+    (tmp_path / "t01-cp.pbem").write_text(turn)
+    result = pbem("check", str(tmp_path / "t01-cp.pbem"), "--explain")
+    printed = [line.replace(str(tmp_path) + "/", "") for line in result.out.splitlines()]
+    assert result.code == 0 and printed == shown.splitlines()[1:]
