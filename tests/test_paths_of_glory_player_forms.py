@@ -87,3 +87,33 @@ def test_the_readme_s_paths_of_glory_turn_is_legal_and_explained_as_shown(pbem, 
     result = pbem("check", str(tmp_path / "t01-cp.pbem"), "--explain")
     printed = [line.replace(str(tmp_path) + "/", "") for line in result.out.splitlines()]
     assert result.code == 0 and printed == shown.splitlines()[1:]
+
+
+SR_ROUND = """Game: Paths of Glory
+Scenario: 1914
+Turn: 1
+Side: AP
+
+== Action round 1 (AP) ==
+Card AP-05 as sr
+{lines}
+"""
+
+
+def test_13_1_sr_has_one_form_overland_and_through_the_reserve_box(pbem, tmp_path):
+    # The old forms (move by strategic, reinforce, remove to reserve) still read: the samples keep them.
+    result = check(pbem, tmp_path, SR_ROUND.format(lines="SR FR Corps 1: Reserve - Verdun\nSR FR Corps 10: Grenoble - reserve"))
+    assert result.code == 0, result.out
+    overland = check(pbem, tmp_path, SR_ROUND.format(lines="SR FR Corps 10: Grenoble - Lyon - Nevers"))
+    assert overland.code == 0, overland.out
+    written = pbem("convert", str(tmp_path / "turn.pbem"), "--to", "json").out
+    assert '"sr": "FR-CORPS-10"' in written and '"Nevers"' in written
+
+
+def test_13_1_sr_forms_that_break_a_rule_or_cannot_be_read(pbem, tmp_path):
+    army = check(pbem, tmp_path, SR_ROUND.format(lines="SR FR 5th Army: reserve - Verdun"))
+    assert army.code == 1 and "rule 13.1.8" in army.out
+    by_sea = check(pbem, tmp_path, SR_ROUND.format(lines="SR FR 5th Army: Sedan - Bar le Duc - Verdun by sea"))
+    assert by_sea.code == 1 and "rule 13.1.7" in by_sea.out
+    through = check(pbem, tmp_path, SR_ROUND.format(lines="SR FR Corps 10: Grenoble - reserve - Verdun"))
+    assert through.code == 2 and "an SR path names a box first or last only" in through.err

@@ -118,7 +118,7 @@ _TAKES = {
 _VERBS = (
     "eliminate", "remove", "loss", "reduce", "flip", "reinforce", "reinforcement", "enter", "arrive", "replace", "rebuild",
     "restore", "roll", "card", "play", "move", "attack", "overrun", "assault", "fire", "special", "phase", "activate",
-    "control",
+    "control", "sr", "redeploy",
 )  # fmt: skip
 _SPECIAL_NAME = re.compile(r"[a-z][a-z0-9_]*")
 _CONTROL_LINE = re.compile(r"\s*control\b", re.IGNORECASE)
@@ -315,6 +315,16 @@ class _Reader:
             action["by"] = str(_tokens(modes[0], "MODE")[0]).lower()
         for declared in (c for c in tree.children if isinstance(c, Tree) and c.data == "move_declare"):
             action.setdefault("declare", []).extend(self.name_or_string(item, line) for item in declared.children if isinstance(item, Tree))
+        return action
+
+    def a_sr(self, tree: Tree, line: Line) -> dict[str, Any]:
+        """Strategic redeployment in one form: a path over the map or by sea, or into or out of a box (the Reserve Box)."""
+        units = self.units(_child(tree, "units"), line)
+        path = [At(self.words(child, line), line.number, _column(child), "place") for child in _child(tree, "path").children if isinstance(child, Tree)]
+        action: dict[str, Any] = {"sr": units[0] if len(units) == 1 else units, "path": path}
+        mode = _child(tree, "mode")
+        if mode is not None:
+            action["by"] = str(_tokens(mode, "MODE")[0]).lower()
         return action
 
     def a_attack(self, tree: Tree, line: Line, kind: str = "attack") -> dict[str, Any]:

@@ -126,6 +126,9 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
         declared = ", ".join(_word(d) for d in action.get("declare", ()))
         how = f" moves {declared}:" if declared else ":"  # "A moves double: O22-O21"
         return [f"{_units(action['move'])}{how} {_path(action['path'])}{by}{note}"]
+    if "sr" in action:
+        by = f" by {action['by']}" if "by" in action else ""
+        return [f"SR {_units(action['sr'])}: {_path(action['path'])}{by}{note}"]
     if "attack" in action or "overrun" in action or "fire" in action:
         return _combat_lines(action, note)
     if "special" in action:
