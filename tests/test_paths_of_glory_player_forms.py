@@ -117,3 +117,54 @@ def test_13_1_sr_forms_that_break_a_rule_or_cannot_be_read(pbem, tmp_path):
     assert by_sea.code == 1 and "rule 13.1.7" in by_sea.out
     through = check(pbem, tmp_path, SR_ROUND.format(lines="SR FR Corps 10: Grenoble - reserve - Verdun"))
     assert through.code == 2 and "an SR path names a box first or last only" in through.err
+
+
+ITALY = """Game: Paths of Glory
+Turn: 2
+Side: AP
+Start: state.json
+
+== Action round 1 (AP) ==
+Card Italy as event
+{lines}
+== Action round 2 (CP) ==
+Card none as automatic
+"""
+
+
+@pytest.fixture
+def limited_war(tmp_path):
+    """The 1914 set-up at turn 2 with both sides at Limited War, so Italy's card may be played."""
+    import json
+
+    data = json.loads((REPO / "modules" / "paths-of-glory" / "scenarios" / "1914.json").read_text())
+    data = {k: v for k, v in data.items() if k not in ("$schema", "id", "last_turn", "note", "source", "title")}
+    data["turn"] = 2
+    data["status"].update(war_status={"ap": 5, "cp": 5}, combined_war_status=10, commitment={"ap": "limited_war", "cp": "limited_war"})
+    (tmp_path / "state.json").write_text(json.dumps(data))
+    return tmp_path
+
+
+def _where(pbem, folder, turn: str) -> dict:
+    import json
+
+    (folder / "turn.pbem").write_text(turn)
+    result = pbem("check", str(folder / "turn.pbem"), "--write-state", str(folder / "after.json"))
+    assert result.code == 0, result.out
+    return {u["id"]: (u["at"], u.get("step", 0)) for u in json.loads((folder / "after.json").read_text())["units"]}
+
+
+def test_4_2_2_an_entering_nation_sets_up_by_itself_unless_written_otherwise(pbem, limited_war):
+    placed = _where(pbem, limited_war, ITALY.format(lines=""))
+    assert placed["IT-1-ARMY"] == ("Verona", 1) and placed["IT-CORPS-07"] == ("Taranto", 0)
+    assert [placed[f"IT-CORPS-0{n}"][0] for n in range(1, 5)] == ["reserve"] * 4
+    assert placed["IT-5-ARMY"][0] == "reinforcements"  # not in the set-up: it comes by its card
+    # Written otherwise: corps 7 takes Rome's corps place, so corps 6 fills Taranto's.
+    written = _where(pbem, limited_war, ITALY.format(lines="Reinforce IT Corps 7 at Rome\n"))
+    assert written["IT-CORPS-07"][0] == "Rome" and written["IT-CORPS-06"][0] == "Taranto"
+
+
+def test_4_2_2_a_set_up_written_elsewhere_than_the_chart_is_still_illegal(pbem, limited_war):
+    (limited_war / "turn.pbem").write_text(ITALY.format(lines="Reinforce IT 1st Army at Rome\n"))
+    result = pbem("check", str(limited_war / "turn.pbem"))
+    assert result.code == 1 and "rule 4.2.2 [illegal] IT 1st Army sets up in Verona when IT enters, not Rome" in result.out

@@ -8,7 +8,7 @@ offensives carried out, commitment levels, automatic victory), ``supply`` (suppl
 ``events`` (event effects that later checks see), ``control`` (control
 changing hands in the Attrition phase and at a retreat's end), ``rebuild`` (eliminated units rebuilt with RP), ``advance``
 (advances beyond the attacked space, Withdrawal), ``entrench`` (one attempt a space a round),
-``greece`` (limited Greek entry and the Salonika event), ``explain`` (an attack's working for ``--explain``), ``picks`` (counters named by their kind). What is not checked yet is listed in the README.
+``greece`` (limited Greek entry and the Salonika event), ``explain`` (an attack's working for ``--explain``), ``picks`` (counters named by their kind), ``entry`` (a neutral nation's set-up placed by itself). What is not checked yet is listed in the README.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from .cards import CardPileRules
 from .combat import CombatRules
 from .control import ControlRules
 from .entrench import EntrenchRules
+from .entry import EntryRules
 from .events import EntrenchEventRules, EventRules
 from .explain import ExplainRules
 from .fronts import FrontRules
@@ -34,7 +35,7 @@ from .supply import SupplyRules
 from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(PickRules, CardPileRules, EntrenchEventRules, EventRules, ControlRules, RebuildRules, AdvanceRules, EntrenchRules, GreeceRules, SrStackingRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, ExplainRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(PickRules, CardPileRules, EntrenchEventRules, EventRules, ControlRules, RebuildRules, AdvanceRules, EntrenchRules, GreeceRules, SrStackingRules, WarStatusRules, SupplyRules, FrontRules, EntryRules, ReserveRules, RollRules, ExplainRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 
