@@ -54,27 +54,40 @@ def test_a_kind_reads_and_writes_back_in_json_and_notation(doc_turn):
 
 
 ALLIED = """Game: Paths of Glory
-Scenario: 1914
 Turn: 1
 Side: {side}
+{start}
 
 == Action round {round} ({round_side}) ==
 Card none as automatic
 """
 
 
-@pytest.mark.parametrize("side, number, round_side", [("AP", 1, "AP"), ("CP", 3, "CP")])
-def test_8_1_1_a_file_starts_at_any_round_of_its_own_side(pbem, tmp_path, side, number, round_side):
-    result = check(pbem, tmp_path, ALLIED.format(side=side, round=number, round_side=round_side))
+@pytest.fixture
+def set_up(pbem, tmp_path):
+    """The 1914 set-up as a state file (pbem state new), which records no action round."""
+    assert pbem("state", "new", "paths-of-glory", "--scenario", "1914", "--out", str(tmp_path / "s0.json")).code == 0
+    return tmp_path
+
+
+@pytest.mark.parametrize("side, number, start", [
+    ("AP", 1, "Start: s0.json"),  # an Allied-only file from a state: no CP round before it
+    ("CP", 3, "Start: s0.json"),
+    ("AP", 1, "Scenario: 1914\nStarts: action round 1 (ap)"),  # from the scenario, said in the header
+])  # fmt: skip
+def test_8_1_1_a_file_starts_at_any_round_of_its_own_side(pbem, set_up, side, number, start):
+    result = check(pbem, set_up, ALLIED.format(side=side, round=number, round_side=side, start=start))
     assert result.code == 0, result.out
 
 
-def test_8_1_1_a_file_of_one_side_opening_with_the_other_side_s_round_is_out_of_turn(pbem, tmp_path):
-    result = check(pbem, tmp_path, ALLIED.format(side="CP", round=1, round_side="AP"))
-    assert result.code == 1 and "rule 8.1.1 [illegal] action round 1 of the AP comes out of turn" in result.out
-    # After its first round the file follows the sequence: the CP's round 2 does not follow the AP's round 3.
-    later = ALLIED.format(side="AP", round=3, round_side="AP") + "\n== Action round 5 (CP) ==\nCard none as automatic\n"
-    result = check(pbem, tmp_path, later)
+def test_8_1_1_a_round_out_of_turn_is_still_illegal(pbem, set_up):
+    # From the scenario's opening the CP acts first; a CP file does not open with the AP's round.
+    for side, round_side, start in (("AP", "AP", "Scenario: 1914"), ("CP", "AP", "Start: s0.json")):
+        result = check(pbem, set_up, ALLIED.format(side=side, round=1, round_side=round_side, start=start))
+        assert result.code == 1 and "rule 8.1.1 [illegal] action round 1 of the AP comes out of turn" in result.out
+    # After its first round the file follows the sequence: the CP's round 5 does not follow the AP's round 3.
+    later = ALLIED.format(side="AP", round=3, round_side="AP", start="Start: s0.json") + "\n== Action round 5 (CP) ==\nCard none as automatic\n"
+    result = check(pbem, set_up, later)
     assert result.code == 1 and "next is round 4 of the CP" in result.out
 
 
@@ -93,6 +106,7 @@ SR_ROUND = """Game: Paths of Glory
 Scenario: 1914
 Turn: 1
 Side: AP
+Starts: action round 1 (ap)
 
 == Action round 1 (AP) ==
 Card AP-05 as sr
