@@ -2,12 +2,12 @@
 Status phase, for Turkey), every unit the Setup Chart (``status.neutral_setup``) places and the player did not place
 otherwise goes to its space or box, reduced where the chart says so. A corps place the player filled with another
 corps of the same type counts as filled; the chart's "any other spaces" (Bulgaria, Romania) are the player's to write:
-those corps wait, with a warning."""
+those corps wait in the reinforcements box (that they are placed is not checked yet, as the README says)."""
 
 from __future__ import annotations
 
 from pbem.model.state import State
-from pbem.rules.ruleset import TurnContext, warning
+from pbem.rules.ruleset import TurnContext
 
 from .base import pog
 from .reserve import ReserveRules
@@ -50,11 +50,6 @@ class EntryRules(ReserveRules):
                 spare = listed + sorted(u.id for u in state.units.values() if u.unit.type.id == kind and u.id not in listed)
                 for unit_id in [u for u in spare if state.units[u].box == "reinforcements"][: max(need, 0)]:
                     self._set_up(state, unit_id, location, False)
-        waiting = [u.id for u in state.units.values() if u.box == "reinforcements" and u.unit.type.nationality == nation and not self.is_army(u)]
-        chosen = state.status.get("neutral_open_choices", {}).get(nation, 0)
-        if waiting and chosen:
-            names = ", ".join(self.name(u) for u in sorted(waiting))
-            return [warning("4.2.2", f"{nation} has entered the war: {names} set up in spaces of the player's choice, which the turn does not write; they wait in the reinforcements box", action)]
         return []
 
     def _set_up(self, state: State, unit_id: str, location: int | None, reduced: bool) -> None:
