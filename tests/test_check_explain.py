@@ -137,3 +137,26 @@ def test_china_war_and_red_winter_attacks_need_no_result(pbem, tmp_path):
         result = pbem("check", path, "--explain")
         assert result.code == 0, result.out
         assert "results: " in result.out and "[roll] attack on" in result.out
+
+
+def test_no_retreat_attack_reads_its_column_for_every_roll_and_needs_no_result(pbem, tmp_path):
+    sample = SAMPLES / "no-retreat" / "legal-01-axis-turn.json"
+    turn = json.loads(sample.read_text())
+    turn.pop("$schema", None)
+    for action in turn["actions"]:
+        action.pop("result", None) if "attack" in action else None
+    (tmp_path / "t.json").write_text(json.dumps(turn))
+    result = pbem("check", tmp_path / "t.json", "--state", SAMPLES / "no-retreat" / "state-1941.json", "--explain", "--format", "json")
+    assert result.code == 0, result.out
+    report = json.loads(result.out)
+    Draft202012Validator(json.loads((data_dir("schemas") / "report.schema.json").read_text())).validate(report)
+    (column,) = report["odds"]
+    assert column["column"] == "3/1" and column["results"] == {"1": "CB", "2": "EX", "3": "DR", "4": "DR", "5": "DS", "6": "DD"}
+    # A column the CRT does not print and no result: nothing to take the result from, so the attack is left
+    # unchecked with a warning that asks for the result (written, the column is judged as before).
+    for action in turn["actions"]:
+        if "attack" in action:
+            action["column"] = action["odds"] = "9/1"
+    (tmp_path / "t.json").write_text(json.dumps(turn))
+    refused = pbem("check", tmp_path / "t.json", "--state", SAMPLES / "no-retreat" / "state-1941.json")
+    assert refused.code == 0 and "[warning] no result written and the module does not work this combat out" in refused.out

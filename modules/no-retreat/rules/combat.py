@@ -17,6 +17,7 @@ from __future__ import annotations
 from pbem.model.actions import Combat
 from pbem.model.state import State
 from pbem.model.violation import Violation
+from pbem.rules.combat import ColumnResults
 from pbem.rules.ruleset import TurnContext, illegal, mismatch
 
 from .base import NoRetreatBase
@@ -25,6 +26,21 @@ RETREAT_HEXES = 2
 
 
 class CombatRules(NoRetreatBase):
+    def odds_attack(self, action: Combat, state: State, ctx: TurnContext) -> ColumnResults | None:
+        """For ``--explain`` (and an attack written without its result): the attacking side's CRT on the column the
+        player names, every roll; the odds are not worked out (rule 10 is not in the sources)."""
+        sides = {state.units[u].side for u in action.attackers if u in state.units}
+        column = action.column or action.odds
+        if len(sides) != 1 or column is None:
+            return None
+        side = sides.pop()
+        crt = self.crts.get(side)
+        if crt is None or column not in crt["columns"]:
+            return None
+        index = crt["columns"].index(column)
+        results = tuple((int(roll), row[index]) for roll, row in sorted(crt["rows"].items(), key=lambda item: int(item[0])))
+        return ColumnResults(self.where(action.target), f"{side} CRT", column, results, "odds not worked out (rule 10 is not in the sources)")
+
     def check_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
         found: list[Violation] = []
         if ctx.phase != "combat":
