@@ -83,7 +83,8 @@ class PathsOfGloryBase(Ruleset):
         return nation in state.status.get("neutral_nations", ())
 
     def controller(self, state: State, location: int) -> str | None:
-        """The side controlling a space: its control marker, else the side the map gives it."""
+        """The side controlling a space: its control marker, else the side the map gives it. (``SupplyRules.controllers``
+        gives the same for every space at once: change both together.)"""
         label = self.module.map.label(location)
         marked = state.status.get("control", {}).get(label)
         if marked:
