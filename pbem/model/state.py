@@ -7,7 +7,6 @@ player actually created.
 
 from __future__ import annotations
 
-import copy
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 from pbem.model import actions as act
 from pbem.model import schemas
 from pbem.model.cards import Piles, piles_from_json, piles_to_json
-from pbem.model.jsonsource import JsonDocument, load_json
+from pbem.model.jsonsource import JsonDocument, copy_json, load_json
 from pbem.model.module import Module
 from pbem.model.units import Step, UnitDef
 
@@ -244,7 +243,7 @@ class State:
                 raise document.error(f"/{key}", f"{value!r} is not one of the sides {', '.join(module.sides)}")
         if module.status_checker is not None:  # what the rules code will read there has the shape it expects
             schemas.check_value(document, module.status_checker, data.get("status", {}), "/status")
-        state.status = copy.deepcopy(data.get("status", {}))
+        state.status = copy_json(data.get("status", {}))
         state.options = _options(module, document, state.scenario)
         if "cards" in data:
             state.cards = _piles(module, document)

@@ -116,7 +116,9 @@ class SupplyRules(PathsOfGloryBase):
         ports joined to a source, and (when a unit needs the sea) the stretches of passable spaces."""
         nation = unit.unit.type.nationality
         side = unit.side
-        key = (side, self.token(unit), nation in RUSSIAN_FAMILY, nation == "SB")
+        lines = self.supply_lines(state, unit)
+        # Units whose lines run over the same connections share a network (most nationalities use no dashed line).
+        key = (id(lines), nation in RUSSIAN_FAMILY, nation == "SB")
         print_ = moment.get(side) if moment is not None else None
         if print_ is None:
             print_ = _fingerprint(state, side, self.enemy_spaces(state, side))
@@ -127,10 +129,10 @@ class SupplyRules(PathsOfGloryBase):
         if kept is None:
             if len(cache) >= _KEPT:
                 del cache[next(iter(cache))]  # the oldest situation
-            kept = cache[(side, print_)] = ({}, self._open_spaces(state, side))
+            kept = cache[(side, print_)] = ({}, self._open_spaces(state, side), self._port_spaces(state, side))
         net = kept[0].get(key)
         if net is None:
-            net = kept[0][key] = self._trace(state, unit, side, nation, kept[1])
+            net = kept[0][key] = self._trace(state, lines, side, nation, kept[1], kept[2])
         return net
 
     def enemy_spaces(self, state: State, side: str) -> frozenset[int]:
@@ -233,17 +235,18 @@ class SupplyRules(PathsOfGloryBase):
                     return True
                 return russian_lines and any("RU" in game_map.extra[x].get("supply_for", ()) for x in (a, b))
 
-            found = cache[key] = [tuple(b for b in game_map.neighbours[a] if step(a, b)) for a in range(len(game_map))]
+            found = [tuple(b for b in game_map.neighbours[a] if step(a, b)) for a in range(len(game_map))]
+            # One list for every key with the same connections (kept for the process: its id names it).
+            found = cache[key] = self.__dict__.setdefault("_supply_lines_by_content", {}).setdefault(tuple(found), found)
         return found
 
-    def _trace(self, state: State, unit: UnitState, side: str, nation: str, open_: list[bool]) -> "_Network":
-        lines = self.supply_lines(state, unit)
+    def _trace(self, state: State, lines: list[tuple[int, ...]], side: str, nation: str, open_: list[bool], port_spaces: list[int]) -> "_Network":
         sources = self._sources(state, side, nation)
         reached = spread(lines, [s for s in sources if open_[s]], open_)
         ports: set[int] = set()
         landings: list[int] = []
         if nation not in RUSSIAN_FAMILY:
-            for location in self._port_spaces(state, side):
+            for location in port_spaces:
                 ports.add(location)
                 if location in sources or any(n in reached for n in lines[location]):
                     landings.append(location)
