@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from pbem.model.state import State, UnitState
 from pbem.rules.ruleset import TurnContext, illegal
-from pbem.rules.supply import spread
+from pbem.rules.supply import components, spread
 
 from .base import PathsOfGloryBase, pog
 
@@ -32,19 +32,16 @@ class _Network:
     ports: set[int]
     landings: list[int]
     open_: list[bool]
-    _stretches: tuple[dict[int, int], set[int]] | None = None
+    _shared: dict  # what every network of one situation and the same lines shares (their stretches)
 
-    def stretches(self) -> tuple[dict[int, int], set[int]]:
-        """Each passable space's stretch (joined by passable spaces), and the stretches holding a friendly port."""
-        if self._stretches is None:
-            component: dict[int, int] = {}
-            open_ = self.open_
-            for location in range(len(open_)):
-                if open_[location] and location not in component:
-                    for found in spread(self.lines, [location], open_):
-                        component[found] = location
-            self._stretches = (component, {component[p] for p in self.ports if p in component})
-        return self._stretches
+    def stretches(self) -> tuple[list[int], set[int]]:
+        """Each space's stretch (joined by passable spaces; -1 if not passable), and the stretches holding a
+        friendly port."""
+        found = self._shared.get("stretches")
+        if found is None:
+            component = components(self.lines, self.open_)
+            found = self._shared["stretches"] = (component, {component[p] for p in self.ports} - {-1})
+        return found
 
 
 def _fingerprint(state: State, side: str, enemy: frozenset[int]) -> tuple:
@@ -107,7 +104,7 @@ class SupplyRules(PathsOfGloryBase):
         if here in net.ports:
             return True
         component, port_components = net.stretches()
-        return any(component.get(n) in port_components for n in net.lines[here])
+        return any(component[n] in port_components for n in net.lines[here])
 
     def _network(self, state: State, unit: UnitState, moment: dict | None = None) -> "_Network":
         """The supply network of the unit's side and kind, traced once and kept while nothing it depends on
@@ -129,10 +126,10 @@ class SupplyRules(PathsOfGloryBase):
         if kept is None:
             if len(cache) >= _KEPT:
                 del cache[next(iter(cache))]  # the oldest situation
-            kept = cache[(side, print_)] = ({}, self._open_spaces(state, side), self._port_spaces(state, side))
+            kept = cache[(side, print_)] = ({}, self._open_spaces(state, side), self._port_spaces(state, side), {})
         net = kept[0].get(key)
         if net is None:
-            net = kept[0][key] = self._trace(state, lines, side, nation, kept[1], kept[2])
+            net = kept[0][key] = self._trace(state, lines, side, nation, kept[1], kept[2], kept[3].setdefault(key, {}))
         return net
 
     def enemy_spaces(self, state: State, side: str) -> frozenset[int]:
@@ -144,7 +141,12 @@ class SupplyRules(PathsOfGloryBase):
             if len(cache) >= 64:
                 cache.clear()
             units = state.units
-            found = cache[key] = frozenset(loc for loc, ids in state.stacks.items() if any(units[u].side != side for u in ids))
+            sides_at: dict[int, set[str]] = {}
+            for location, ids in state.stacks.items():
+                sides_at[location] = {units[u].side for u in ids}
+            for one in {side, *(s for sides in sides_at.values() for s in sides)}:  # every side at once
+                cache[(state.layout, one)] = frozenset(loc for loc, sides in sides_at.items() if sides and sides != {one})
+            found = cache[key]
         return found
 
     def controllers(self, state: State) -> list[str | None]:
@@ -194,19 +196,16 @@ class SupplyRules(PathsOfGloryBase):
                 by_country.setdefault(country, []).append(location)
         return by_country.get(nation, [])
 
-    def _fort_spaces(self) -> list[int]:
-        found = self.__dict__.get("_fort_locations")
-        if found is None:
-            extra = self.module.map.extra
-            found = self.__dict__["_fort_locations"] = [loc for loc in range(len(extra)) if extra[loc].get("fort")]
-        return found
-
     def _open_spaces(self, state: State, side: str) -> list[bool]:
         """14.1.3: the spaces a supply line of ``side`` may enter: friendly-controlled without enemy units, not a
         besieged friendly fort; or a besieged enemy fort."""
         controllers = self.controllers(state)
         open_ = [c == side for c in controllers]
-        for location in self._fort_spaces():
+        # A fort not marked besieged leaves its space as control says (fort() and besieged() read the mark).
+        for label, how in state.status.get("forts", {}).items():
+            location = self._label_index().get(label)
+            if how != "besieged" or location is None or not self.module.map.extra[location].get("fort"):
+                continue
             besieged = bool(self.fort(state, location)) and self.besieged(state, location)
             open_[location] = (not besieged) if controllers[location] == side else besieged
         for location in self.enemy_spaces(state, side):
@@ -240,7 +239,7 @@ class SupplyRules(PathsOfGloryBase):
             found = cache[key] = self.__dict__.setdefault("_supply_lines_by_content", {}).setdefault(tuple(found), found)
         return found
 
-    def _trace(self, state: State, lines: list[tuple[int, ...]], side: str, nation: str, open_: list[bool], port_spaces: list[int]) -> "_Network":
+    def _trace(self, state: State, lines: list[tuple[int, ...]], side: str, nation: str, open_: list[bool], port_spaces: list[int], shared: dict) -> "_Network":
         sources = self._sources(state, side, nation)
         reached = spread(lines, [s for s in sources if open_[s]], open_)
         ports: set[int] = set()
@@ -250,7 +249,7 @@ class SupplyRules(PathsOfGloryBase):
                 ports.add(location)
                 if location in sources or any(n in reached for n in lines[location]):
                     landings.append(location)
-        return _Network(sources, reached, lines, ports, landings, open_)
+        return _Network(sources, reached, lines, ports, landings, open_, shared)
 
     def _port_spaces(self, state: State, side: str) -> list[int]:
         game_map = self.module.map
