@@ -723,6 +723,191 @@ case("12.7.2-after-eliminating-every-defender-only-into-its-space", "12.7.2|12.6
                                  advance={"GE-3-ARMY": ["Chateau Thierry", "Melun"]})])
 
 
+# --- second batch: events' state effects, the Near East, forts, sieges, rebuilding
+# 16.1.5 Note: an event's war status counts at once (Race to the Sea / OberOst restrictions lift mid-turn)
+case("9.5.1.3-an-events-war-status-counts-at-once", "11.1.9",
+     units={"GE-CORPS-01": "Cambrai"}, status={**CAMBRAI_CP, "war_status": {"cp": 3, "ap": 0}, "combined_war_status": 3},
+     legal=[CP1, card("CP-09", "event")] + AP_PASS + [rnd("cp", 2), card("CP-07"), activate({"Cambrai": "move"}, 1),
+                                                      mv("GE-CORPS-01", "Cambrai", "Amiens")],
+     illegal=[CP1, card("CP-12", "rp")] + AP_PASS + [rnd("cp", 2), card("CP-07"), activate({"Cambrai": "move"}, 1),
+                                                     mv("GE-CORPS-01", "Cambrai", "Amiens")])
+TURKEY_IN = {"neutral_nations": ["BU", "GR", "IT", "RO", "US"], "commitment": {"cp": "limited_war", "ap": "limited_war"},
+             "war_status": {"cp": 5, "ap": 5}, "combined_war_status": 10}
+case("11.3.1-only-near-east-armies-enter-the-near-east", "11.3.1",
+     units={"GE-2-ARMY": "Adrianople", "GE-CORPS-01": "Adrianople"}, status=TURKEY_IN, turn=7,
+     legal=[CP1, card("CP-07"), activate({"Adrianople": "move"}, 1), mv("GE-CORPS-01", "Adrianople", "Constantinople")],
+     illegal=[CP1, card("CP-07"), activate({"Adrianople": "move"}, 1), mv("GE-2-ARMY", "Adrianople", "Constantinople")])
+case("11.3.2-one-russian-corps-a-turn-between-the-caucasus-and-the-near-east", "11.3.2",
+     units={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, status=TURKEY_IN, turn=7,
+     legal=CP_PASS + [AP1, card("AP-10"), activate({"Caucasus": "move"}, 1), mv("RU-CORPS-01", "Caucasus", "Grozny")],
+     illegal=CP_PASS + [AP1, card("AP-10"), activate({"Caucasus": "move"}, 1), mv("RU-CORPS-01", "Caucasus", "Grozny"),
+                        mv("RU-CORPS-02", "Caucasus", "Grozny")])
+case("9.2.7-one-allied-combat-activation-on-the-near-east-map", "9.2.7",
+     units={"BR-CORPS-04": "Basra", "BR-CORPS-02": "Port Said", "TU-CORPS-11": "Qurna"}, status=TURKEY_IN, turn=7,
+     legal=CP_PASS + [AP1, card("AP-10"), activate({"Basra": "attack", "Port Said": "move"}, 2)],
+     illegal=CP_PASS + [AP1, card("AP-10"), activate({"Basra": "attack", "Port Said": "attack"}, 2)])
+case("13.2.2-one-russian-corps-a-turn-redeploys-to-the-near-east", "13.2.2",
+     units={"RU-CORPS-01": "Caucasus", "RU-CORPS-02": "Caucasus"}, status=TURKEY_IN, turn=7,
+     legal=CP_PASS + [AP1, card("AP-10", "sr"), mv("RU-CORPS-01", "Caucasus", "Grozny", by="strategic")],
+     illegal=CP_PASS + [AP1, card("AP-10", "sr"), mv("RU-CORPS-01", "Caucasus", "Grozny", by="strategic"),
+                        mv("RU-CORPS-02", "Caucasus", "Grozny", by="strategic")])
+case("13.1.6-russians-redeploy-only-inside-russia", "13.1.6",
+     units={"RU-CORPS-01": "Dubno"}, status={"control": {"Tarnopol": "ap"}},
+     legal=CP_PASS + [AP1, card("AP-10", "sr"), mv("RU-CORPS-01", "Dubno", "Lutsk", by="strategic")],
+     illegal=CP_PASS + [AP1, card("AP-10", "sr"), mv("RU-CORPS-01", "Dubno", "Tarnopol", by="strategic")])
+# BR NE Army (4 CF, Army table) from the Sinai alone: -3 (12.2.7); roll 6 -> 3: 3. TU corps 1 + fort 2 = 3 CF on the
+# Corps table, roll 1: 1. The corps loses both steps; the 1 left is below the fort's LF (2).
+SINAI = dict(units={"BR-NE-ARMY": "Sinai", "TU-CORPS-13": "Gaza"}, status={**TURKEY_IN, "control": {"Sinai": "ap"}})
+SINAI_ACT = CP_PASS + [AP1, card("AP-10"), activate({"Sinai": "attack"}, 1)]
+case("12.2.7-minus-3-from-the-sinai", "12.2.7|12.2.8|12.2.9", turn=7, **SINAI,
+     legal=SINAI_ACT + [attack(["BR-NE-ARMY"], "Gaza", 6, 1, "1/3", losses={"defender": ["TU-CORPS-13", "TU-CORPS-13"]})],
+     illegal=SINAI_ACT + [attack(["BR-NE-ARMY"], "Gaza", 6, 1, "1/4", losses={"defender": ["TU-CORPS-13", "TU-CORPS-13"]})])
+case("15.2.5-no-attack-on-a-desert-space-in-summer", "15.2.5", turn=7, illegal_turn=6, **SINAI,
+     legal=SINAI_ACT + [attack(["BR-NE-ARMY"], "Gaza", 6, 1, "1/3", losses={"defender": ["TU-CORPS-13", "TU-CORPS-13"]})],
+     illegal=SINAI_ACT + [attack(["BR-NE-ARMY"], "Gaza", 6, 1, "1/3", losses={"defender": ["TU-CORPS-13", "TU-CORPS-13"]})])
+# the lone Liege fort (3 CF, Corps table) roll 3: 1. 10 CF roll 1: 3 destroys it (LF 3); 5 CF roll 1: 2 does not
+case("12.4.6-a-lone-fort-falls-to-its-lf", "12.4.6|15.1.7",
+     units={"GE-2-ARMY": "Koblenz", "GE-3-ARMY": "Koblenz"},
+     legal=ATTACK_KOBLENZ + [attack(["GE-2-ARMY", "GE-3-ARMY"], "Liege", 1, 3, "1/3", declare=["fort_destroyed"],
+                                    advance=["GE-2-ARMY"])],
+     illegal=ATTACK_KOBLENZ + [attack(["GE-2-ARMY"], "Liege", 1, 3, "1/2", declare=["fort_destroyed"], advance=["GE-2-ARMY"])])
+case("12.7.1-no-advance-onto-a-fort-that-holds", "12.7.1|12.6.1|12.4.6",
+     xfail_illegal="pbem accepts an advance into a lone enemy fort that the attack did not destroy (12.7.1 exception)",
+     units={"GE-2-ARMY": "Koblenz", "GE-3-ARMY": "Koblenz"},
+     legal=ATTACK_KOBLENZ + [attack(["GE-2-ARMY"], "Liege", 1, 3, "1/2")],
+     illegal=ATTACK_KOBLENZ + [attack(["GE-2-ARMY"], "Liege", 1, 3, "1/2", advance=["GE-2-ARMY"])])
+case("15.1.3-a-besieged-fort-is-attacked-from-its-own-space", "15.1.3",
+     units={"GE-1-ARMY": "Liege", "GE-2-ARMY": "Koblenz"}, status={"forts": {"Liege": "besieged"}},
+     legal=[CP1, card("CP-07"), activate({"Liege": "attack"}, 1),
+            attack(["GE-1-ARMY"], "Liege", 1, 3, "1/2")],
+     illegal=[CP1, card("CP-07"), activate({"Koblenz": "attack"}, 1),
+              attack(["GE-2-ARMY"], "Liege", 1, 3, "1/2")])
+case("15.3.2-a-siege-roll-above-the-lf-destroys-the-fort", "15.3.2|15.3.3|15.3",
+     units={"GE-1-ARMY": "Liege"}, status={"forts": {"Liege": "besieged"}}, turn=2,
+     legal=[{"phase": "siege"}, {"special": "siege", "at": "Liege", "roll": 6, "result": "destroyed"}],
+     illegal=[{"phase": "siege"}, {"special": "siege", "at": "Liege", "roll": 5, "result": "destroyed"}])
+case("15.2.2-a-fort-besieged-this-round-is-passed", "11.1.8|15.1.1|15.2.2",
+     units={"GE-2-ARMY": "Koblenz", "GE-CORPS-01": "Koblenz"},
+     legal=[CP1, card("CP-07"), activate({"Koblenz": "move"}, 1), mv("GE-2-ARMY", "Koblenz", "Liege"),
+            mv("GE-CORPS-01", "Koblenz", "Liege", "Brussels")],
+     illegal=[CP1, card("CP-07"), activate({"Koblenz": "move"}, 1), mv("GE-CORPS-01", "Koblenz", "Liege", "Brussels"),
+              mv("GE-2-ARMY", "Koblenz", "Liege")])
+# 12.5.6: GE 5 CF roll 2: 3 against FR-5 (3 CF roll 3: 2): one step, one space back to Cambrai. Then GE-3 attacks
+# Cambrai: FR-3 fires alone (3 CF roll 3: 2), GE 5 CF roll 2: 3: the retreated FR-5 is eliminated at once and FR-3
+# loses the 3. Against Cambrai holding only the retreated FR-5 there is no attack at all (12.1.2).
+RETREAT_1 = attack(["GE-2-ARMY"], "Sedan", 2, 3, "2/3", losses={"defender": ["FR-5-ARMY"]}, retreats={"FR-5-ARMY": ["Cambrai"]})
+# pbem cites the seed's number (12.1.1) for LR2022 12.1.2: a numbering difference
+case("12.1.2-no-attack-on-units-that-only-retreated-there", "12.1.2|12.1.1",
+     units={"GE-2-ARMY": "Koblenz", "GE-3-ARMY": "Brussels", "FR-5-ARMY": "Sedan", "FR-3-ARMY": "Cambrai"},
+     illegal_units={"GE-2-ARMY": "Koblenz", "GE-3-ARMY": "Brussels", "FR-5-ARMY": "Sedan"},
+     status={"control": {"Brussels": "cp", "Liege": "cp"}, "forts": {"Liege": "destroyed"}},
+     legal=[CP1, card("CP-07"), activate({"Koblenz": "attack", "Brussels": "attack"}, 2), RETREAT_1,
+            attack(["GE-3-ARMY"], "Cambrai", 2, 3, "2/3", losses={"defender": ["FR-3-ARMY"]}, eliminated=["FR-5-ARMY"],
+                   retreats={"FR-3-ARMY": ["Amiens"]})],
+     illegal=[CP1, card("CP-07"), activate({"Koblenz": "attack", "Brussels": "attack"}, 2), RETREAT_1,
+              attack(["GE-3-ARMY"], "Cambrai", 2, 3, "2/3", eliminated=["FR-5-ARMY"])])
+# a reduced BR army (3 CF) in Amiens: GE 5 CF roll 4: 4 = the army (3) + a step of its replacing corps; BR roll 3: 2
+BR_AMIENS = dict(units={"GE-2-ARMY": "Cambrai", "BR-1-ARMY": ("Amiens", 1)}, status={"control": {"Cambrai": "cp", "Sedan": "cp"}})
+CAMBRAI_ACT = [CP1, card("CP-07"), activate({"Cambrai": "attack"}, 1)]
+case("12.4.4.3-the-bef-corps-replaces-only-the-bef-army", "12.4.4.3|12.4.4", **BR_AMIENS,
+     legal=CAMBRAI_ACT + [attack(["GE-2-ARMY"], "Amiens", 4, 3, "2/4", losses={"defender": ["BR-1-ARMY", "BR-CORPS-01"]},
+                                 replacements={"BR-1-ARMY": "BR-CORPS-01"}, retreats={"BR-CORPS-01": ["Rouen", "Caen"]})],
+     illegal=CAMBRAI_ACT + [attack(["GE-2-ARMY"], "Amiens", 4, 3, "2/4", losses={"defender": ["BR-1-ARMY", "BR-BEF-CORPS"]},
+                                   replacements={"BR-1-ARMY": "BR-BEF-CORPS"}, retreats={"BR-BEF-CORPS": ["Rouen", "Caen"]})])
+# 12.3.2: Brussels joins Antwerp (FR corps) by a solid line, so no +1: roll 3 fails, the FR fire first (3 CF roll 6:
+# 4, one GE army step), GE 8 CF (6-8) roll 4: 4 back: a 4/4 tie
+case("12.3.2-no-flank-drm-from-a-space-next-to-other-enemies", "12.3.2|12.3.3|12.2.8|12.2.9",
+     xfail_legal="after a failed flank attack pbem fires the attacker at full strength; 12.3.3: the defender resolves steps 6-9 first, so the attacker's losses lower its strength",
+     units={**FLANK_UNITS, "FR-CORPS-01": "Antwerp"}, status=FLANK_STATUS,
+     legal=FLANK_ACT + [attack(["GE-2-ARMY", "GE-3-ARMY"], "Cambrai", 4, 6, "4/4", flank={"pin": "Sedan", "roll": 3},
+                               losses={"attacker": ["GE-2-ARMY"], "defender": ["FR-5-ARMY"]})],
+     illegal=FLANK_ACT + [flank_attack("3/5")])
+# 12.7.7: 10 CF roll 4: 5, FR 3 CF roll 3: 2: FR-5 retreats Cambrai - Amiens - Rouen; the CP may advance into
+# Cambrai (the defended space) but not on into Amiens
+case("12.7.7-cp-advance-into-amiens-only-as-the-defended-space", "12.7.7|12.6.6|11.1.9",
+     units={"GE-2-ARMY": "Sedan", "GE-3-ARMY": "Sedan", "FR-5-ARMY": "Cambrai"}, status=SEDAN_CP,
+     legal=CT_ATTACK + [attack(["GE-2-ARMY", "GE-3-ARMY"], "Cambrai", 4, 3, "2/5", losses={"defender": ["FR-5-ARMY"]},
+                               retreats={"FR-5-ARMY": ["Amiens", "Rouen"]}, advance={"GE-3-ARMY": ["Cambrai"]})],
+     illegal=CT_ATTACK + [attack(["GE-2-ARMY", "GE-3-ARMY"], "Cambrai", 4, 3, "2/5", losses={"defender": ["FR-5-ARMY"]},
+                                 retreats={"FR-5-ARMY": ["Amiens", "Rouen"]}, advance={"GE-3-ARMY": ["Cambrai", "Amiens"]})])
+case("14.1.5-serbs-are-in-supply-in-serbia", "14.3.1",
+     units={"SB-CORPS-01": "Nis"}, status={"control": {"Belgrade": "cp", "Valjevo": "cp", "Skopje": "cp"}},
+     illegal_units={"SB-CORPS-01": "Tirana"},
+     illegal_status={"control": {"Belgrade": "cp", "Valjevo": "cp", "Skopje": "cp", "Cetinje": "cp", "Valona": "cp"}},
+     legal=CP_PASS + [AP1, card("AP-10"), activate({"Nis": "move"}, 1), mv("SB-CORPS-01", "Nis", "Skopje")],
+     illegal=CP_PASS + [AP1, card("AP-10"), activate({"Tirana": "move"}, 1), mv("SB-CORPS-01", "Tirana", "Skopje")])
+case("16.5.1.1-cp-peace-terms-from-11-vp", "16.5.1.1|16.5.1|16.5", status={"vp": 11}, illegal_status={"vp": 10},
+     legal=[CP1, {"card": None, "use": "peace_terms"}], illegal=[CP1, {"card": None, "use": "peace_terms"}])
+TW_CP = {"commitment": {"cp": "total_war", "ap": "limited_war"}, "war_status": {"cp": 11, "ap": 6}, "combined_war_status": 17}
+case("9.5.2.5-italy-only-as-an-event-under-the-total-war-lock", "9.5.2.5", turn=9,
+     status={"commitment": {"cp": "limited_war", "ap": "limited_war"}, "war_status": {"cp": 6, "ap": 6}}, illegal_status=TW_CP,
+     legal=CP_PASS + [AP1, card("AP-17", "rp")], illegal=CP_PASS + [AP1, card("AP-17", "rp")])
+case("9.5.3.3-french-armies-at-orleans-only-while-paris-is-full", "9.5.3.3",
+     legal=CP_PASS + [AP1, card("AP-10", "event"), {"reinforce": ["FR-10-ARMY"], "at": "Paris"}],
+     illegal=CP_PASS + [AP1, card("AP-10", "event"), {"reinforce": ["FR-10-ARMY"], "at": "Orleans"}])
+TSAR_FELL = {"events_played": ["CP-28", "CP-52"], "removed_cards": ["CP-28", "CP-52"], "russian_capitulation": "fall_of_the_tsar",
+             "commitment": {"cp": "total_war", "ap": "total_war"}, "war_status": {"cp": 15, "ap": 15}, "combined_war_status": 30}
+case("16.4.5-after-the-fall-of-the-tsar-russian-combat-costs-1-a-unit", "9.2.2|16.4.5|9.2.3|9.2.1", turn=14, status=TSAR_FELL,
+     units={"RU-1-ARMY": "Kovno", "RU-CORPS-01": "Kovno"},
+     legal=CP_PASS + [AP1, AUTO, activate({"Kovno": "move"}, 1)],
+     illegal=CP_PASS + [AP1, AUTO, activate({"Kovno": "attack"}, 1)])
+case("17.1.5-the-belgian-army-is-rebuilt-in-belgium-before-calais", "17.1.5",
+     units={"BE-1-ARMY": "eliminated"}, status={"replacement_points": {"A": 2}},
+     legal=[{"phase": "replacement"}, {"replace": "BE-1-ARMY", "at": "Antwerp"}],
+     illegal=[{"phase": "replacement"}, {"replace": "BE-1-ARMY", "at": "Calais"}])
+case("17.1.5-a-rebuilt-army-enters-as-a-reinforcement", "17.1.5|9.5.3.3",
+     units={"GE-2-ARMY": "eliminated"}, status={"replacement_points": {"GE": 2}},
+     legal=[{"phase": "replacement"}, {"replace": "GE-2-ARMY", "at": "Berlin"}],
+     illegal=[{"phase": "replacement"}, {"replace": "GE-2-ARMY", "at": "Frankfurt"}])
+
+
+# --- third batch: trenches taken by movement, reinforcements, stacking after SR, the Caucasus
+# 11.2.5: a GE corps entering Cambrai removes the AP level 1 trench; then FR 6 CF (6-8) roll 3: 4 unshifted, against
+# GE 2 CF (Corps table) roll 3: 1
+FR_AMIENS = {"FR-5-ARMY": "Amiens", "FR-3-ARMY": "Amiens", "GE-CORPS-01": "Sedan"}
+INTO_CAMBRAI = [CP1, card("CP-07"), activate({"Sedan": "move"}, 1), mv("GE-CORPS-01", "Sedan", "Cambrai"),
+                AP1, card("AP-10"), activate({"Amiens": "attack"}, 1)]
+case("11.2.5-an-enemy-unit-entering-removes-a-level-1-trench", "12.2.8|12.2.9|11.2.5", units=FR_AMIENS,
+     status={"control": {"Sedan": "cp"}, "trenches": {"Cambrai": {"level": 1, "owner": "ap"}}},
+     legal=INTO_CAMBRAI + [attack(["FR-5-ARMY", "FR-3-ARMY"], "Cambrai", 3, 3, "1/4", losses={"defender": ["GE-CORPS-01", "GE-CORPS-01"]})],
+     illegal=INTO_CAMBRAI + [attack(["FR-5-ARMY", "FR-3-ARMY"], "Cambrai", 3, 3, "1/3", losses={"defender": ["GE-CORPS-01", "GE-CORPS-01"]})])
+# 11.2.6: a level 2 trench becomes the enemy's level 1: FR 6-8 one left (5) roll 3: 3; GE 2 one right (3) roll 3: 1
+case("11.2.6-an-enemy-unit-entering-turns-a-level-2-trench", "12.2.8|12.2.9|11.2.6", units=FR_AMIENS,
+     status={"control": {"Sedan": "cp"}, "trenches": {"Cambrai": {"level": 2, "owner": "ap"}}},
+     legal=INTO_CAMBRAI + [attack(["FR-5-ARMY", "FR-3-ARMY"], "Cambrai", 3, 3, "1/3", losses={"defender": ["GE-CORPS-01", "GE-CORPS-01"]})],
+     illegal=INTO_CAMBRAI + [attack(["FR-5-ARMY", "FR-3-ARMY"], "Cambrai", 3, 3, "1/4", losses={"defender": ["GE-CORPS-01", "GE-CORPS-01"]})])
+case("9.5.3.1-one-reinforcement-card-a-nation-a-turn", "9.5.3.1",
+     legal=[CP1, card("CP-07", "event"), {"reinforce": ["GE-9-ARMY"], "at": "Essen"}] + AP_PASS
+     + [rnd("cp", 2), card("CP-14", "event"), {"reinforce": ["AH-7-ARMY"], "at": "Vienna"},
+        {"remove": ["AH-CORPS-10", "AH-CORPS-11"], "to": "reserve"}],
+     illegal=[CP1, card("CP-07", "event"), {"reinforce": ["GE-9-ARMY"], "at": "Essen"}] + AP_PASS
+     + [rnd("cp", 2), card("CP-12", "event"), {"reinforce": ["GE-10-ARMY"], "at": "Berlin"},
+        {"remove": ["GE-CORPS-12", "GE-CORPS-13"], "to": "reserve"}])
+case("10.1.1-stacking-when-sr-ends", "10.1.1",
+     units={"FR-5-ARMY": "Chateau Thierry", "FR-3-ARMY": "Chateau Thierry"},
+     illegal_units={"FR-5-ARMY": "Chateau Thierry", "FR-3-ARMY": "Chateau Thierry", "FR-4-ARMY": "Chateau Thierry"},
+     legal=CP_PASS + [AP1, card("AP-10", "sr"), {"reinforce": ["FR-CORPS-01"], "at": "Chateau Thierry"}],
+     illegal=CP_PASS + [AP1, card("AP-10", "sr"), {"reinforce": ["FR-CORPS-01"], "at": "Chateau Thierry"}])
+# RU corps 1 CF (Corps table) into the mountain (one left: 0) roll 6: 1; TU corps 1 CF roll 1: 0; one space back
+case("12.1.9-no-russian-army-attacks-from-the-caucasus-into-the-near-east", "12.1.9|11.3.2",
+     units={"RU-CORPS-01": "Caucasus", "RU-1-ARMY": "Caucasus", "TU-CORPS-07": "Grozny"},
+     status={**TURKEY_IN, "control": {"Grozny": "cp"}}, turn=7,
+     legal=CP_PASS + [AP1, card("AP-10"), activate({"Caucasus": "attack"}, 1),
+                      attack(["RU-CORPS-01"], "Grozny", 6, 1, "0/1", losses={"defender": ["TU-CORPS-07"]},
+                             retreats={"TU-CORPS-07": ["Petrovsk"]})],
+     illegal=CP_PASS + [AP1, card("AP-10"), activate({"Caucasus": "attack"}, 1),
+                        attack(["RU-1-ARMY"], "Grozny", 6, 1, "0/3", losses={"defender": ["TU-CORPS-07", "TU-CORPS-07"]})])
+# 12.5.3: the last defending step cannot be eliminated to cancel a retreat. GE corps 2 CF (Corps table) roll 2: 1;
+# FR corps 1 or 2 CF roll 1: 0; one FR corps step lost, the extra step eliminates that corps: legal only while the
+# second corps stays
+case("12.5.3-the-last-step-cannot-cancel-a-retreat", "12.5.3",
+     units={"GE-CORPS-01": "Koblenz", "FR-CORPS-01": "Sedan", "FR-CORPS-02": "Sedan"},
+     illegal_units={"GE-CORPS-01": "Koblenz", "FR-CORPS-01": "Sedan"},
+     legal=ATTACK_KOBLENZ + [attack(["GE-CORPS-01"], "Sedan", 2, 1, "0/1", losses={"defender": ["FR-CORPS-01", "FR-CORPS-01"]},
+                                    declare=["cancel_retreat"])],
+     illegal=ATTACK_KOBLENZ + [attack(["GE-CORPS-01"], "Sedan", 2, 1, "0/1", losses={"defender": ["FR-CORPS-01", "FR-CORPS-01"]},
+                                      declare=["cancel_retreat"])])
+
 # ---------------------------------------------------------------------------------------------------------------
 def _params(variant: str):
     for c in CASES:
