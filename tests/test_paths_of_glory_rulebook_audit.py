@@ -907,6 +907,13 @@ case("12.5.3-the-last-step-cannot-cancel-a-retreat", "12.5.3",
                                     declare=["cancel_retreat"])],
      illegal=ATTACK_KOBLENZ + [attack(["GE-CORPS-01"], "Sedan", 2, 1, "0/1", losses={"defender": ["FR-CORPS-01", "FR-CORPS-01"]},
                                       declare=["cancel_retreat"])])
+# 9.5.4.2/9.5.4.4: a combat card kept after a won combat influences one other combat a round, not a second one in
+# the same action round (the card's own effect is not judged here: pbem may leave those attacks' numbers unjudged)
+case("9.5.4.4-a-kept-combat-card-once-an-action-round", "9.5.4.4", piles=True,
+     units={**KOBLENZ_ARMIES, "BE-1-ARMY": "Liege"},
+     legal=ATTACK_KOBLENZ + [dict(SEDAN_ATTACK, cards=["CP-03"]), LIEGE_TIE],
+     illegal=ATTACK_KOBLENZ + [dict(SEDAN_ATTACK, cards=["CP-03"]), dict(LIEGE_TIE, cards=["CP-03"])])
+
 
 # ---------------------------------------------------------------------------------------------------------------
 def _params(variant: str):
