@@ -682,20 +682,16 @@ case("9.5.2.4-greece-closed-before-salonika", "11.1.11|9.5.2.4",
 
 # 5.7 The historical scenario's rules
 H = "1914-historical"
-case("5.7.4.3-the-cp-open-with-guns-of-august", "5.7.4.3",
-     xfail_illegal="pbem does not check 5.7.4.3: a historical game whose CP open without the Guns of August event is accepted", scenario=H, turn=1, keep_map=True,
+case("5.7.4.3-the-cp-open-with-guns-of-august", "5.7.4.3", scenario=H, turn=1, keep_map=True,
      legal=[CP1, card("CP-01", "event")], illegal=[CP1, card("CP-07", "rp")])
-case("5.7.4.4-no-entrench-event-on-turn-1", "5.7.4.4",
-     xfail_illegal="pbem does not check 5.7.4.4: the Entrench event on turn 1 of the historical scenario is accepted", scenario=H, turn=2, illegal_turn=1, keep_map=True,
+case("5.7.4.4-no-entrench-event-on-turn-1", "5.7.4.4", scenario=H, turn=2, illegal_turn=1, keep_map=True,
      legal=[CP1, card("CP-06", "event")],
      illegal=[CP1, card("CP-01", "event"), AP1, AUTO, rnd("cp", 2), card("CP-06", "event")])
-case("5.7.4.6-no-german-army-ends-in-trent-before-allied-total-war", "5.7.4.6",
-     xfail_illegal="pbem does not check 5.7.4.6: a German army may end its move in Trent before Allied Total War", scenario=H,
+case("5.7.4.6-no-german-army-ends-in-trent-before-allied-total-war", "5.7.4.6", scenario=H,
      units={"GE-4-ARMY": "Innsbruck", "GE-CORPS-01": "Innsbruck"},
      legal=[CP1, card("CP-07"), activate({"Innsbruck": "move"}, 1), mv("GE-CORPS-01", "Innsbruck", "Trent")],
      illegal=[CP1, card("CP-07"), activate({"Innsbruck": "move"}, 1), mv("GE-4-ARMY", "Innsbruck", "Trent")])
-case("5.7.2.1-no-peace-terms-in-the-historical-scenario", "5.7.2.1|16.5",
-     xfail_illegal="pbem does not check 5.7.2.1: peace terms are accepted in the historical scenario", illegal_scenario=H,
+case("5.7.2.1-no-peace-terms-in-the-historical-scenario", "5.7.2.1|16.5", illegal_scenario=H,
      status={"vp": 12},
      legal=[CP1, {"card": None, "use": "peace_terms"}], illegal=[CP1, {"card": None, "use": "peace_terms"}])
 case("5.7.4.7-yellow-stripe-events-double-as-ops-in-the-historical-scenario", "5.7.4.7|9.1.3|9.2.1", scenario=H,
@@ -772,7 +768,6 @@ case("12.4.6-a-lone-fort-falls-to-its-lf", "12.4.6|15.1.7",
                                     advance=["GE-2-ARMY"])],
      illegal=ATTACK_KOBLENZ + [attack(["GE-2-ARMY"], "Liege", 1, 3, "1/2", declare=["fort_destroyed"], advance=["GE-2-ARMY"])])
 case("12.7.1-no-advance-onto-a-fort-that-holds", "12.7.1|12.6.1|12.4.6",
-     xfail_illegal="pbem accepts an advance into a lone enemy fort that the attack did not destroy (12.7.1 exception)",
      units={"GE-2-ARMY": "Koblenz", "GE-3-ARMY": "Koblenz"},
      legal=ATTACK_KOBLENZ + [attack(["GE-2-ARMY"], "Liege", 1, 3, "1/2")],
      illegal=ATTACK_KOBLENZ + [attack(["GE-2-ARMY"], "Liege", 1, 3, "1/2", advance=["GE-2-ARMY"])])
@@ -817,7 +812,6 @@ case("12.4.4.3-the-bef-corps-replaces-only-the-bef-army", "12.4.4.3|12.4.4", **B
 # 12.3.2: Brussels joins Antwerp (FR corps) by a solid line, so no +1: roll 3 fails, the FR fire first (3 CF roll 6:
 # 4, one GE army step), GE 8 CF (6-8) roll 4: 4 back: a 4/4 tie
 case("12.3.2-no-flank-drm-from-a-space-next-to-other-enemies", "12.3.2|12.3.3|12.2.8|12.2.9",
-     xfail_legal="after a failed flank attack pbem fires the attacker at full strength; 12.3.3: the defender resolves steps 6-9 first, so the attacker's losses lower its strength",
      units={**FLANK_UNITS, "FR-CORPS-01": "Antwerp"}, status=FLANK_STATUS,
      legal=FLANK_ACT + [attack(["GE-2-ARMY", "GE-3-ARMY"], "Cambrai", 4, 6, "4/4", flank={"pin": "Sedan", "roll": 3},
                                losses={"attacker": ["GE-2-ARMY"], "defender": ["FR-5-ARMY"]})],
@@ -944,3 +938,31 @@ def test_illegal_variant(audit_case, tmp_path):
     assert errors(report), f"{audit_case.id}: judged legal, the rulebook says {audit_case.rule}"
     wanted = set(audit_case.rule.split("|"))
     assert wanted & cited(report), (wanted, errors(report))
+
+
+# --- phase 2 (after the audit): French Mutiny (7.1.8, the card CP-47), whose attack activations the differential
+# tool now writes as plain attack activations: a French attack in France, Belgium or Germany on a French MO turn is
+# legal and costs the Allies 1 VP, unless every attacking French unit is stacked with US units.
+MUTINY = {"events_played": ["CP-47"], "removed_cards": ["CP-47"], "mandated_offensive": {"cp": "none", "ap": "FR"},
+          "mandated_offensive_done": {"cp": False, "ap": False}, "neutral_nations": ["BU", "GR", "RO"],
+          "commitment": {"cp": "total_war", "ap": "total_war"}, "war_status": {"cp": 15, "ap": 15}, "combined_war_status": 30,
+          "control": {"Cambrai": "cp", "Sedan": "cp"}, "vp": 10}
+
+
+@pytest.mark.parametrize("with_us, vp", [(False, 11), (True, 10)], ids=["french-alone-1-vp", "stacked-with-us-no-vp"])
+def test_7_1_8_a_french_attack_under_french_mutiny(tmp_path, with_us, vp):
+    units = {"FR-5-ARMY": "Chateau Thierry", "GE-CORPS-01": "Cambrai"}
+    # FR 3 CF (or FR + US 8 CF) against a GE corps (2 CF, Corps table) in clear Cambrai: roll 4: 3 (4); GE roll 1: 0
+    attack_ = attack(["FR-5-ARMY"], "Cambrai", 4, 1, "0/3", losses={"defender": ["GE-CORPS-01", "GE-CORPS-01"]})
+    if with_us:
+        units["US-1-ARMY"] = "Chateau Thierry"
+        attack_ = attack(["FR-5-ARMY", "US-1-ARMY"], "Cambrai", 4, 1, "0/4", losses={"defender": ["GE-CORPS-01", "GE-CORPS-01"]})
+    mutiny = Case("7.1.8-french-mutiny", "7.1.8", units=units, status=MUTINY, turn=14,
+                  legal=CP_PASS + [AP1, card("AP-10"), activate({"Chateau Thierry": "attack"}, 1), attack_, {"phase": "war_status"}],
+                  illegal=[])
+    report = check(mutiny, tmp_path, "legal")
+    assert not errors(report), errors(report)
+    after = tmp_path / "after.json"
+    code, _ = _run("check", tmp_path / "7.1.8-french-mutiny-legal.json", "--write-state", after)
+    assert code == 0
+    assert json.loads(after.read_text())["status"]["vp"] == vp
