@@ -908,6 +908,14 @@ case("9.5.4.4-a-kept-combat-card-once-an-action-round", "9.5.4.4", piles=True,
      legal=ATTACK_KOBLENZ + [dict(SEDAN_ATTACK, cards=["CP-03"]), LIEGE_TIE],
      illegal=ATTACK_KOBLENZ + [dict(SEDAN_ATTACK, cards=["CP-03"]), dict(LIEGE_TIE, cards=["CP-03"])])
 
+# (phase 2) the first half of 5.7.4.6: before Allied Total War only AH and IT armies operate in Italy
+ITALY_IN = {"neutral_nations": ["BU", "GR", "RO", "US"], "commitment": {"cp": "limited_war", "ap": "limited_war"},
+            "war_status": {"cp": 6, "ap": 6}, "combined_war_status": 12}
+case("5.7.4.6-only-austrian-and-italian-armies-in-italy-before-allied-total-war", "5.7.4.6", scenario=H, turn=6,
+     units={"AH-1-ARMY": "Trent", "GE-CORPS-01": "Innsbruck"}, illegal_units={"GE-4-ARMY": "Trent"}, status=ITALY_IN,
+     legal=[CP1, card("CP-07"), activate({"Trent": "move"}, 1), mv("AH-1-ARMY", "Trent", "Verona")],
+     illegal=[CP1, card("CP-07"), activate({"Trent": "move"}, 1), mv("GE-4-ARMY", "Trent", "Verona")])
+
 
 # ---------------------------------------------------------------------------------------------------------------
 def _params(variant: str):
