@@ -8,7 +8,7 @@ offensives carried out, commitment levels, automatic victory), ``supply`` (suppl
 ``events`` (event effects that later checks see), ``control`` (control
 changing hands in the Attrition phase and at a retreat's end), ``rebuild`` (eliminated units rebuilt with RP), ``advance``
 (advances beyond the attacked space, Withdrawal), ``entrench`` (one attempt a space a round),
-``greece`` (limited Greek entry and the Salonika event). What is not checked yet is listed in the README.
+``greece`` (limited Greek entry and the Salonika event), ``historical`` (the historical scenario's bans, LR2022 5.7). What is not checked yet is listed in the README.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .entrench import EntrenchRules
 from .events import EntrenchEventRules, EventRules
 from .fronts import FrontRules
 from .greece import GreeceRules
+from .historical import HistoricalRules
 from .srstacking import SrStackingRules
 from .movement import MovementRules
 from .operations import OperationsRules
@@ -32,7 +33,7 @@ from .supply import SupplyRules
 from .warstatus import WarStatusRules
 
 
-class PathsOfGloryRules(CardPileRules, EntrenchEventRules, EventRules, ControlRules, RebuildRules, AdvanceRules, EntrenchRules, GreeceRules, SrStackingRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
+class PathsOfGloryRules(HistoricalRules, CardPileRules, EntrenchEventRules, EventRules, ControlRules, RebuildRules, AdvanceRules, EntrenchRules, GreeceRules, SrStackingRules, WarStatusRules, SupplyRules, FrontRules, ReserveRules, RollRules, CombatRules, MovementRules, OperationsRules, PathsOfGloryBase):
     """All of Paths of Glory's checks."""
 
 
