@@ -262,7 +262,7 @@ def describe(action: act.Action, module: Module, style: Any = None) -> str:
         if action.cards:
             parts.append(f"cards {', '.join(action.cards)}")
         rolls = f"roll {action.roll}" + (f", defender {action.defender_roll}" if action.defender_roll is not None else "")
-        parts.append(f"{rolls}: {action.result}")
+        parts.append(f"{rolls}: {action.result}" if action.result else rolls)  # no result written: the tables' is taken
         if action.losses_attacker:
             parts.append(f"attacker loses {names(action.losses_attacker)}")
         if action.losses_defender:

@@ -128,7 +128,8 @@ def turn_marks(
             where[action.index] = action.path[-1]
         elif isinstance(action, act.Combat):
             odds = action.column or action.odds or "?"
-            label = f"{odds}  roll {action.roll}: {action.result}" if action.defender_roll is None else f"rolls {action.roll}/{action.defender_roll}: {action.result}"
+            result = action.result or "as the tables give"  # an attack written without its result
+            label = f"{odds}  roll {action.roll}: {result}" if action.defender_roll is None else f"rolls {action.roll}/{action.defender_roll}: {result}"
             marks.append(AttackMark(spots(action.attackers), action.target, label))
             where[action.index] = action.target
         elif isinstance(action, act.Fire):
