@@ -89,7 +89,7 @@ def draw_counter(pen: Pen, x: float, y: float, counter_type: CounterType, face: 
     """Face ``face`` of a counter ``size`` pixels square with its top-left corner at (``x``, ``y``)."""
     c = pen.canvas
     nation = style.colours(counter_type)
-    layout = parts.counter_layout(size)
+    layout = parts.style_layout(size, style, designation)
     c.saveState()
     c.translate(x, y)
     pen.rect(0, 0, size, size, fill=nation.background)
@@ -120,6 +120,9 @@ def draw_counter(pen: Pen, x: float, y: float, counter_type: CounterType, face: 
         if designation:
             dx, dy, dsize = parts.designation_place(layout, designation)
             pen.text(dx, dy, designation, dsize, nation.text, bold=True, anchor="end", width=dx - layout.designation[0])
+        if style.nationality_label:
+            nx, ny, nsize = parts.nationality_place(layout, counter_type.nationality)
+            pen.text(nx, ny, counter_type.nationality, nsize, parts.nationality_colour(style, counter_type, face), bold=True)
     c.restoreState()
 
 

@@ -72,6 +72,17 @@ class TypeStyle:
 
 
 @dataclass(frozen=True)
+class StatusMark:
+    """A value the state's status keeps per location (e.g. ``trenches``: space -> level and owner), drawn on it."""
+
+    status: str  # key of the state's status holding a location -> value (or object) mapping
+    text: str  # template over the value's fields ({level}) or {value}
+    fill: dict[str, str] = field(default_factory=dict)  # value of ``key`` -> badge colour
+    key: str | None = None  # the field choosing the colour (e.g. owner)
+    default: str = "#404040"
+
+
+@dataclass(frozen=True)
 class CounterStyle:
     """How a module's counters look."""
 
@@ -87,6 +98,11 @@ class CounterStyle:
     orders: dict[str, str] = field(default_factory=dict)  # special order or action kind -> its name
     sides: dict[str, str] = field(default_factory=dict)  # side id -> its name ("finnish" -> "Finnish")
     designation: str | None = None  # regular expression: the part of a unit's id printed on its counter
+    layout: str = "standard"  # "standard" (SPI's) or "large_id" (nationality on top, the designation large beside the symbol)
+    nationality_label: bool = False  # print the counter's nationality (GE, FR...) in its top-left corner
+    sizes: dict[str, float] = field(default_factory=dict)  # unit size (XXXX, XXX) -> counter side relative to the rest
+    labels: dict[str, str] = field(default_factory=dict)  # turn-picture label kind -> template in the game's words
+    status_marks: tuple["StatusMark", ...] = ()  # per-location values of the state's status drawn on the map
 
     def designation_of(self, unit_id: str) -> str:
         """What the counter of unit ``unit_id`` prints to tell it from identical counters (``""``: nothing).
@@ -104,6 +120,15 @@ class CounterStyle:
         if found is None:
             return ""
         return ((found.group(1) if found.re.groups else found.group(0)) or "")[:MAX_DESIGNATION]
+
+    def scale_of(self, counter_type: CounterType) -> float:
+        """How much larger than the others this type's counters are printed (Paths of Glory's 5/8" armies)."""
+        return self.sizes.get(counter_type.size or "", 1.0)
+
+    def label(self, kind: str, default: str, **fields: Any) -> str:
+        """The module's label template ``kind`` (else ``default``) with its ``{field}``s filled in; unknown fields stay."""
+        template = self.labels.get(kind) or default
+        return _FIELD.sub(lambda m: str(fields[m.group(1)]) if m.group(1) in fields else m.group(0), template)
 
     def nation(self, nationality: str) -> NationStyle:
         return self.nations.get(nationality, self.default)
@@ -142,6 +167,7 @@ DEFAULT_TERRAIN = {
 }
 
 VALUE_FIELDS = ("attack", "defence", "move", "loss")
+LAYOUTS = ("standard", "large_id")
 NATION_KEYS = ("background", "text", "symbol", "line", "reduced")
 MAX_PARTS = 12  # values printed along a counter's bottom edge
 MAX_DESIGNATION_PATTERN = 100
@@ -249,9 +275,44 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
                 "/designation", f"designation must be a regular expression (at most {MAX_DESIGNATION_PATTERN} characters, one group at most) "
                 "picking the printed part of a unit's id, e.g. \"(?:\\\\d+-)?\\\\d+$\""
             ) from None
+    layout = data.get("layout", "standard")
+    if layout not in LAYOUTS:
+        raise fail("/layout", f"layout must be one of {', '.join(LAYOUTS)}")
+    nationality_label = data.get("nationality_label", False)
+    if not isinstance(nationality_label, bool):
+        raise fail("/nationality_label", "nationality_label must be true or false")
+    sizes = {}
+    for size, ratio in _object(data, "sizes", fail).items():
+        if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0.5 <= ratio <= 2:
+            raise fail(f"/sizes/{size}", "a counter size is a ratio from 0.5 to 2")
+        sizes[size] = float(ratio)
+    labels = {}
+    for kind, template in _object(data, "labels", fail).items():
+        if not isinstance(template, str) or not 0 < len(template) <= 120 or "{" in _FIELD.sub("", template) or "}" in _FIELD.sub("", template):
+            raise fail(f"/labels/{kind}", "a label is a text of 1 to 120 characters with plain {field}s only")
+        labels[kind] = template
+    marks = data.get("status_marks") or []
+    if not isinstance(marks, list) or len(marks) > 8:
+        raise fail("/status_marks", "status_marks is a list of at most 8 marks")
+    status_marks = []
+    for k, mark in enumerate(marks):
+        pointer = f"/status_marks/{k}"
+        if not isinstance(mark, dict) or not isinstance(mark.get("status"), str) or not isinstance(mark.get("text"), str) or len(mark["text"]) > 30:
+            raise fail(pointer, "a status mark has a status key and a short text template")
+        unknown = set(mark) - {"status", "text", "fill", "key", "default"}
+        if unknown:
+            raise fail(pointer, f"unknown key(s) {', '.join(sorted(unknown))}")
+        fills = mark.get("fill") or {}
+        if not isinstance(fills, dict):
+            raise fail(f"{pointer}/fill", "fill maps values to colours")
+        status_marks.append(StatusMark(
+            mark["status"], mark["text"], {v: _colour(document, f"{pointer}/fill/{v}", c) for v, c in fills.items()},
+            mark.get("key") if isinstance(mark.get("key"), str) else None, _colour(document, f"{pointer}/default", mark.get("default", "#404040")),
+        ))  # fmt: skip
     return CounterStyle(
-        nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"], designation
-    )
+        nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"], designation,
+        layout, nationality_label, sizes, labels, tuple(status_marks),
+    )  # fmt: skip
 
 
 def _object(data: dict[str, Any], key: str, fail) -> dict[str, Any]:
