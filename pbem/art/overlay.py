@@ -17,8 +17,8 @@ from PIL import Image, ImageColor, ImageDraw
 
 from pbem.art.counters import render_counter
 from pbem.art.fonts import font
-from pbem.art.maps import MapPicture, dashed, arrow
-from pbem.art.style import CounterStyle
+from pbem.art.maps import MapPicture, dashed, arrow, star_points
+from pbem.art.style import CounterStyle, fill_template
 from pbem.model import actions as act
 from pbem.model.state import State
 from pbem.model.event import Event
@@ -198,26 +198,41 @@ def overlay(
     counter_px = max(16, round(unit * 0.72))
     draw = ImageDraw.Draw(image)
     taken: list[tuple[float, float, float, float]] = []  # counters' boxes: labels keep off them
-    # Units: stacks fanned up and to the right like counters on a table.
+    # Units: stacks fanned up and to the right like counters on a table (on a point map, below the space's name).
+    ox, oy = picture.stack_offset
+    down = 1 if picture.name_labels else -1  # below a name band, a stack fans down and to the right, away from the name
     for location in sorted(state.stacks):
         stack = state.units_at(location)
-        x, y = centers[location]
+        x, y = centers[location][0] + ox, centers[location][1] + oy
         step = max(2, counter_px // 8)
         for k, unit_state in enumerate(stack):
             face = 0 if unit_state.step == 0 else 1
-            counter = render_counter(unit_state.unit.type, face, style, counter_px, designation=style.designation_of(unit_state.id))
-            left = round(x - counter_px / 2 + k * step)
-            top = round(y - counter_px / 2 - k * step)
-            draw.rectangle([left + 2, top + 2, left + counter_px + 1, top + counter_px + 1], fill=(0, 0, 0, 90))
+            px = max(16, round(counter_px * style.scale_of(unit_state.unit.type)))
+            counter = render_counter(unit_state.unit.type, face, style, px, designation=style.designation_of(unit_state.id))
+            left = round(x - px / 2 + k * step)
+            top = round(y - px / 2 + k * step * down)
+            draw.rectangle([left + 2, top + 2, left + px + 1, top + px + 1], fill=(0, 0, 0, 90))
             image.paste(counter, (left, top))
-            draw.rectangle([left, top, left + counter_px - 1, top + counter_px - 1], outline=(0, 0, 0, 255))
-            taken.append((left, top, left + counter_px, top + counter_px))
+            draw.rectangle([left, top, left + px - 1, top + px - 1], outline=(0, 0, 0, 255))
+            taken.append((left, top, left + px, top + px))
         if len(stack) > 1:
             # A stack shows its top counter; the badge says how many lie under it.
-            bx, by = round(x + counter_px / 2 + (len(stack) - 1) * step), round(y - counter_px / 2 - (len(stack) - 1) * step)
+            px = max(16, round(counter_px * style.scale_of(stack[-1].unit.type)))
+            bx, by = round(x + px / 2 + (len(stack) - 1) * step), round(y + (px / 2 if down > 0 else -px / 2) + (len(stack) - 1) * step * down)
             r = max(6, counter_px // 6)
             draw.ellipse([bx - r, by - r, bx + r, by + r], fill=(255, 255, 255, 255), outline=(0, 0, 0, 255), width=1)
             draw.text((bx, by), str(len(stack)), font=font(round(r * 1.5)), fill=(0, 0, 0, 255), anchor="mm")
+    occupied = {centers[location] for location in state.stacks}
+    for name in picture.name_labels:
+        # A place name stays readable over the counters that stand on its space.
+        if any(abs(name.at[0] - cx) < unit * 2 and abs(name.at[1] - cy) < unit * 2 for cx, cy in occupied):
+            x0, y0, x1, y1 = name.box
+            draw.rectangle([x0 - 2, y0 - 1, x1 + 2, y1 + 1], fill=(255, 255, 255, 215))
+            draw.text(name.at, name.text, font=font(name.size, True), fill=name.colour, anchor="mm")
+            if name.capital:
+                draw.polygon(star_points(x0 + (y1 - y0) * 0.3, name.at[1], (y1 - y0) * 0.55), fill=name.colour)
+        taken.append(name.box)
+    taken += _status_marks(draw, state, style, centers, unit)
     numbers = _hex_numbers_above(draw, state, centers, unit, counter_px) if picture.layout is not None else []
     taken += [box for box, _, _ in numbers]
     layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
@@ -290,7 +305,8 @@ def overlay(
     _draw_hex_numbers(ldraw, numbers, unit)
     image = Image.alpha_composite(image, layer).convert("RGB")
     if crop:
-        points = [centers[i] for i in state.stacks]
+        # The part of the map where the turn happened; the units' places only when nothing happened.
+        points = []
         for mark in marks:
             if isinstance(mark, MoveMark):
                 points += [centers[i] for i in mark.path]
@@ -300,6 +316,8 @@ def overlay(
                 points += [centers[i] for i in mark.sources + (mark.location,)]
             elif isinstance(mark, (ViolationMark, ActivationMark)) and mark.location is not None:
                 points.append(centers[mark.location])
+        if not points:
+            points = [centers[i] for i in state.stacks]
         box = crop_to(image.size, points, unit * 2)
         if box is not None:
             # Labels stay whole: a place name or a mark's label the crop would cut widens the crop instead.
@@ -310,6 +328,32 @@ def overlay(
     if legend and (violations or events):
         image = _with_legend(image, violations, max(11, round(unit * 0.3)), events)
     return image
+
+
+def _status_marks(draw: ImageDraw.ImageDraw, state: State, style: CounterStyle, centers, unit: float) -> list[tuple[float, float, float, float]]:
+    """The style's status marks (a trench level...) as badges at the lower left of their locations; their boxes."""
+    boxes = []
+    game_map = state.module.map
+    for mark in style.status_marks:
+        values = state.status.get(mark.status)
+        if not isinstance(values, dict):
+            continue
+        for label, value in sorted(values.items(), key=lambda item: str(item[0])):
+            location = game_map.find(str(label))
+            if location is None:
+                continue
+            fields = dict(value) if isinstance(value, dict) else {"value": value}
+            text = fill_template(mark.text, fields)
+            colour = mark.fill.get(str(fields.get(mark.key))) if mark.key else None
+            x, y = centers[location]
+            text_font = font(max(8, round(unit * 0.3)), True)
+            left, top = x - unit * 0.95, y + unit * 0.35
+            x0, y0, x1, y1 = draw.textbbox((left, top), text, font=text_font, anchor="lm")
+            box = (x0 - 3, y0 - 2, x1 + 3, y1 + 2)
+            draw.rectangle(box, fill=ImageColor.getrgb(colour or mark.default)[:3] + (255,), outline=(0, 0, 0, 255))
+            draw.text((left, top), text, font=text_font, fill=(255, 255, 255, 255), anchor="lm")
+            boxes.append(box)
+    return boxes
 
 
 HexNumber = tuple[tuple[float, float, float, float], tuple[float, float], str]  # box, text anchor, text

@@ -103,6 +103,7 @@ class CounterStyle:
     sizes: dict[str, float] = field(default_factory=dict)  # unit size (XXXX, XXX) -> counter side relative to the rest
     labels: dict[str, str] = field(default_factory=dict)  # turn-picture label kind -> template in the game's words
     status_marks: tuple["StatusMark", ...] = ()  # per-location values of the state's status drawn on the map
+    map_scale: float = 1.0  # a point-to-point map's pixels per position unit (room for legible counters)
 
     def designation_of(self, unit_id: str) -> str:
         """What the counter of unit ``unit_id`` prints to tell it from identical counters (``""``: nothing).
@@ -127,8 +128,7 @@ class CounterStyle:
 
     def label(self, kind: str, default: str, **fields: Any) -> str:
         """The module's label template ``kind`` (else ``default``) with its ``{field}``s filled in; unknown fields stay."""
-        template = self.labels.get(kind) or default
-        return _FIELD.sub(lambda m: str(fields[m.group(1)]) if m.group(1) in fields else m.group(0), template)
+        return fill_template(self.labels.get(kind) or default, fields)
 
     def nation(self, nationality: str) -> NationStyle:
         return self.nations.get(nationality, self.default)
@@ -174,6 +174,15 @@ MAX_DESIGNATION_PATTERN = 100
 MAX_DESIGNATION = 8  # characters printed in a counter's corner
 _PART_KEYS = {"field", "sup", "when", "unless", "box", "parens", "dash", "fill", "fill_if", "text"}
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
+
+
+def fill_template(template: str, fields: dict[str, Any]) -> str:
+    """``template`` with each plain ``{field}`` replaced by its value (no format mini-language); unknown ones stay.
+
+    >>> fill_template("trench {level}", {"level": 2})
+    'trench 2'
+    """
+    return _FIELD.sub(lambda m: str(fields[m.group(1)]) if m.group(1) in fields else m.group(0), template)
 
 
 def _colour(document: JsonDocument | None, pointer: str, value: Any) -> str:
@@ -291,6 +300,10 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
         if not isinstance(template, str) or not 0 < len(template) <= 120 or "{" in _FIELD.sub("", template) or "}" in _FIELD.sub("", template):
             raise fail(f"/labels/{kind}", "a label is a text of 1 to 120 characters with plain {field}s only")
         labels[kind] = template
+    map_scale = data.get("map_scale", 1.0)
+    if isinstance(map_scale, bool) or not isinstance(map_scale, (int, float)) or not 0.25 <= map_scale <= 4:
+        raise fail("/map_scale", "map_scale is a number from 0.25 to 4")
+    map_scale = float(map_scale)
     marks = data.get("status_marks") or []
     if not isinstance(marks, list) or len(marks) > 8:
         raise fail("/status_marks", "status_marks is a list of at most 8 marks")
@@ -311,7 +324,7 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
         ))  # fmt: skip
     return CounterStyle(
         nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"], designation,
-        layout, nationality_label, sizes, labels, tuple(status_marks),
+        layout, nationality_label, sizes, labels, tuple(status_marks), map_scale,
     )  # fmt: skip
 
 
