@@ -17,6 +17,7 @@ from PIL import Image, ImageColor, ImageDraw
 
 from pbem.art.counters import render_counter
 from pbem.art.fonts import font
+from pbem.art.layout import Point
 from pbem.art.maps import MapPicture, dashed, arrow, star_points
 from pbem.art.style import CounterStyle, fill_template
 from pbem.model import actions as act
@@ -41,6 +42,7 @@ class MoveMark:
     path: tuple[int, ...]
     label: str = ""
     side: int = 0  # index of the moving side, for its arrow colour
+    kind: str = "move"  # move | strategic (SR, rail, sea, air) | retreat | advance
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,24 @@ class EventMark:
 
 Mark = MoveMark | AttackMark | FireMark | OrderMark | ViolationMark | ActivationMark | EventMark
 ACTIVATION = {"move": (20, 110, 40), "attack": (200, 30, 30)}
+MOVE_KINDS = {"strategic": (110, 40, 150), "retreat": (90, 60, 30), "advance": (0, 120, 60)}
+
+
+def _fit_chip(text: str, chip: float) -> int:
+    size = max(6, round(chip * 0.7))
+    while size > 6 and font(size, True).getlength(text) > chip * 0.9:
+        size -= 1
+    return size
+
+
+def _shortened(points: list[Point], by: float) -> list[Point]:
+    """``points`` with the first segment starting ``by`` pixels later."""
+    (ax, ay), (bx, by_) = points[0], points[1]
+    length = math.dist((ax, ay), (bx, by_))
+    if length <= by * 2:
+        return points
+    t = by / length
+    return [(ax + (bx - ax) * t, ay + (by_ - ay) * t)] + points[1:]
 
 
 def turn_marks(
@@ -124,12 +144,13 @@ def turn_marks(
     for action in turn.actions:
         if isinstance(action, act.Move) and len(action.path) >= 1:
             side = start.units[action.units[0]].side if action.units and action.units[0] in start.units else ""
-            marks.append(MoveMark(tuple(action.path), ", ".join(action.units), sides.index(side) if side in sides else 0))
+            kind = "move" if action.by == "land" else "strategic"
+            label = style.label(kind, "") if kind == "strategic" else ""
+            marks.append(MoveMark(tuple(action.path), label, sides.index(side) if side in sides else 0, kind))
             where[action.index] = action.path[-1]
         elif isinstance(action, act.Combat):
-            odds = action.column or action.odds or "?"
-            label = f"{odds}  roll {action.roll}: {action.result}" if action.defender_roll is None else f"rolls {action.roll}/{action.defender_roll}: {action.result}"
-            marks.append(AttackMark(spots(action.attackers), action.target, label))
+            marks.append(AttackMark(spots(action.attackers), action.target, combat_label(action, start, style)))
+            marks.extend(_after_combat(action, start, style, sides))
             where[action.index] = action.target
         elif isinstance(action, act.Fire):
             marks.append(FireMark(spots(action.units), action.target, fire_label(action, style)))
@@ -163,6 +184,54 @@ def turn_marks(
     for number, violation in enumerate(violations, 1):
         location = violation.at if violation.at is not None else where.get(violation.index) if violation.index is not None else None
         marks.append(ViolationMark(location, violation.rule, number, violation.message, violation.severity))
+    return marks
+
+
+def _steps(count: int) -> str:
+    return f"{count} step{'s' if count != 1 else ''} lost" if count else "no loss"
+
+
+def combat_label(action: act.Combat, state: State, style: CounterStyle) -> str:
+    """An attack's label in the module's words (``labels.combat``, or ``labels.combat_both`` where both sides roll),
+    from the fields ``roll``, ``defender_roll``, ``result``, ``odds``, ``column``, ``attacker_loss`` and
+    ``defender_loss`` (the halves of an ``A/D`` result), ``attacker_steps``/``defender_steps`` ("1 step lost"),
+    ``attacker``/``defender`` (side names); ``state`` is the position just before the attack."""
+    negated = list(action.negated)
+    lost = {"attacker": list(action.losses_attacker), "defender": list(action.losses_defender)}
+    for unit in negated:
+        for side in ("defender", "attacker"):
+            if unit in lost[side]:
+                lost[side].remove(unit)
+                break
+    halves = action.result.split("/") if action.result else []
+    attacker_side = next((state.units[u].side for u in action.attackers if u in state.units), "")
+    defender_side = next((u.side for u in state.units_at(action.target) if u.side != attacker_side), "")
+    fields = {
+        "roll": action.roll, "defender_roll": action.defender_roll, "result": action.result, "odds": action.odds or action.column or "?",
+        "column": action.column or action.odds or "?", "attacker_loss": halves[0] if len(halves) == 2 else "?",
+        "defender_loss": halves[1] if len(halves) == 2 else "?", "attacker_steps": _steps(len(lost["attacker"])),
+        "defender_steps": _steps(len(lost["defender"]) + len(action.eliminated)),
+        "attacker": style.side_name(attacker_side), "defender": style.side_name(defender_side) if defender_side else "defender",
+    }  # fmt: skip
+    if action.defender_roll is None:
+        return style.label("combat", "{column}  roll {roll}: {result}", **fields)
+    return style.label("combat_both", "rolls {roll}/{defender_roll}: {result}", **fields)
+
+
+def _after_combat(action: act.Combat, state: State, style: CounterStyle, sides: Sequence[str]) -> list[Mark]:
+    """The retreats and advances of an attack as arrows (``state``: the position just before it)."""
+    marks: list[Mark] = []
+    for unit, path in action.retreats.items():
+        if path:
+            side = state.units[unit].side if unit in state.units else ""
+            marks.append(MoveMark((action.target,) + tuple(path), style.label("retreat", ""), sides.index(side) if side in sides else 0, "retreat"))
+    for unit in action.advance:
+        here = state.units[unit].at if unit in state.units and state.units[unit].on_map else None
+        if here is None:
+            continue
+        path = action.advance_paths.get(unit) or (action.target,)
+        side = state.units[unit].side
+        marks.append(MoveMark((here,) + tuple(path), style.label("advance", ""), sides.index(side) if side in sides else 0, "advance"))
     return marks
 
 
@@ -235,6 +304,7 @@ def overlay(
     taken += _status_marks(draw, state, style, centers, unit)
     numbers = _hex_numbers_above(draw, state, centers, unit, counter_px) if picture.layout is not None else []
     taken += [box for box, _, _ in numbers]
+    centers = tuple((x + ox, y + oy) for x, y in centers)  # marks point at the counters, not at a space's name
     layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
     ldraw = ImageDraw.Draw(layer)
     width = max(3, round(unit / 10))
@@ -246,23 +316,49 @@ def overlay(
             x, y = centers[mark.location]
             r = unit * 0.62
             colour = ACTIVATION.get(mark.purpose, (90, 90, 90))
+            if picture.name_labels:
+                # On a point map, an activation marker beside the stack (as a player puts one), off the name.
+                chip = unit * 0.5
+                left, top = x + unit * 0.5, y - chip * 0.2
+                ldraw.rectangle([left, top, left + chip, top + chip], fill=colour + (245,), outline=(0, 0, 0, 255))
+                text = style.label(f"activation_{mark.purpose}", mark.purpose[:1].upper())
+                ldraw.text((left + chip / 2, top + chip / 2), text, font=font(_fit_chip(text, chip), True), fill=(255, 255, 255, 255), anchor="mm")
+                taken.append((left, top, left + chip, top + chip))
+                continue
             ldraw.rectangle([x - r, y - r, x + r, y + r], outline=colour + (230,), width=max(2, width - 1))
             badge = max(6.0, unit * 0.16)
             ldraw.rectangle([x + r - 2 * badge, y + r - 2 * badge, x + r, y + r], fill=colour + (240,))
             ldraw.text((x + r - badge, y + r - badge), mark.purpose[:1].upper(), font=font(round(badge * 1.6)), fill=(255, 255, 255, 255), anchor="mm")
+    move_labels: list[tuple[Point, str, tuple[int, int, int]]] = []
     for mark in marks:
         if isinstance(mark, MoveMark) and len(mark.path) >= 2:
-            colour = SIDE_COLOURS[mark.side % len(SIDE_COLOURS)]
+            colour = MOVE_KINDS.get(mark.kind) or SIDE_COLOURS[mark.side % len(SIDE_COLOURS)]
             points = [centers[i] for i in mark.path]
+            if mark.kind in ("retreat", "advance"):
+                points = _shortened(points, unit * 0.35)  # from the defender's counters, not over them
             sx, sy = points[0]
-            ldraw.ellipse([sx - width * 1.2, sy - width * 1.2, sx + width * 1.2, sy + width * 1.2], fill=colour + (220,))
-            arrow(ldraw, points, fill=colour + (220,), width=width, head=head)
+            if mark.kind in ("strategic", "retreat"):
+                # A strategic move jumps across the map; a retreat falls back: both dashed.
+                for a, b in zip(points[:-2], points[1:-1]):
+                    dashed(ldraw, a, b, fill=colour + (220,), width=width, dash=unit / 6)
+                body = points[-2]
+                dashed(ldraw, body, (body[0] + (points[-1][0] - body[0]) * 0.7, body[1] + (points[-1][1] - body[1]) * 0.7), fill=colour + (220,), width=width, dash=unit / 6)
+                arrow(ldraw, [(body[0] + (points[-1][0] - body[0]) * 0.6, body[1] + (points[-1][1] - body[1]) * 0.6), points[-1]], fill=colour + (220,), width=width, head=head)
+            else:
+                ldraw.ellipse([sx - width * 1.2, sy - width * 1.2, sx + width * 1.2, sy + width * 1.2], fill=colour + (220,))
+                arrow(ldraw, points, fill=colour + (220,), width=width, head=head)
+            if mark.label:
+                mid = len(points) // 2
+                a, b = points[mid - 1], points[mid]
+                move_labels.append((((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), mark.label, colour))
     ring_radius = unit * 0.6
     ring_width = max(3, width)
     rings = [centers[m.location] for m in marks if isinstance(m, ViolationMark) and m.location is not None]
     # Labels keep off the counters and off the violation rings (a ring's own label excepted).
     pad = ring_radius + ring_width
     labels = Labels(image.size, taken, rings=[(x - pad, y - pad, x + pad, y + pad) for x, y in rings])
+    for at, text, colour in move_labels:
+        labels.place(ldraw, at, 0, text, label_font, fill=colour)
     # In the order the actions were played: an earlier action's label sits nearer its hex.
     for mark in marks:
         if isinstance(mark, (AttackMark, FireMark)):

@@ -297,8 +297,8 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
         sizes[size] = float(ratio)
     labels = {}
     for kind, template in _object(data, "labels", fail).items():
-        if not isinstance(template, str) or not 0 < len(template) <= 120 or "{" in _FIELD.sub("", template) or "}" in _FIELD.sub("", template):
-            raise fail(f"/labels/{kind}", "a label is a text of 1 to 120 characters with plain {field}s only")
+        if not isinstance(template, str) or not 0 < len(template) <= 200 or "{" in _FIELD.sub("", template) or "}" in _FIELD.sub("", template):
+            raise fail(f"/labels/{kind}", "a label is a text of 1 to 200 characters with plain {field}s only")
         labels[kind] = template
     map_scale = data.get("map_scale", 1.0)
     if isinstance(map_scale, bool) or not isinstance(map_scale, (int, float)) or not 0.25 <= map_scale <= 4:
