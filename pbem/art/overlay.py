@@ -168,7 +168,12 @@ def turn_marks(
                 marks.append(OrderMark(location, what + (f" ({action.reason})" if action.reason else ""), loss=True))
                 where[action.index] = location
         elif isinstance(action, act.Reinforce):
+            marks.append(OrderMark(action.at, style.label("reinforce", "arrives")))
             where[action.index] = action.at
+        elif isinstance(action, act.Remove):
+            for location in spots(action.units):
+                marks.append(OrderMark(location, style.label("remove", "to the {box} box", box=action.to)))
+                where[action.index] = location
         elif isinstance(action, act.Replace) and action.at is not None:
             marks.append(OrderMark(action.at, "rebuilt"))
             where[action.index] = action.at
