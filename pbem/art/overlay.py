@@ -419,6 +419,10 @@ def overlay(
                 points.append(centers[mark.location])
         if not points:
             points = [centers[i] for i in state.stacks]
+        if points:
+            # A turn in one place still shows its neighbourhood: at least eight hexes or spaces across.
+            cx, cy = (min(p[0] for p in points) + max(p[0] for p in points)) / 2, (min(p[1] for p in points) + max(p[1] for p in points)) / 2
+            points += [(cx - unit * 2, cy - unit * 1.5), (cx + unit * 2, cy + unit * 1.5)]
         box = crop_to(image.size, points, unit * 2)
         if box is not None:
             # Labels stay whole: a place name or a mark's label the crop would cut widens the crop instead.
@@ -432,9 +436,13 @@ def overlay(
 
 
 def _status_marks(draw: ImageDraw.ImageDraw, state: State, style: CounterStyle, centers, unit: float) -> list[tuple[float, float, float, float]]:
-    """The style's status marks (a trench level...) as badges at the lower left of their locations; their boxes."""
+    """The style's status marks (a trench level, a control marker...) as badges at the lower left of their locations,
+    one above the other; their boxes. A value's fields fill the mark's text, each also as ``{field_name}`` (the side's
+    name for a side id)."""
     boxes = []
     game_map = state.module.map
+    count: dict[int, int] = {}
+    text_font = font(max(8, round(unit * 0.25)), True)
     for mark in style.status_marks:
         values = state.status.get(mark.status)
         if not isinstance(values, dict):
@@ -444,15 +452,19 @@ def _status_marks(draw: ImageDraw.ImageDraw, state: State, style: CounterStyle, 
             if location is None:
                 continue
             fields = dict(value) if isinstance(value, dict) else {"value": value}
+            fields.update({f"{k}_name": style.side_name(v) for k, v in list(fields.items()) if isinstance(v, str)})
+            if mark.unless_map is not None and fields.get(mark.key or "value") == game_map.extra[location].get(mark.unless_map):
+                continue
             text = fill_template(mark.text, fields)
             colour = mark.fill.get(str(fields.get(mark.key))) if mark.key else None
             x, y = centers[location]
-            text_font = font(max(8, round(unit * 0.3)), True)
-            left, top = x - unit * 0.95, y + unit * 0.35
-            x0, y0, x1, y1 = draw.textbbox((left, top), text, font=text_font, anchor="lm")
+            k = count.get(location, 0)
+            count[location] = k + 1
+            right, top = x - unit * 0.52, y + unit * 0.35 - k * unit * 0.33  # left of the stack, not over it
+            x0, y0, x1, y1 = draw.textbbox((right, top), text, font=text_font, anchor="rm")
             box = (x0 - 3, y0 - 2, x1 + 3, y1 + 2)
             draw.rectangle(box, fill=ImageColor.getrgb(colour or mark.default)[:3] + (255,), outline=(0, 0, 0, 255))
-            draw.text((left, top), text, font=text_font, fill=(255, 255, 255, 255), anchor="lm")
+            draw.text((right, top), text, font=text_font, fill=(255, 255, 255, 255), anchor="rm")
             boxes.append(box)
     return boxes
 

@@ -80,6 +80,7 @@ class StatusMark:
     fill: dict[str, str] = field(default_factory=dict)  # value of ``key`` -> badge colour
     key: str | None = None  # the field choosing the colour (e.g. owner)
     default: str = "#404040"
+    unless_map: str | None = None  # skip a value equal to this map property of the location (a space's own side)
 
 
 @dataclass(frozen=True)
@@ -312,7 +313,7 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
         pointer = f"/status_marks/{k}"
         if not isinstance(mark, dict) or not isinstance(mark.get("status"), str) or not isinstance(mark.get("text"), str) or len(mark["text"]) > 30:
             raise fail(pointer, "a status mark has a status key and a short text template")
-        unknown = set(mark) - {"status", "text", "fill", "key", "default"}
+        unknown = set(mark) - {"status", "text", "fill", "key", "default", "unless_map"}
         if unknown:
             raise fail(pointer, f"unknown key(s) {', '.join(sorted(unknown))}")
         fills = mark.get("fill") or {}
@@ -321,6 +322,7 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
         status_marks.append(StatusMark(
             mark["status"], mark["text"], {v: _colour(document, f"{pointer}/fill/{v}", c) for v, c in fills.items()},
             mark.get("key") if isinstance(mark.get("key"), str) else None, _colour(document, f"{pointer}/default", mark.get("default", "#404040")),
+            mark.get("unless_map") if isinstance(mark.get("unless_map"), str) else None,
         ))  # fmt: skip
     return CounterStyle(
         nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"], designation,
