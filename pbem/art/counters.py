@@ -37,8 +37,8 @@ class CounterLayout:
 
 
 def counter_layout(size: int, kind: str = "standard", designation: bool = True) -> CounterLayout:
-    """The boxes of a counter of ``size`` pixels. ``kind`` ``large_id`` (a strategic game's counter, as Paths of
-    Glory prints it): nationality across the top (on the reduced face's stripe), the designation large left of
+    """The boxes of a counter of ``size`` pixels. ``kind`` ``large_id`` (a strategic game's army and corps
+    counters): nationality across the top (on the reduced face's stripe), the designation large left of
     the symbol (the symbol centred when there is none), the values along the bottom."""
     s = size
     if kind == "large_id":

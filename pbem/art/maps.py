@@ -255,7 +255,7 @@ NATION_COLOURS = ("#1f5fbf", "#b03020", "#2e8b57", "#8b5a00", "#7a1f6e", "#008b8
 
 def _point_picture(game_map: PointMap, style: CounterStyle, scale: float, labels: bool) -> MapPicture:
     """Spaces as boxes in their nation's colour (``style.countries``), the name on a band across the top (red with a
-    red outline for a VP space, as Paths of Glory prints one), the terrain's sign in the box, fort value, capital,
+    red outline for a VP space, as some maps print one), the terrain's sign in the box, fort value, capital,
     port and supply source at its corners; connections solid, or dashed in the colour of the nations allowed."""
     placed = [p for p in game_map.positions if p is not None]
     if not placed:
@@ -302,16 +302,17 @@ def _point_picture(game_map: PointMap, style: CounterStyle, scale: float, labels
         vp = "vp" in features
         outline = VP_RED if vp else "#202020"
         outline_width = max(1, round(2 * scale)) * (2 if vp or "capital" in features else 1)
-        box = (x - half_w, y - half, x + half_w, y + half)
+        name = (game_map.names[i] or game_map.labels[i]) if labels else ""
+        capital = "capital" in features
+        name_font = font(_fit_name(name, half_w * 2 - 6 - (band if capital else 0), name_size, round(name_size * 0.8)), True)
+        # A long name widens its box rather than shrinking below legibility.
+        wide = max(half_w, (name_font.getlength(name) + (band if capital else 0)) / 2 + 4)
+        box = (x - wide, y - half, x + wide, y + half)
         draw.rounded_rectangle(box, radius=half / 5, fill=_space_fill(game_map, style, i), outline=outline, width=outline_width)
         draw.line([(box[0] + outline_width, y - half + band), (box[2] - outline_width, y - half + band)], fill=_darker(_space_fill(game_map, style, i)), width=1)
         _terrain_sign(draw, game_map.terrain[i], (x, y + band / 2), half)
         if labels:
-            name = game_map.names[i] or game_map.labels[i]
             text = name
-            capital = "capital" in features
-            room = half_w * 2 - 6 - (band if capital else 0)
-            name_font = font(_fit_name(text, room, name_size), True)
             ny = y - half + band / 2 + 1
             nx = x + (band / 2 if capital else 0)
             names.append(draw.textbbox((nx, ny), text, font=name_font, anchor="mm"))
@@ -324,11 +325,11 @@ def _point_picture(game_map: PointMap, style: CounterStyle, scale: float, labels
             name_labels.append(NameLabel((nx, ny), text, name_font.size, colour, names[-1], capital))
         fort = game_map.extra[i].get("fort")
         if fort:  # the fort's value in a black fort badge at the top-left corner, as the map prints forts
-            _fort(draw, (x - half_w, y - half), badge, str(fort), badge_font)
+            _fort(draw, (x - wide, y - half), badge, str(fort), badge_font)
         if "port" in features:  # an anchor at the bottom-right corner
-            _anchor(draw, (x + half_w - badge * 0.2, y + half - badge * 0.2), badge * 0.9)
+            _anchor(draw, (x + wide - badge * 0.2, y + half - badge * 0.2), badge * 0.9)
         if game_map.supply[i]:  # a supply source: a green badge at the top-right corner
-            cx, cy = x + half_w, y - half
+            cx, cy = x + wide, y - half
             draw.ellipse([cx - badge, cy - badge, cx + badge, cy + badge], fill="#2e8b57", outline="#000000")
             draw.text((cx, cy), "S", font=badge_font, fill="#ffffff", anchor="mm")
     if nations:
@@ -391,8 +392,8 @@ def star_points(cx: float, cy: float, r: float) -> list[Point]:
     return _star_points(cx, cy, r)
 
 
-def _fit_name(text: str, width: float, size: int) -> int:
-    while size > 6 and font(size, True).getlength(text) > width:
+def _fit_name(text: str, width: float, size: int, smallest: int = 6) -> int:
+    while size > max(6, smallest) and font(size, True).getlength(text) > width:
         size -= 1
     return size
 

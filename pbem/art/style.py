@@ -124,7 +124,7 @@ class CounterStyle:
         return ((found.group(1) if found.re.groups else found.group(0)) or "")[:MAX_DESIGNATION]
 
     def scale_of(self, counter_type: CounterType) -> float:
-        """How much larger than the others this type's counters are printed (Paths of Glory's 5/8" armies)."""
+        """How much larger than the others this type's counters are printed (5/8" armies beside 1/2" corps)."""
         return self.sizes.get(counter_type.size or "", 1.0)
 
     def label(self, kind: str, default: str, **fields: Any) -> str:
