@@ -304,9 +304,10 @@ def _point_picture(game_map: PointMap, style: CounterStyle, scale: float, labels
         outline_width = max(1, round(2 * scale)) * (2 if vp or "capital" in features else 1)
         name = (game_map.names[i] or game_map.labels[i]) if labels else ""
         capital = "capital" in features
-        name_font = font(_fit_name(name, half_w * 2 - 6 - (band if capital else 0), name_size, round(name_size * 0.8)), True)
+        pad = outline_width + 3  # the name keeps clear of the (thick, red) outline
+        name_font = font(_fit_name(name, half_w * 2 - 2 * pad - (band if capital else 0), name_size, round(name_size * 0.8)), True)
         # A long name widens its box rather than shrinking below legibility.
-        wide = max(half_w, (name_font.getlength(name) + (band if capital else 0)) / 2 + 4)
+        wide = max(half_w, (name_font.getlength(name) + (band if capital else 0)) / 2 + pad)
         box = (x - wide, y - half, x + wide, y + half)
         draw.rounded_rectangle(box, radius=half / 5, fill=_space_fill(game_map, style, i), outline=outline, width=outline_width)
         draw.line([(box[0] + outline_width, y - half + band), (box[2] - outline_width, y - half + band)], fill=_darker(_space_fill(game_map, style, i)), width=1)
