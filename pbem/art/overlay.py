@@ -105,6 +105,21 @@ ACTIVATION = {"move": (20, 110, 40), "attack": (200, 30, 30)}
 MOVE_KINDS = {"strategic": (110, 40, 150), "retreat": (90, 60, 30), "advance": (0, 120, 60)}
 
 
+def _touched(marks: Sequence[Mark]) -> set[int]:
+    """Every location a mark starts, passes or ends at."""
+    out: set[int] = set()
+    for mark in marks:
+        if isinstance(mark, MoveMark):
+            out.update(mark.path)
+        elif isinstance(mark, (AttackMark, FireMark)):
+            out.update(mark.sources + (mark.target,))
+        elif isinstance(mark, OrderMark):
+            out.update(mark.sources + (mark.location,))
+        elif isinstance(mark, (ViolationMark, ActivationMark)) and mark.location is not None:
+            out.add(mark.location)
+    return out
+
+
 def _fit_chip(text: str, chip: float) -> int:
     size = max(6, round(chip * 0.7))
     while size > 6 and font(size, True).getlength(text) > chip * 0.9:
@@ -378,7 +393,8 @@ def overlay(
                     dashed(ldraw, (sx, sy), end, fill=colour + (235,), width=width, dash=unit / 7)
                     arrow(ldraw, [(sx + (tx - sx) * 0.7, sy + (ty - sy) * 0.7), end], fill=colour + (235,), width=width, head=head)
                 else:
-                    arrow(ldraw, [(sx, sy), end], fill=colour + (235,), width=width + 1, head=head * 1.1)
+                    start = _shortened([(sx, sy), end], unit * 0.3)[0] if picture.name_labels else (sx, sy)  # from the stack's edge
+                    arrow(ldraw, [start, end], fill=colour + (235,), width=width + 1, head=head * 1.1)
             labels.place(ldraw, (tx, ty), unit * 0.55, mark.label, label_font, fill=colour)
         elif isinstance(mark, OrderMark):
             x, y = centers[mark.location]
@@ -402,6 +418,16 @@ def overlay(
                 background=(255, 255, 255, 235), over_rings=True,
             )  # fmt: skip
     labels.redraw(ldraw)
+    if picture.name_labels:
+        # The names of the spaces the turn touched, over the arrows that leave or enter them.
+        touched = [picture.centers[i] for i in _touched(marks)]
+        for name in picture.name_labels:
+            if any(abs(name.at[0] - x) < unit and abs(name.at[1] - y) < unit for x, y in touched):
+                x0, y0, x1, y1 = name.box
+                ldraw.rectangle([x0 - 2, y0 - 1, x1 + 2, y1 + 1], fill=(255, 255, 255, 225))
+                ldraw.text(name.at, name.text, font=font(name.size, True), fill=ImageColor.getrgb(name.colour)[:3] + (255,), anchor="mm")
+                if name.capital:
+                    ldraw.polygon(star_points(x0 + (y1 - y0) * 0.3, name.at[1], (y1 - y0) * 0.55), fill=ImageColor.getrgb(name.colour)[:3] + (255,))
     # Last, over the rings and arrows: a hex number stays readable.
     _draw_hex_numbers(ldraw, numbers, unit)
     image = Image.alpha_composite(image, layer).convert("RGB")
