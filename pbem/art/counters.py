@@ -263,11 +263,14 @@ def _fit_caption(caption: str, box: Box) -> int:
     return _fit(caption, box[2] - box[0], box[3] - box[1])
 
 
-def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_px: int = 75, designation: str = "") -> str:
-    """The same face as a standalone SVG document (vector symbol, text left to the viewer's sans-serif)."""
+def counter_svg(
+    counter_type: CounterType, face: int, style: CounterStyle, size_px: int = 75, designation: str = "", designation_room: bool = False
+) -> str:
+    """The same face as a standalone SVG document (vector symbol, text left to the viewer's sans-serif).
+    ``designation_room``: laid out for a designation another layer prints (a page drawing one picture per type)."""
     size = _check_size(size_px)
     nation = style.colours(counter_type)
-    layout = style_layout(size, style, designation)
+    layout = counter_layout(size, style.layout, bool(designation) or designation_room)
     step = _face(counter_type, face)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}">',
