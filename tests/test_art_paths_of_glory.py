@@ -122,3 +122,20 @@ def test_turn_picture_is_cropped_to_the_turns_spaces(module, picture, sedan):
     data = io.BytesIO()
     image.save(data, "PNG")
     assert len(data.getvalue()) < 400_000
+
+
+def test_a_sheet_prints_armies_at_five_eighths_and_corps_at_half_an_inch():
+    from pbem.art.sheets import SheetSpec, sheet_layout
+
+    scales = [1.25] * 30 + [1.0] * 50
+    spec = SheetSpec(dpi=100)
+    pages = sheet_layout(80, spec, "t", scales)
+    fronts, backs = pages[0], pages[1]
+    sizes = {n: fronts.size_of(k) for k, (n, _, _) in enumerate(fronts.counters)}
+    assert sizes[0] == spec.px(12.7 * 1.25) and sizes[79] == spec.px(12.7)
+    boxes = [(x, y, x + fronts.size_of(k), y + fronts.size_of(k)) for k, (_, x, y) in enumerate(fronts.counters)]
+    assert not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+    front_at = {n: (x, y) for n, x, y in fronts.counters}
+    for k, (n, x, y) in enumerate(backs.counters):  # each back lies behind its front, the page turned over
+        assert (fronts.size[0] - x - backs.size_of(k), y) == front_at[n]
+    assert len(sheet_layout(80, spec, "t", [1.0] * 80)[0].sizes) == 0  # one size: the plain grid

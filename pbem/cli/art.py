@@ -112,17 +112,21 @@ def sheet(module_name: str, out: Path, page: str, dpi: int, counter_mm: float) -
     style = load_style(module.path)
     units = list(module.units.values())
     spec = SheetSpec(page=page, dpi=dpi, counter_mm=counter_mm)
+    # Counters printed at different sizes (5/8" armies, 1/2" corps): --counter-mm is the smallest's, the others scale.
+    scales = [style.scale_of(u.type) for u in units]
+    base = min(scales)
+    scales = [round(s / base, 4) for s in scales]
     with _progress(len(units), "counter sheet") as advance:
         if suffix == ".pdf":  # vector: shapes and text, sharp at any printer's resolution
             from pbem.art.pdf import sheet_pdf
             from pbem.art.sheets import sheet_layout
 
-            page_count = len(sheet_layout(len(units), spec, module.name))
-            data = sheet_pdf(len(units), lambda n: (units[n].type, style.designation_of(units[n].id)), style, spec, module.name, advance)
+            page_count = len(sheet_layout(len(units), spec, module.name, scales))
+            data = sheet_pdf(len(units), lambda n: (units[n].type, style.designation_of(units[n].id)), style, spec, module.name, advance, scales)
         else:
             pages = sheet_pages(
                 len(units), lambda n, face, px: render_counter(units[n].type, face, style, px, dpi, style.designation_of(units[n].id)),
-                spec, module.name, advance,
+                spec, module.name, advance, scales,
             )  # fmt: skip
             page_count = len(pages)
             data = encode(pages_png(pages), out, dpi)
