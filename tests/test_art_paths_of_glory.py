@@ -139,3 +139,11 @@ def test_a_sheet_prints_armies_at_five_eighths_and_corps_at_half_an_inch():
     for k, (n, x, y) in enumerate(backs.counters):  # each back lies behind its front, the page turned over
         assert (fronts.size[0] - x - backs.size_of(k), y) == front_at[n]
     assert len(sheet_layout(80, spec, "t", [1.0] * 80)[0].sizes) == 0  # one size: the plain grid
+
+
+def test_the_map_shows_the_vp_spaces_of_the_map_a_scenario_scores_on(module, style):
+    small = replace(style, map_scale=0.3)
+    standard = {n.text: n.colour for n in map_picture(module.map, small, status={"vp_map": "classic"}).name_labels}
+    historical = {n.text: n.colour for n in map_picture(module.map, small, status={"vp_map": "historical"}).name_labels}
+    assert standard["Venice"] == VP_RED and standard["Sedan"] != VP_RED  # LR2022 5.7.2.2-5.7.2.3
+    assert historical["Sedan"] == VP_RED and historical["Venice"] != VP_RED

@@ -59,9 +59,10 @@ def render_map(
     background: Image.Image | None = None,
     labels: bool = True,
     scale: float = 1.0,
+    status: dict | None = None,
 ) -> Image.Image:
     """The picture of ``game_map`` (see :func:`map_picture` for the arguments)."""
-    return map_picture(game_map, style, hex_size=hex_size, layout=layout, background=background, labels=labels, scale=scale).image
+    return map_picture(game_map, style, hex_size=hex_size, layout=layout, background=background, labels=labels, scale=scale, status=status).image
 
 
 def map_picture(
@@ -73,16 +74,18 @@ def map_picture(
     background: Image.Image | None = None,
     labels: bool = True,
     scale: float = 1.0,
+    status: dict | None = None,
 ) -> MapPicture:
     """Draw a hex map (``hex_size`` = hex circumradius in pixels, or a calibrated ``layout`` over a
-    ``background`` image) or a point-to-point map (positions times ``scale``)."""
+    ``background`` image) or a point-to-point map (positions times ``scale``). ``status``: the game's status, which
+    may choose the features drawn (``style.status_features``: the VP spaces of the map a scenario scores on)."""
     style = style or default_style()
     if isinstance(game_map, HexMap):
         if layout is None:
             layout = HexLayout.regular(game_map.spec, hex_size, margin=max(6.0, hex_size * 0.4))
         return _hex_picture(game_map, style, layout, background, labels)
     if isinstance(game_map, PointMap):
-        return _point_picture(game_map, style, scale * style.map_scale, labels)
+        return _point_picture(game_map, style, scale * style.map_scale, labels, style.feature_names(status))
     raise TypeError(f"cannot draw a map of kind {game_map.kind!r}")
 
 
@@ -253,7 +256,7 @@ def _rail(draw: ImageDraw.ImageDraw, a: Point, b: Point, *, double: bool, unit: 
 NATION_COLOURS = ("#1f5fbf", "#b03020", "#2e8b57", "#8b5a00", "#7a1f6e", "#008b8b", "#555555")
 
 
-def _point_picture(game_map: PointMap, style: CounterStyle, scale: float, labels: bool) -> MapPicture:
+def _point_picture(game_map: PointMap, style: CounterStyle, scale: float, labels: bool, chosen: dict[str, str] | None = None) -> MapPicture:
     """Spaces as boxes in their nation's colour (``style.countries``), the name on a band across the top (red with a
     red outline for a VP space, as some maps print one), the terrain's sign in the box, fort value, capital,
     port and supply source at its corners; connections solid, or dashed in the colour of the nations allowed."""
@@ -299,7 +302,7 @@ def _point_picture(game_map: PointMap, style: CounterStyle, scale: float, labels
     name_labels: list[NameLabel] = []
     for i, (x, y) in enumerate(centers):
         features = game_map.features[i]
-        vp = "vp" in features
+        vp = (chosen or {}).get("vp", "vp") in features
         outline = VP_RED if vp else "#202020"
         outline_width = max(1, round(2 * scale)) * (2 if vp or "capital" in features else 1)
         name = (game_map.names[i] or game_map.labels[i]) if labels else ""

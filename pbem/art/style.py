@@ -105,6 +105,18 @@ class CounterStyle:
     labels: dict[str, str] = field(default_factory=dict)  # turn-picture label kind -> template in the game's words
     status_marks: tuple["StatusMark", ...] = ()  # per-location values of the state's status drawn on the map
     map_scale: float = 1.0  # a point-to-point map's pixels per position unit (room for legible counters)
+    # A map feature a game's status chooses: feature -> (status key, status value -> the map feature drawn instead),
+    # e.g. the VP spaces of the map a scenario scores on.
+    status_features: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+
+    def feature_names(self, status: dict[str, Any] | None) -> dict[str, str]:
+        """Feature -> the map feature to draw for it under ``status`` (only those that change)."""
+        out = {}
+        for feature, (key, choices) in self.status_features.items():
+            chosen = choices.get(str((status or {}).get(key)))
+            if chosen:
+                out[feature] = chosen
+        return out
 
     def designation_of(self, unit_id: str) -> str:
         """What the counter of unit ``unit_id`` prints to tell it from identical counters (``""``: nothing).
@@ -305,6 +317,15 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
     if isinstance(map_scale, bool) or not isinstance(map_scale, (int, float)) or not 0.25 <= map_scale <= 4:
         raise fail("/map_scale", "map_scale is a number from 0.25 to 4")
     map_scale = float(map_scale)
+    status_features = {}
+    for feature, entry in _object(data, "status_features", fail).items():
+        pointer = f"/status_features/{feature}"
+        choices = entry.get("values") if isinstance(entry, dict) else None
+        if not isinstance(entry, dict) or not isinstance(entry.get("status"), str) or not isinstance(choices, dict) or set(entry) - {"status", "values"}:
+            raise fail(pointer, "a status feature is {\"status\": KEY, \"values\": {VALUE: FEATURE}}")
+        if not all(isinstance(v, str) and 0 < len(v) <= 40 for v in choices.values()):
+            raise fail(f"{pointer}/values", "each value names a map feature")
+        status_features[feature] = (entry["status"], dict(choices))
     marks = data.get("status_marks") or []
     if not isinstance(marks, list) or len(marks) > 8:
         raise fail("/status_marks", "status_marks is a list of at most 8 marks")
@@ -326,7 +347,7 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
         ))  # fmt: skip
     return CounterStyle(
         nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"], designation,
-        layout, nationality_label, sizes, labels, tuple(status_marks), map_scale,
+        layout, nationality_label, sizes, labels, tuple(status_marks), map_scale, status_features,
     )  # fmt: skip
 
 
