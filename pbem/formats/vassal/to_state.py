@@ -85,10 +85,10 @@ class PieceNamer:
         module, read = self.mapping.module, self.mapping.version_read
         if not self.units:
             found = f"{self.candidates} unit pieces ({_examples(self.unnamed)}), none of them" if self.candidates else "no unit piece"
-            raise PbemError.at(self.file, f"{found} named by the {module.id} VASSAL mapping ({read}): an empty position is not read")
+            raise PbemError.at(self.file, f"{found} named by the {module.id} VASSAL mapping, reading {read}: an empty position is not read")
         if self.mapping.units.get("only") and len(self.unnamed) * 2 > self.candidates:
             raise PbemError.at(self.file, f"{len(self.unnamed)} of {self.candidates} unit pieces are named by no rule of the {module.id} "
-                               f"VASSAL mapping ({read}), e.g. {_examples(self.unnamed)}: not read as that version")
+                               f"VASSAL mapping, reading {read}: {_examples(self.unnamed)}: not read as that version")
 
 
 def _examples(names: list[str], most: int = 3) -> str:
