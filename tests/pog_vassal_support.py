@@ -59,9 +59,11 @@ FAMILY_OF = {version: family for family, versions in
              for version in versions}
 
 
-def regions() -> dict[str, tuple[int, int]]:
-    """The Classic Map regions the mapping keeps (name -> map pixel)."""
-    return {name: (x, y) for name, x, y in json.loads(MAPPING.read_text())["places"]["regions"]}
+def regions(board: str = "Classic Map") -> dict[str, tuple[int, int]]:
+    """The regions the mapping keeps for a board of the game map (name -> map pixel)."""
+    places = json.loads(MAPPING.read_text())["places"]
+    found = places["regions"] if board == places["board"] else places["boards"][board]["regions"]
+    return {name: (x, y) for name, x, y in found}
 
 
 def unit_piece(number: int, counter: Counter, where: dict[str, tuple[int, int]]) -> str:
@@ -85,9 +87,12 @@ def marker_piece(number: int, name: str, at: tuple[int, int]) -> str:
     return "+/" + join([str(number), types, states], "/")
 
 
-def restore_tree(counters: list[Counter], markers: int = 0) -> list:
-    where = regions()
-    commands = [unit_piece(1000 + k, counter, where) for k, counter in enumerate(counters)]
+def restore_tree(counters: list[Counter], markers: int = 0, board: str | None = None, placed_on: str | None = None) -> list:
+    """The restore commands: the game map's board (``MapBoardPicker⇥board⇥column⇥row``) when ``board`` is
+    given, then the pieces, placed on the regions of ``placed_on`` (default: that board)."""
+    where = regions(placed_on or board or "Classic Map")
+    commands = [f"MapBoardPicker\t{board}\t0\t0"] if board else []
+    commands += [unit_piece(1000 + k, counter, where) for k, counter in enumerate(counters)]
     commands += [marker_piece(2000 + k, f"Marker {k}", where["Paris"]) for k in range(markers)]
     return ["begin_save", "", [""] + commands, "end_save"]
 
@@ -98,10 +103,11 @@ def metadata(version: str, name: str = "Paths of Glory") -> bytes:
             f"  <VassalVersion>3.4.0</VassalVersion>\n  <dateSaved>1599503402954</dateSaved>\n  <name>{name}</name>\n</data>\n").encode()
 
 
-def save_bytes(counters: list[Counter], version: str | None, markers: int = 0) -> bytes:
+def save_bytes(counters: list[Counter], version: str | None, markers: int = 0, board: str | None = None,
+               placed_on: str | None = None) -> bytes:
     """A ``.vsav``: ``savedGame`` (obfuscated), and ``moduledata`` naming ``version`` unless it is None (a
     module's predefined set-up has none)."""
-    raw = obfuscate(encode_tree(restore_tree(counters, markers)).encode("utf-8"), HOW)
+    raw = obfuscate(encode_tree(restore_tree(counters, markers, board, placed_on)).encode("utf-8"), HOW)
     entries = {"savedGame": raw}
     if version is not None:
         entries["moduledata"] = metadata(version)

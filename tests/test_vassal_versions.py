@@ -158,3 +158,26 @@ def _changed(pog, change):
 def test_version_families_are_checked_like_the_top_level(pog, change, message):
     with pytest.raises(PbemError, match=message):
         check_mapping(_changed(pog, change))
+
+
+def test_a_save_on_the_deluxe_historical_board_is_read_with_its_own_places(pog, tmp_path):
+    from pog_vassal_support import regions
+
+    classic, deluxe = regions(), regions("Deluxe Historical Map")
+    assert classic["Aachen"] != deluxe["Aachen"]  # the same space lies elsewhere on the other board
+    save = tmp_path / "historical.vsav"
+    save.write_bytes(save_bytes(NAMES["10.2-10.8"], "10.8", board="Deluxe Historical Map"))
+    state, opened = _read(pog, save)
+    assert _position(state) == POSITION
+    assert state["scenario"] == "1914-historical" and state["status"]["vp_map"] == "historical"
+    classic_save = tmp_path / "classic.vsav"
+    classic_save.write_bytes(save_bytes(NAMES["10.2-10.8"], "10.8", board="Classic Map"))
+    assert _read(pog, classic_save)[0]["status"]["vp_map"] == "classic"
+
+
+def test_a_save_on_a_board_the_mapping_does_not_place_is_refused(pbem, tmp_path):
+    save = tmp_path / "other-board.vsav"
+    save.write_bytes(save_bytes(NAMES["10.2-10.8"], "10.8", board="Mystery Map", placed_on="Classic Map"))
+    result = pbem("vassal", "state", save)
+    assert result.code == 2 and result.out == "" and len(result.err.strip().splitlines()) == 1
+    assert "map 'Map' holds board 'Mystery Map', which the paths-of-glory VASSAL mapping does not place" in result.err

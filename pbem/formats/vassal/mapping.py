@@ -82,6 +82,7 @@ class Mapping:
     family: dict[str, Any] | None = None
     game_module: str | None = None  # the VASSAL module name and version a save records (None: not recorded)
     game_version: str | None = None
+    board: str | None = None  # the game map's board in the save (None: the places' own board)
     # Rules whose pattern is one exact name (``^`` + ``re.escape(name)`` + ``$``, as module import writes one per
     # palette piece) found by a dict look-up: 20,000 pieces against 20,000 rules is not 400 million matches.
     _exact: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
@@ -130,7 +131,17 @@ class Mapping:
     def reading(self, family: dict[str, Any] | None, game_module: str | None = None, game_version: str | None = None) -> "Mapping":
         """This mapping reading pieces as ``family`` does, for a save of that VASSAL module and version (a copy:
         the loaded mapping is shared)."""
-        return Mapping(self.module, self.document, family, game_module, game_version)
+        return Mapping(self.module, self.document, family, game_module, game_version, self.board)
+
+    def on_board(self, board: str | None) -> "Mapping":
+        """This reading for a save whose game map holds ``board``."""
+        return Mapping(self.module, self.document, self.family, self.game_module, self.game_version, board)
+
+    @property
+    def status_from(self) -> str | None:
+        """The scenario whose status fills what a save does not show: its board's, else the mapping's."""
+        boards = self.data.get("places", {}).get("boards", {})
+        return boards.get(self.board or "", {}).get("status_from", self.data.get("status_from"))
 
     @property
     def version_read(self) -> str:
@@ -269,8 +280,10 @@ class Mapping:
             from pbem.formats.vassal.geometry import imported_module
 
             return imported_module(self.module.path)  # a module imported from VASSAL keeps its maps whole
-        grid = RegionGrid([Region(name, x, y) for name, x, y in places["regions"]])
-        game_map = MapDef(id=places["map"], name=places["map"], kind="Map", boards=[Board(places["board"], grid=grid)],
+        boards = [Board(places["board"], grid=RegionGrid([Region(name, x, y) for name, x, y in places["regions"]]))]
+        boards += [Board(name, grid=RegionGrid([Region(n, x, y) for n, x, y in other["regions"]]))
+                   for name, other in places.get("boards", {}).items()]
+        game_map = MapDef(id=places["map"], name=places["map"], kind="Map", boards=boards,
                           decks=[(name, x, y, "") for name, (x, y) in places.get("decks", {}).items()])
         dice = []
         for name, report in places.get("dice_reports", {}).items():
@@ -323,9 +336,11 @@ def check_mapping(mapping: Mapping) -> None:
     for side in data.get("sides", {}).values():
         if side not in module.sides:
             raise document.error("/sides", f"side {side!r} is not one of {', '.join(module.sides)}")
-    scenario = data.get("status_from")
-    if scenario is not None and scenario not in module.scenarios:
-        raise document.error("/status_from", f"module {module.id} has no scenario {scenario!r}")
+    scenarios = [("/status_from", data.get("status_from"))] + [
+        (f"/places/boards/{name}/status_from", other.get("status_from")) for name, other in data.get("places", {}).get("boards", {}).items()]
+    for pointer, scenario in scenarios:
+        if scenario is not None and scenario not in module.scenarios:
+            raise document.error(pointer, f"module {module.id} has no scenario {scenario!r}")
     for at, units in _unit_sections(data):
         for k, rule in enumerate(units.get("pieces", ())):
             kind = "unit" if "unit" in rule else "generic"

@@ -164,13 +164,30 @@ def namer_for(game: SavedGame, mapping: Mapping, vassal_module=None, restore: li
     if vassal_module is None:
         raise PbemError.at(mapping.file, "the mapping has no places and no VASSAL module was given")
     layouts = [c for c in restore if isinstance(c, BoardLayout)] if restore is not None else game.board_layouts()
+    latest = {command.map_id: command for command in layouts}
+    for map_def in vassal_module.maps:
+        command = latest.get(map_def.id)
+        unknown = [name for name, *_ in command.boards if map_def.board(name) is None] if command else []
+        if unknown and map_def.boards:
+            # Read with another board's places, every piece would stand somewhere else.
+            raise PbemError.at(game.source, f"map {map_def.id!r} holds board {unknown[0][:80]!r}, which the {mapping.module.id} VASSAL "
+                               f"mapping does not place (it places {', '.join(repr(b.name) for b in map_def.boards)})")
     namer = PieceNamer(mapping, layouts_for(vassal_module, layouts), game.source)
     namer.vassal_module = vassal_module
     return namer
 
 
+def game_board(mapping: Mapping, game: SavedGame, restore: list | None = None) -> str | None:
+    """The board the save's game map holds (its BoardPicker command), or None when it does not say."""
+    from pbem.formats.vassal.commands import BoardLayout
+
+    layouts = [c for c in restore if isinstance(c, BoardLayout)] if restore is not None else game.board_layouts()
+    boards = [c.boards for c in layouts if c.map_id == mapping.data["locations"]["map"]]
+    return boards[-1][0][0] if boards and boards[-1] else None
+
+
 def base_status(mapping: Mapping) -> dict[str, Any]:
-    scenario = mapping.data.get("status_from")
+    scenario = mapping.status_from
     if scenario is None:
         return {}
     return copy.deepcopy(load_json(mapping.module.scenarios[scenario]).data.get("status", {}))
@@ -186,7 +203,7 @@ def save_to_state(game: SavedGame, mapping: Mapping, pieces: dict[str, Piece] | 
     namer.check_read()
     module = mapping.module
     status = base_status(mapping)
-    scenario_data = load_json(module.scenarios[mapping.data["status_from"]]).data if mapping.data.get("status_from") else {}
+    scenario_data = load_json(module.scenarios[mapping.status_from]).data if mapping.status_from else {}
     inactive = mapping.data["locations"].get("inactive_nations")
     sleeping = set(status.get(inactive["status"], ())) if inactive else set()
     if inactive and "markers" in inactive:
@@ -240,7 +257,7 @@ def save_to_state(game: SavedGame, mapping: Mapping, pieces: dict[str, Piece] | 
                 status[rule["status"]] = value
     status.update(markers)
     state: dict[str, Any] = {"module": module.id, "module_version": module.version,
-                             "scenario": mapping.data.get("status_from"), "turn": turn}
+                             "scenario": mapping.status_from, "turn": turn}
     for key in ("first_side", "side"):
         if key in scenario_data:
             state[key] = scenario_data[key]
@@ -283,7 +300,7 @@ def open_game(path: str, module: Module | None = None, vassal_module_path: str |
             module = module_for_game(game, str(path), pieces)
         mapping = load_mapping(module)
         check_answers(mapping, game, str(path), pieces)
-        mapping = reading_for(mapping, game, pieces)
+        mapping = reading_for(mapping, game, pieces).on_board(game_board(mapping, game, restore))
         vassal_module = open_module(vassal_module_path).module if vassal_module_path else None
         namer = namer_for(game, mapping, vassal_module, restore)
     except (PieceError, RecursionError) as error:
