@@ -181,3 +181,17 @@ def test_a_save_on_a_board_the_mapping_does_not_place_is_refused(pbem, tmp_path)
     result = pbem("vassal", "state", save)
     assert result.code == 2 and result.out == "" and len(result.err.strip().splitlines()) == 1
     assert "map 'Map' holds board 'Mystery Map', which the paths-of-glory VASSAL mapping does not place" in result.err
+
+
+def test_a_hostile_version_string_is_shown_short_and_on_one_line(pbem, tmp_path):
+    from pog_vassal_support import HOW, metadata, restore_tree
+
+    from pbem.formats.vassal.archive import write_zip
+    from pbem.formats.vassal.commands import encode_tree
+    from pbem.formats.vassal.obfuscation import obfuscate
+
+    save = tmp_path / "hostile.vsav"
+    raw = obfuscate(encode_tree(restore_tree(NAMES["10.2-10.8"])).encode("utf-8"), HOW)
+    save.write_bytes(write_zip({"savedGame": raw, "moduledata": metadata("10.8\n" + "9" * 100_000)}))
+    result = pbem("vassal", "state", save)
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 1 and len(result.err) < 600

@@ -19,6 +19,7 @@ from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module
 from pbem.model.patterns import PatternError, compile_pattern
 from pbem.model.patterns import match as pattern_match
+from pbem.model.printable import one_line
 
 MAPPING_FILE = "vassal.json"
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(0?)([0-9]))?\}")
@@ -147,8 +148,8 @@ class Mapping:
     def version_read(self) -> str:
         """Which VASSAL module version a file is from, and how its pieces are read, for reports: ``VASSAL module
         Paths of Glory 10.0 (pieces named as in 10.0-10.1)``."""
-        if self.game_version is not None:
-            what = f"VASSAL module {self.game_module} {self.game_version}"
+        if self.game_version is not None:  # written by whoever made the file: one short line
+            what = f"VASSAL module {one_line(self.game_module or '')[:60]} {one_line(self.game_version)[:40]}"
         else:
             what = "VASSAL module version not recorded in the file"
         if self.family is None:

@@ -113,7 +113,7 @@ def module_for_game(game: SavedGame, file: str, pieces: dict[str, Piece] | None 
         if mapping.answers_to(name, version) or (meta is None and _recognised(pieces if pieces is not None else game.pieces()[0], mapping)):
             return module
         known.append(mapping.claimed())
-    what = f"VASSAL module {name!r} version {version!r}" if name else "an unnamed VASSAL module"
+    what = f"VASSAL module {name[:80]!r} version {(version or '')[:40]!r}" if name else "an unnamed VASSAL module"
     raise PbemError.at(file, f"a game of {what}: no pbem module reads it (known: {'; '.join(known) or 'none'}); give --module")
 
 
@@ -140,10 +140,10 @@ def check_answers(mapping: Mapping, game: SavedGame, file: str, pieces: dict[str
     does not read."""
     meta = game.moduledata
     if meta is not None and not mapping.answers_to(meta.name, meta.version):
-        claimed = mapping.claimed()
+        claimed, name, version = mapping.claimed(), meta.name[:80], meta.version[:40]
         if any(meta.name == e["name"] for e in mapping.data["vassal_modules"]):
-            raise PbemError.at(file, f"a game of VASSAL module {meta.name!r} version {meta.version!r}: module {mapping.module.id} reads only {claimed}")
-        raise PbemError.at(file, f"a game of VASSAL module {meta.name!r} {meta.version!r}, not one that module {mapping.module.id} reads ({claimed})")
+            raise PbemError.at(file, f"a game of VASSAL module {name!r} version {version!r}: module {mapping.module.id} reads only {claimed}")
+        raise PbemError.at(file, f"a game of VASSAL module {name!r} {version!r}, not one that module {mapping.module.id} reads ({claimed})")
     if meta is None and not _recognised(pieces if pieces is not None else game.pieces()[0], mapping):
         raise PbemError.at(file, f"its pieces are not those of module {mapping.module.id}'s VASSAL mapping: not a game of it")
 
