@@ -88,6 +88,7 @@ class Mapping:
     # palette piece) found by a dict look-up: 20,000 pieces against 20,000 rules is not 400 million matches.
     _exact: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
     _patterned: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
+    _units: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -100,10 +101,12 @@ class Mapping:
     @property
     def units(self) -> dict[str, Any]:
         """The piece rules in force: the top level's ``units``, with the family's keys over them."""
-        units = self.data["units"]
-        if self.family is not None and "units" in self.family:
-            units = {**units, **self.family["units"]}
-        return units
+        if self._units is None:
+            units = self.data["units"]
+            if self.family is not None and "units" in self.family:
+                units = {**units, **self.family["units"]}
+            self._units = units
+        return self._units
 
     # --- which VASSAL modules -------------------------------------------------------------------------
     def answers_to(self, name: str | None, version: str | None) -> bool:
