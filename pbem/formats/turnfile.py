@@ -222,7 +222,7 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         writer=data.get("writer"),
         options=module.check_option_choices(data["options"], document, "/options") if "options" in data else {},
     )
-    return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
+    return act.Turn(str(path), header, actions, list(getattr(document, "notices", ())), getattr(document, "origin", None)), module
 
 
 def _check_places(document: JsonDocument, module: Module) -> None:

@@ -306,3 +306,4 @@ class Turn:
     header: TurnHeader
     actions: list[Action]
     notices: list[Any] = field(default_factory=list)  # violations found reading the file (a re-roll after an undo)
+    origin: str | None = None  # a VASSAL file's module version, and how its pieces were read
