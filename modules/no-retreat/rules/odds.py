@@ -8,7 +8,9 @@ whatever the rule, gives one of those two (``rounding``; below 1:3 or above 6:1 
 column shifts then move it at most:
 
 - right (toward the attacker): 2 for an unsupplied defender (6.5.4, TEC), 1 for armour (the TEC's armour
-  column), 1 for a Blitz! or Shock! marker (2.3 names them; their effect is in rule 10: ``supplied``) = 4;
+  column), 2 for a Blitz! or Shock! marker (2.3 names them; their effect is in rule 10, so ``supplied`` from a
+  public record of play, lparchive.org's No Retreat! Let's Play, part 34: "+2 for Soviet Shock! marker (bonus
+  doubled on the first Snow Turn)", so 1 otherwise) = 5;
 - left: 2 for the hex's terrain (mountain), 1 for a river or objective hexside, 1 for snow or long winter
   against the Soviets (TEC) = 4.
 
@@ -30,7 +32,7 @@ from pbem.rules.ruleset import TurnContext, mismatch, warning
 if TYPE_CHECKING:
     from .base import NoRetreatBase
 
-MAX_RIGHT = 4  # unsupplied defender 2 + armour 1 + Blitz!/Shock! 1 (supplied)
+MAX_RIGHT = 5  # unsupplied defender 2 + armour 1 + Blitz!/Shock! 2 (doubled on the first snow turn; supplied)
 MAX_LEFT = 4  # terrain 2 + hexside 1 + snow/long winter 1
 
 
