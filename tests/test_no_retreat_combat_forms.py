@@ -149,3 +149,9 @@ def test_an_enemy_zoc_stops_movement_only_with_the_inset_option(pbem, tmp_path):
 def test_options_are_listed_in_the_module_readme(option):
     readme = (data_dir("modules") / "no-retreat" / "README.md").read_text(encoding="utf-8")
     assert f"`{option}`" in readme
+
+
+def test_an_unsupplied_defender_may_retreat_two_hexes_more(pbem, tmp_path):
+    four = {**dr([]), "retreats": {"SU-3BYELORUSSIAN": ["1308", "1309", "1310", "1311"]}}
+    assert check(pbem, tmp_path, [COMBAT, four], units={"SU-3BYELORUSSIAN": {"markers": ["unsupplied"]}}) == []
+    assert check(pbem, tmp_path, [COMBAT, four]) == [("CRT", "illegal")]  # a supplied one retreats 2

@@ -25,6 +25,9 @@ from .counterblows import CB_DUE, CB_RESULTS, RESOLVED, CounterblowRules
 from .odds import odds_claim
 
 RETREAT_HEXES = 2
+# An unsupplied defender retreats 2 hexes more (no-retreat-game.com's FAQ, "retreating 2 additional hexes when
+# defeated"; rule 10 is not in the sources): both lengths are accepted for it.
+UNSUPPLIED_EXTRA = 2
 
 
 class CombatRules(CounterblowRules):
@@ -85,6 +88,8 @@ class CombatRules(CounterblowRules):
                 if path is None and not gone:
                     found.append(illegal("CRT", f"{effective}: {self.name(unit_id)} must retreat {RETREAT_HEXES} hexes{note}", action))
                 elif path is not None and len(path) != RETREAT_HEXES:
+                    if self.unsupplied(state.units[unit_id]) and len(path) == RETREAT_HEXES + UNSUPPLIED_EXTRA:
+                        continue
                     found.append(illegal("CRT", f"{effective}: {self.name(unit_id)} retreats {len(path)} hex(es), not {RETREAT_HEXES}{note}", action))
         elif retreats:
             found.append(illegal("CRT", f"{effective}{note} makes no one retreat, yet {', '.join(self.name(u) for u in retreats)} retreated", action))
