@@ -212,7 +212,8 @@ def test_every_unit_name_a_module_gives_still_names_its_unit(module_path):
     assert not wrong, wrong[:5]
 
 
-def test_the_documented_paths_of_glory_turn_writes_cards_by_name_and_is_legal(pbem, tmp_path):
+def test_the_documented_paths_of_glory_turn_writes_cards_by_name():
+    # tests/test_notation_doc_examples.py checks it is legal, with every other documented turn
     from pathlib import Path
 
     docs = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
@@ -220,7 +221,3 @@ def test_the_documented_paths_of_glory_turn_writes_cards_by_name_and_is_legal(pb
     assert "Card Guns of August as ops" in example
     cards = [a["card"] for a in parse_notation(example, "docs.pbem").data["actions"] if "card" in a]
     assert cards[:2] == ["CP-01", "AP-03"]
-    turn = tmp_path / "turn.pbem"
-    turn.write_text(example.split("== Attrition ==")[0], encoding="utf-8")  # the action rounds, whose cards these are
-    result = pbem("check", turn)
-    assert result.code == 0 and "all legal" in result.out, result.out + result.err

@@ -75,15 +75,17 @@ def map_picture(
     labels: bool = True,
     scale: float = 1.0,
     status: dict | None = None,
+    numbers: bool = False,
 ) -> MapPicture:
     """Draw a hex map (``hex_size`` = hex circumradius in pixels, or a calibrated ``layout`` over a
-    ``background`` image) or a point-to-point map (positions times ``scale``). ``status``: the game's status, which
-    may choose the features drawn (``style.status_features``: the VP spaces of the map a scenario scores on)."""
+    ``background`` image, with the hex ``numbers`` printed over it if asked) or a point-to-point map (positions
+    times ``scale``). ``status``: the game's status, which may choose the features drawn (``style.status_features``:
+    the VP spaces of the map a scenario scores on)."""
     style = style or default_style()
     if isinstance(game_map, HexMap):
         if layout is None:
             layout = HexLayout.regular(game_map.spec, hex_size, margin=max(6.0, hex_size * 0.4))
-        return _hex_picture(game_map, style, layout, background, labels)
+        return _hex_picture(game_map, style, layout, background, labels, numbers)
     if isinstance(game_map, PointMap):
         return _point_picture(game_map, style, scale * style.map_scale, labels, style.feature_names(status))
     raise TypeError(f"cannot draw a map of kind {game_map.kind!r}")
@@ -111,12 +113,19 @@ def grid_picture(layout: HexLayout, background: Image.Image | None = None, *, co
     return image
 
 
-def _hex_picture(game_map: HexMap, style: CounterStyle, layout: HexLayout, background: Image.Image | None, labels: bool) -> MapPicture:
+def _hex_picture(game_map: HexMap, style: CounterStyle, layout: HexLayout, background: Image.Image | None, labels: bool, numbers: bool = False) -> MapPicture:
     centers = tuple(layout.center(h) for h in game_map.hexes)
     unit = min(layout.pitch)  # hex height (flat) or width (pointy): sizes below scale with it
     if background is not None:
-        # The user's own board already shows terrain, roads and names: pbem only places pieces on it.
-        return MapPicture(background.convert("RGB").copy(), centers, unit / 2, layout, (), True)
+        # The user's own board already shows terrain, roads and names: pbem only places pieces on it, and the hex
+        # numbers where the printed map has none (``numbers``), near the top of each hex, clear of the counters.
+        image = background.convert("RGB").copy()
+        if numbers:
+            draw = ImageDraw.Draw(image)
+            number_font = font(max(8, round(unit * 0.2)))
+            for (x, y), label in zip(centers, game_map.labels):
+                draw.text((x, y - unit * 0.36), label, font=number_font, fill=LABEL, anchor="mm", stroke_width=max(1, round(unit / 40)), stroke_fill="white")
+        return MapPicture(image, centers, unit / 2, layout, (), True)
     x0, y0, x1, y1 = layout.extent()
     image = Image.new("RGB", check_canvas(x1 + max(x0, 0), y1 + max(y0, 0), "map picture"), "white")
     draw = ImageDraw.Draw(image)

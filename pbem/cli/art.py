@@ -142,9 +142,9 @@ BACKGROUND_HELP = (
 HEX_SIZE_HELP = "Hex radius in pixels [default: {}; with --background: the image's own]."
 
 
-def _map_picture(module, style, hex_size: float | None, default_size: float, background: Path | None, status: dict | None = None):
+def _map_picture(module, style, hex_size: float | None, default_size: float, background: Path | None, status: dict | None = None, numbers: bool = False):
     """The module's map drawn by pbem (with the features the game's ``status`` chooses), or the user's map image
-    with the module's grid fitted to it."""
+    with the module's grid fitted to it (and its hex numbers printed over it with ``numbers``)."""
     from pbem.art.maps import map_picture
 
     if hex_size is not None:
@@ -154,7 +154,7 @@ def _map_picture(module, style, hex_size: float | None, default_size: float, bac
     from pbem.art.background import load_background
 
     image, layout = load_background(background, module.path, module.map, module.id, hex_size)
-    return map_picture(module.map, style, layout=layout, background=image)
+    return map_picture(module.map, style, layout=layout, background=image, numbers=numbers)
 
 
 @art.command("map")
@@ -163,7 +163,8 @@ def _map_picture(module, style, hex_size: float | None, default_size: float, bac
 @click.option("--out", required=True, type=OutPath)
 @click.option("--hex-size", type=float, help=HEX_SIZE_HELP.format(28))
 @click.option("--background", type=InPath, help=BACKGROUND_HELP)
-def map_command(module_name: str, state_path: Path | None, out: Path, hex_size: float | None, background: Path | None) -> int:
+@click.option("--numbers", is_flag=True, help="Print the module's hex numbers over --background (for a printed map that has none).")
+def map_command(module_name: str, state_path: Path | None, out: Path, hex_size: float | None, background: Path | None, numbers: bool) -> int:
     """A picture of MODULE's map: terrain, labels, rivers, roads, rails, borders, cities (and units)."""
     from pbem.art.images import save
     from pbem.art.overlay import overlay
@@ -175,7 +176,7 @@ def map_command(module_name: str, state_path: Path | None, out: Path, hex_size: 
     module = load_module(module_name)
     style = load_style(module.path)
     state = State.from_json(module, load_state_document(state_path)) if state_path is not None else None
-    picture = _map_picture(module, style, hex_size, 28.0, background, state.status if state is not None else None)
+    picture = _map_picture(module, style, hex_size, 28.0, background, state.status if state is not None else None, numbers)
     image = picture.image
     if state is not None:
         image = overlay(picture, state, [], style)
