@@ -220,8 +220,24 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         end_at=data.get("to"),
         writer=data.get("writer"),
         options=module.check_option_choices(data["options"], document, "/options") if "options" in data else {},
+        dice=_dice_claim(path, data["dice"], document) if "dice" in data else None,
     )
     return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
+
+
+def _dice_claim(path: str | Path, value: Any, document: JsonDocument) -> act.DiceClaim:
+    """The dice record the header names, read from beside the turn file (every message checked)."""
+    from pbem.formats.dicerecord import load_record
+
+    name = value if isinstance(value, str) else value["record"]
+    draws = None
+    if isinstance(value, dict):
+        draws = [(int(seq), int(roll) if roll else None) for seq, _, roll in (d.partition(".") for d in value["draws"])]
+    record_path = inside(Path(path).parent / name, Path(path).parent)
+    if not record_path.is_file():
+        raise document.error("/dice" if isinstance(value, str) else "/dice/record", f"the dice record {name} is not beside the turn file")
+    record, problems = load_record(record_path, strict=False)
+    return act.DiceClaim(name, record, problems, draws)
 
 
 def _check_places(document: JsonDocument, module: Module) -> None:
