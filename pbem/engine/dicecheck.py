@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from pbem.engine.dice import turn_rolls
 from pbem.model.actions import DiceClaim, Phase, Turn
+from pbem.model.errors import Source
 from pbem.model.module import Module
 from pbem.model.violation import MISMATCH, WARNING, Violation
 
@@ -41,9 +42,10 @@ def check_dice(turn: Turn, module: Module) -> list[Violation]:
     claim = turn.header.dice
     if claim is None:
         return []
-    found: list[Violation] = [Violation(RULE, MISMATCH, f"dice record {claim.name}: {problem}") for problem in claim.problems]
+    header = Source(turn.file)
+    found: list[Violation] = [Violation(RULE, MISMATCH, f"dice record {claim.name}: {problem}", source=header) for problem in claim.problems]
     dice, refused = _draws(turn, claim)
-    found += [Violation(RULE, MISMATCH, f"dice record {claim.name}: {text}") for text in refused]
+    found += [Violation(RULE, MISMATCH, f"dice record {claim.name}: {text}", source=header) for text in refused]
     actions = {a.index: a for a in turn.actions}
     at = 0
     for roll in turn_rolls(turn, module):
@@ -73,7 +75,7 @@ def check_dice(turn: Turn, module: Module) -> list[Violation]:
                 f"{', '.join(d.label for d in taken)} gave {'+'.join(map(str, faces))}")
     if at < len(dice):
         left = dice[at:]
-        found.append(Violation(RULE, WARNING, f"{len(left)} {'die' if len(left) == 1 else 'dice'} drawn in {claim.name} for this turn "
+        found.append(Violation(RULE, WARNING, source=header, message=f"{len(left)} {'die' if len(left) == 1 else 'dice'} drawn in {claim.name} for this turn "
                                               f"({', '.join(d.label for d in left)}) {'is' if len(left) == 1 else 'are'} not used by any roll"))
     return found
 
