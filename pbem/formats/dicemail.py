@@ -108,6 +108,8 @@ def _decode(body: str, kind: str, where: str, line: int) -> dict[str, Any]:
         payload = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
     except (binascii.Error, ValueError):
         raise PbemError.at(where, f"{damaged}: not base64: paste the block as it was sent", line=line) from None
+    if base64.b64encode(payload).decode("ascii").rstrip("=") != text:  # a last character changed in its unused bits
+        raise PbemError.at(where, f"{damaged}: its last base64 character was changed: paste the block as it was sent", line=line)
     if checksum(payload) != check.lower():
         raise PbemError.at(where, f"{damaged}: its checksum does not match (a character changed or a line lost): paste it again", line=line)
     try:
