@@ -100,7 +100,7 @@ def _unquoted(line: str) -> str:
 def _decode(body: str, kind: str, where: str, line: int) -> dict[str, Any]:
     damaged = f"the dice {kind} block is damaged"
     text, equals, check = body.partition("=")
-    if not equals or "=" in check or not re.fullmatch(r"[0-9a-fA-F]{8}", check):
+    if not equals or "=" in check or not re.fullmatch(r"[0-9a-f]{8}", check):
         raise PbemError.at(where, f"{damaged}: its checksum line (=xxxxxxxx) is missing or cut: paste the whole block", line=line)
     if not _BASE64.match(text) or len(text) % 4 == 1:
         raise PbemError.at(where, f"{damaged}: characters that base64 does not use: paste the block as it was sent", line=line)
@@ -110,7 +110,7 @@ def _decode(body: str, kind: str, where: str, line: int) -> dict[str, Any]:
         raise PbemError.at(where, f"{damaged}: not base64: paste the block as it was sent", line=line) from None
     if base64.b64encode(payload).decode("ascii").rstrip("=") != text:  # a last character changed in its unused bits
         raise PbemError.at(where, f"{damaged}: its last base64 character was changed: paste the block as it was sent", line=line)
-    if checksum(payload) != check.lower():
+    if checksum(payload) != check:
         raise PbemError.at(where, f"{damaged}: its checksum does not match (a character changed or a line lost): paste it again", line=line)
     try:
         message = json.loads(payload.decode("utf-8"))
