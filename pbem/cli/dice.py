@@ -31,10 +31,10 @@ def stats(game: tuple[str, ...], db: Path | None, module_name: str | None, outpu
     """
     from pbem.engine.dicestats import dice_stats, stats_lines
 
-    module, turns, players = load_game_files(game, db, module_name)
+    module, turns, players, records = load_game_files(game, db, module_name)
     from pbem.archive.gamedice import dice_record
 
-    result = dice_stats(dice_record(module, turns))
+    result = dice_stats(dice_record(module, turns, records))
     if output == "json":
         click.echo(json.dumps({"module": module.id, "players": players, **result.as_json()}, indent=2, ensure_ascii=False))
     else:
@@ -44,7 +44,7 @@ def stats(game: tuple[str, ...], db: Path | None, module_name: str | None, outpu
 
 
 def load_game_files(game: tuple[str, ...], db: Path | None, module_name: str | None):
-    """The module, the turn files in play order and the players (side -> names) of GAME."""
+    """The module, the turn files in play order, the players (side -> names) and the dice records of GAME."""
     from pbem.archive import games
     from pbem.archive.gamefiles import read_game
     from pbem.model.module import load_module, load_module_by_id
@@ -62,7 +62,7 @@ def load_game_files(game: tuple[str, ...], db: Path | None, module_name: str | N
         except sqlite3.DatabaseError as error:
             raise PbemError.at(db or default_path(), f"cannot read the archive: {error}") from None
         module = load_module(module_name) if module_name else load_module_by_id(stored.module)
-        return module, stored.turns, stored.metadata.get("players") or {}
+        return module, stored.turns, stored.metadata.get("players") or {}, stored.dice
     from pbem.cli.chain import chain_files
 
     paths = tuple(Path(g) for g in game)
@@ -75,11 +75,11 @@ def load_game_files(game: tuple[str, ...], db: Path | None, module_name: str | N
         from pbem.model.files import read_bytes
 
         module = load_module(module_name) if module_name else _module_of(files)
-        return module, [(p.name, read_bytes(p)) for p in files], {}
+        return module, [(p.name, read_bytes(p)) for p in files], {}, {}
     found = read_game(list(paths))
     module = games.resolve_module(found, module_name)
     games.order_input(found, module)
-    return module, [(t.name, t.data) for t in found.turns], found.metadata.get("players") or {}
+    return module, [(t.name, t.data) for t in found.turns], found.metadata.get("players") or {}, found.dice
 
 
 def _only_vassal(paths: tuple[Path, ...]) -> bool:

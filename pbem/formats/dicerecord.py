@@ -40,6 +40,17 @@ def load_record(path: str | Path, strict: bool = True) -> tuple[Record, list[str
     return record_from_text(text, str(path), strict)
 
 
+def load_record_bytes(data: bytes, where: str, strict: bool = True) -> tuple[Record, list[str]]:
+    """A record from its file's bytes (as the archive keeps them)."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise PbemError.at(where, f"a dice record is at most {MAX_RECORD_BYTES // (1024 * 1024)} MiB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PbemError.at(where, "not UTF-8 text") from None
+    return record_from_text(text, where, strict)
+
+
 def record_from_text(text: str, where: str, strict: bool = True) -> tuple[Record, list[str]]:
     document = parse_json(text, where)
     try:
