@@ -113,7 +113,7 @@ def first_break(record: Record, stored: list[StoredLink], head: str, count: int)
         expected = link(previous, position, entry.name, entry.data)
         if expected != entry.link:
             if position == 0:
-                edited = "start state" if record.scheme == 1 else "start, module, scenario, players or result"
+                edited = "start state" if record.scheme == 1 else "start, module, scenario, players, result or dice records"
                 return f"{where}: does not follow from the game's start (its {edited} edited, or turns dropped or reordered)"
             return f"{where}: does not follow from link {position} (turns edited, dropped, inserted or reordered)"
         previous = entry.link
