@@ -78,3 +78,41 @@ def test_a_roll_changed_after_the_fact_is_a_dice_mismatch_in_the_archive(game, t
     assert code == 0 and [game["id"] for game in __import__("json").loads(out)] == [1]
     code, out, _ = run(capsys, "archive", "--db", tmp_path / "g.sqlite", "show", "1")
     assert "rule dice [mismatch] attack roll 5 differs from the dice record amur-1980.dice: draw #4.1 (attack on 3306) gave 6" in out
+
+
+# --- a VASSAL log: the record beside the logs ------------------------------------------------------------------
+REPO = Path(__file__).resolve().parents[1]
+SAVE = REPO.parent / "shared" / "data" / "paths-of-glory" / "vassal" / "Classic10-8.vsav"
+
+
+@pytest.mark.skipif(not SAVE.is_file(), reason="../shared/data/paths-of-glory/vassal is absent")
+@pytest.mark.parametrize("faces, verdict", [([4, 3], 0), ([4, 2], 1)])
+def test_a_vassal_log_is_checked_against_the_record_beside_it(tmp_path, capsys, faces, verdict):
+    import importlib.util
+
+    from dice_support import exchange
+
+    from pbem.model import fairdice
+
+    spec = importlib.util.spec_from_file_location("build_vassal_samples", REPO / "modules" / "paths-of-glory" / "tools" / "build_vassal_samples.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    o = tool.Opening(SAVE)  # the sample log legal-03: the CP attack on Sedan, the attacker's die 4, the defender's 3
+    o.play("CP-10", "OPS (CP)")
+    o.move("GE-4-ARMY", "Strasbourg")
+    o.writer.chat("attack Sedan from Koblenz: 2/5")
+    o.roll("Grey Die", 4)
+    o.roll("Blue Die", 3)
+    o.reduce("FR-5-ARMY")
+    o.move("FR-5-ARMY", "Chateau Thierry", "Cambrai")
+    o.move("GE-2-ARMY", "Sedan")
+    o.move("GE-3-ARMY", "Sedan")
+    log = o.save("attack-on-sedan.vlog", tmp_path)
+    record = fairdice.Record("pog-1")
+    request = fairdice.Request("pog-1", 1, 1, "action", "cp", ({"for": "attack on Sedan", "dice": "1d6"},
+                                                              {"for": "attack on Sedan (defender)", "dice": "1d6"}))  # fmt: skip
+    exchange(record, request, faces)
+    (tmp_path / "pog-1.dice").write_text(record.text())
+    code, out, _ = run(capsys, "check", log)
+    assert code == verdict
+    assert ("rule dice [mismatch] attack (defender) roll 3 differs from the dice record pog-1.dice: draw #1.2" in out) == bool(verdict)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, one_line
+from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, counted, one_line
 from pbem.cli.archive import DB_HELP
 
 
@@ -248,7 +248,7 @@ def verify(record_path: Path, output: str) -> int:
         for problem in problems:
             click.echo(one_line(f"{record_path}: {problem}"))
         waiting = sum(e.status != "revealed" for e in record.entries.values())
-        click.echo(one_line(f"{record_path}: game {record.game}, {len(record.entries)} requests, {waiting} not revealed, "
+        click.echo(one_line(f"{record_path}: game {record.game}, {counted(len(record.entries), 'request')}, {waiting} not revealed, "
                             + (f"{len(problems)} problems" if problems else "every die recomputed")))
     return EXIT_VIOLATIONS if problems else EXIT_OK
 

@@ -131,6 +131,7 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
         from pbem.formats.vassal.to_turn import read_vassal_turn
 
         document = read_vassal_turn(str(path), module, None if previous is None else str(previous))
+        _dice_beside(path, document)
     elif Path(path).suffix.lower() in NOTATION_SUFFIXES:
         from pbem.formats.notation import read_notation  # type: ignore[import-not-found]
 
@@ -223,6 +224,19 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         dice=_dice_claim(path, data["dice"], document) if "dice" in data else None,
     )
     return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
+
+
+def _dice_beside(path: str | Path, document: JsonDocument) -> None:
+    """A VASSAL log names no dice record: the one record (``*.dice``) beside it, if there is exactly one, is its."""
+    data = document.data
+    if not isinstance(data, dict) or "dice" in data:
+        return
+    try:
+        found = sorted(p.name for p in Path(path).parent.iterdir() if p.suffix.lower() == ".dice" and p.is_file())
+    except OSError:
+        return
+    if len(found) == 1:
+        data["dice"] = found[0]
 
 
 def _dice_claim(path: str | Path, value: Any, document: JsonDocument) -> act.DiceClaim:
