@@ -106,7 +106,6 @@ def _draws(turn: Turn, claim: DiceClaim) -> tuple[list[_Die], list[str]]:
                  and (not phases or _norm(entry.request.phase) in phases)]
     else:
         named = claim.draws
-    draws = record.draws()
     used: set[tuple[int, int]] = set()
     out: list[_Die] = []
     for seq, roll in named:
@@ -117,16 +116,17 @@ def _draws(turn: Turn, claim: DiceClaim) -> tuple[list[_Die], list[str]]:
         if entry.status != "revealed":
             refused.append(f"request #{seq} is {entry.status}: its dice cannot be used yet")
             continue
-        numbers = [roll] if roll is not None else list(range(1, len(entry.request.rolls) + 1))
+        rolls = entry.rolls() or []
+        numbers = [roll] if roll is not None else list(range(1, len(rolls) + 1))
         for number in numbers:
-            if (seq, number) not in draws:
+            if not 1 <= number <= len(rolls):
                 refused.append(f"request #{seq} has no roll {number}")
                 continue
             if (seq, number) in used:
                 refused.append(f"draw #{seq}.{number} is used twice")
                 continue
             used.add((seq, number))
-            _, spec, faces = draws[(seq, number)]
+            spec, faces = rolls[number - 1]
             sides = int(spec["dice"].partition("d")[2])
             out += [_Die(seq, number, spec["for"], sides, face, entry.request.turn) for face in faces]
     return out, refused

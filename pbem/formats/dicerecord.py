@@ -18,7 +18,7 @@ from pbem.model.jsonsource import parse_json
 
 SUFFIX = ".dice"
 SECRET_SUFFIX = ".secret"
-MAX_RECORD_BYTES = 32 * 1024 * 1024
+MAX_RECORD_BYTES = 16 * 1024 * 1024  # 10,000 requests of a few dice each take about 8 MiB
 
 
 def default_path(game: str) -> Path:

@@ -34,7 +34,8 @@ GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 MAX_SIDES = 1000
 MAX_DICE = 100  # dice in one request
 MAX_TEXT = 200  # characters of a purpose or a phase
-MAX_MESSAGES = 100_000  # in one record
+MAX_MESSAGES = 30_000  # in one record: 10,000 requests, answered and revealed
+MAX_RECORD_DICE = 100_000  # in one record: a few seconds to recompute them all
 _DICE = re.compile(r"^\s*(?:(\d{1,3})\s*[x×*]\s*)?(\d{1,3})?\s*d\s*(\d{1,4})\s*$", re.IGNORECASE)
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 KINDS = ("request", "answer", "reveal")
@@ -182,14 +183,19 @@ class Entry:
     commitment: bytes
     answer: bytes | None = None
     secret: bytes | None = None
+    _faces: list[int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def digest(self) -> bytes:
         return digest(self.request.encoded(), self.commitment)
 
     def faces(self) -> list[int] | None:
-        """The dice, once answered and revealed."""
-        return draw(self.request, self.secret, self.answer) if self.secret is not None and self.answer is not None else None
+        """The dice, once answered and revealed (worked out once)."""
+        if self.secret is None or self.answer is None:
+            return None
+        if self._faces is None:
+            self._faces = draw(self.request, self.secret, self.answer)
+        return self._faces
 
     def rolls(self) -> list[tuple[dict[str, str], list[int]]] | None:
         """Each roll entry with its faces, once revealed."""
@@ -246,6 +252,9 @@ class Record:
     game: str
     entries: dict[int, Entry] = field(default_factory=dict)
     messages: list[dict[str, Any]] = field(default_factory=list)  # as received, in order: the file's content
+    _commitments: set[bytes] = field(default_factory=set, repr=False)  # every commitment and secret seen: a reuse
+    _secrets: set[bytes] = field(default_factory=set, repr=False)  # is found in constant time, however long the record
+    _dice: int = field(default=0, repr=False)
 
     def add(self, message: dict[str, Any]) -> bool:
         """Check and record ``message``; False when the record already holds it (a message pasted twice)."""
@@ -273,9 +282,13 @@ class Record:
             if known.request == request and known.commitment == committed:
                 return False
             raise DiceError(f"two requests with sequence number {request.seq}: the record already holds a different request #{request.seq}")
-        if any(e.commitment == committed for e in self.entries.values()):
+        if self._dice + len(request.dice()) > MAX_RECORD_DICE:
+            raise DiceError(f"a record holds at most {MAX_RECORD_DICE:,} dice")
+        if committed in self._commitments:
             raise DiceError(f"request #{request.seq} reuses the commitment of an earlier request: its secret was used before")
         self.entries[request.seq] = Entry(request, committed)
+        self._commitments.add(committed)
+        self._dice += len(request.dice())
         return True
 
     def _entry(self, message: dict[str, Any], kind: str, keys: set[str]) -> Entry:
@@ -315,9 +328,10 @@ class Record:
             raise DiceError(f"the reveal of #{seq} used another answer than the one recorded")
         if entry.secret is not None:
             return False
-        if any(e.secret == secret for e in self.entries.values() if e is not entry):
+        if secret in self._secrets:
             raise DiceError(f"the reveal of #{seq} reuses a secret revealed before")
         entry.secret = secret
+        self._secrets.add(secret)
         return True
 
     def as_json(self) -> dict[str, Any]:
@@ -330,13 +344,6 @@ class Record:
         return (f'{{"pbem_dice_record": {VERSION}, "game": {json.dumps(self.game)}, "messages": [\n  {body}\n]}}\n' if lines
                 else f'{{"pbem_dice_record": {VERSION}, "game": {json.dumps(self.game)}, "messages": []}}\n')
 
-    def draws(self) -> dict[tuple[int, int], tuple[Entry, dict[str, str], list[int]]]:
-        """(seq, roll number from 1) -> the entry, the roll entry and its faces, for every revealed roll."""
-        out = {}
-        for seq, entry in sorted(self.entries.items()):
-            for n, (roll, faces) in enumerate(entry.rolls() or (), start=1):
-                out[(seq, n)] = (entry, roll, faces)
-        return out
 
 
 def read_record(data: Any, where: str, strict: bool = True) -> tuple[Record, list[str]]:
