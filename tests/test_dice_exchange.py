@@ -327,3 +327,17 @@ def test_exchange_helper_reaches_the_wanted_dice():
     record = fairdice.Record(GAME)
     exchange(record, _request(7), [6, 6, 1])
     assert record.entries[7].faces() == [6, 6, 1]
+
+
+def test_verify_in_json_and_a_block_quoted_twice_is_answered_once(tmp_path, capsys, monkeypatch):
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    block = armour(_messages()[0])
+    (tmp_path / "mail.txt").write_text(f"{block}\n> {block.replace(chr(10), chr(10) + '> ')}")
+    code, out, _ = run(capsys, "dice", "answer", tmp_path / "mail.txt")
+    assert code == 0 and out.count("BEGIN PBEM DICE ANSWER") == 1
+    code, out, _ = run(capsys, "dice", "verify", tmp_path / f"{GAME}.dice", "--format", "json")
+    report = json.loads(out)
+    assert code == 0 and report["ok"] and report["requests"][0]["status"].startswith("awaiting the reveal")
+    assert report["requests"][0]["rolls"] is None

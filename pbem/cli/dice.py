@@ -161,7 +161,8 @@ def answer(message: Path, record_path: Path | None) -> int:
                 reply = {"kind": "answer", "game": entry.request.game, "seq": seq, "request": entry.digest.hex(),
                          "answer": secrets.token_bytes(fairdice.SECRET_BYTES).hex()}
                 record.add(reply)
-            replies.append(fairdice.answer_message(entry))
+            if all(r["seq"] != seq for r in replies):  # a block quoted twice is answered once
+                replies.append(fairdice.answer_message(entry))
     save_record(path, record)
     for reply in replies:
         click.echo(armour(reply), nl=False)
@@ -206,6 +207,8 @@ def reveal(message: Path, record_path: Path | None) -> int:
             else:
                 record.add(block.message)
                 entry = record.entries[block.message["seq"]]
+            if entry in shown:
+                continue
             shown.append(entry)
     save_record(path, record)
     for entry in shown:
@@ -215,7 +218,7 @@ def reveal(message: Path, record_path: Path | None) -> int:
     for entry in shown:
         for line in dice_lines(entry):
             click.echo(one_line(line))
-    for reply in out:
+    for reply in {m["seq"]: m for m in out}.values():
         click.echo(armour(reply), nl=False)
     note = "send the block above to your opponent" if out else "the dice match the request's commitment"
     click.echo(one_line(f"revealed {_numbers([fairdice.reveal_message(e) for e in shown])} in {path}; {note}"), err=True)
