@@ -103,6 +103,10 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
                 return Replay(turn, state, violations, done, worked, rolled, module)
     violations.extend(rules.finish(state, context))
     violations.extend(check_end(module, state, turn))
+    if turn.header.dice is not None:
+        from pbem.engine.dicecheck import check_dice
+
+        violations.extend(check_dice(turn, module))
     return Replay(turn, state, violations, done, worked, rolled, module)
 
 

@@ -132,6 +132,7 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
         from pbem.formats.vassal.to_turn import read_vassal_turn
 
         document = read_vassal_turn(str(path), module, None if previous is None else str(previous))
+        _dice_beside(path, document)
     elif Path(path).suffix.lower() in NOTATION_SUFFIXES:
         from pbem.formats.notation import read_notation  # type: ignore[import-not-found]
 
@@ -221,8 +222,37 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         end_at=data.get("to"),
         writer=data.get("writer"),
         options=module.check_option_choices(data["options"], document, "/options") if "options" in data else {},
+        dice=_dice_claim(path, data["dice"], document) if "dice" in data else None,
     )
-    return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
+    return act.Turn(str(path), header, actions, list(getattr(document, "notices", ())), getattr(document, "origin", None)), module
+
+
+def _dice_beside(path: str | Path, document: JsonDocument) -> None:
+    """A VASSAL log names no dice record: the one record (``*.dice``) beside it, if there is exactly one, is its."""
+    data = document.data
+    if not isinstance(data, dict) or "dice" in data:
+        return
+    try:
+        found = sorted(p.name for p in Path(path).parent.iterdir() if p.suffix.lower() == ".dice" and p.is_file())
+    except OSError:
+        return
+    if len(found) == 1:
+        data["dice"] = found[0]
+
+
+def _dice_claim(path: str | Path, value: Any, document: JsonDocument) -> act.DiceClaim:
+    """The dice record the header names, read from beside the turn file (every message checked)."""
+    from pbem.formats.dicerecord import load_record
+
+    name = value if isinstance(value, str) else value["record"]
+    draws = None
+    if isinstance(value, dict):
+        draws = [(int(seq), int(roll) if roll else None) for seq, _, roll in (d.partition(".") for d in value["draws"])]
+    record_path = inside(Path(path).parent / name, Path(path).parent)
+    if not record_path.is_file():
+        raise document.error("/dice" if isinstance(value, str) else "/dice/record", f"the dice record {name} is not beside the turn file")
+    record, problems = load_record(record_path, strict=False)
+    return act.DiceClaim(name, record, problems, draws)
 
 
 def _check_places(document: JsonDocument, module: Module) -> None:

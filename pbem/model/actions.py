@@ -296,6 +296,18 @@ class TurnHeader:
     end_at: dict[str, Any] | None = None  # ``to``: where it ends
     writer: str | None = None  # the side that wrote the file, when the header says
     options: dict[str, Any] = field(default_factory=dict)  # module options the game chooses from this turn on
+    dice: "DiceClaim | None" = None  # the dice record the turn's rolls come from, when the header names one
+
+
+@dataclass
+class DiceClaim:
+    """The dice record a turn's rolls come from (``pbem.model.fairdice.Record``), and the draws it uses in order
+    (``(seq, roll)``, roll None for every roll of a request), or None: the record's draws for the turn."""
+
+    name: str  # as the header wrote it
+    record: Any  # the Record read, or None when the file could not be found
+    problems: list[str] = field(default_factory=list)  # messages of the record the protocol refused
+    draws: list[tuple[int, int | None]] | None = None
 
 
 @dataclass
@@ -306,3 +318,4 @@ class Turn:
     header: TurnHeader
     actions: list[Action]
     notices: list[Any] = field(default_factory=list)  # violations found reading the file (a re-roll after an undo)
+    origin: str | None = None  # a VASSAL file's module version, and how its pieces were read

@@ -76,14 +76,22 @@ class PathsOfGloryBase(Ruleset):
 
     def played(self, state: State, event: str) -> bool:
         """Whether a card with event key ``event`` has been played as an event."""
-        cards = self.module.cards
-        return any(cards.get(c, {}).get("event") == event for c in state.status.get("events_played", ()))
+        played = tuple(state.status.get("events_played", ()))
+        cache = self.__dict__.setdefault("_events_of_played", {})  # asked ~100 times per turn, for the same cards
+        events = cache.get(played)
+        if events is None:
+            if len(cache) >= 64:
+                cache.clear()
+            cards = self.module.cards
+            events = cache[played] = {cards.get(c, {}).get("event") for c in played}
+        return event in events
 
     def neutral(self, state: State, nation: str | None) -> bool:
         return nation in state.status.get("neutral_nations", ())
 
     def controller(self, state: State, location: int) -> str | None:
-        """The side controlling a space: its control marker, else the side the map gives it."""
+        """The side controlling a space: its control marker, else the side the map gives it. (``SupplyRules.controllers``
+        gives the same for every space at once: change both together.)"""
         label = self.module.map.label(location)
         marked = state.status.get("control", {}).get(label)
         if marked:

@@ -79,6 +79,7 @@ MAX_CLOSING = 3  # lines of a closing remark after the last action
 HEADER_FIELDS = {
     "game": "module", "module": "module", "version": "module_version", "scenario": "scenario", "turn": "turn",
     "side": "side", "start": "start", "player": "player", "note": "note", "starts": "from", "ends": "to", "writer": "writer", "options": "options",
+    "dice": "dice",
 }  # fmt: skip
 COMBAT_ORDER = (
     "defenders", "support", "declare", "flank", "cards", "odds", "shifts", "column", "roll", "defender_roll", "result", "losses",
@@ -818,6 +819,12 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1, state: str 
         if chosen is not None:
             data["options"] = finisher.value(chosen, "/options")
             positions["/options"] = (header["options"].line, header["options"].column)
+    if "dice" in header:
+        at = header["dice"]
+        record, *draws = str(at.value).split() or [""]
+        value: Any = {"record": At(record, at.line, at.column), "draws": [At(d.lstrip("#"), at.line, at.column) for d in draws]} if draws else At(record, at.line, at.column)
+        data["dice"] = finisher.value(value, "/dice")
+        positions["/dice"] = (at.line, at.column)
     if "start" in header:
         data["start"] = finisher.value(_start(header["start"]), "/start")
         positions["/start"] = (header["start"].line, header["start"].column)

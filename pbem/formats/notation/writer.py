@@ -88,6 +88,9 @@ def write_notation(data: dict[str, Any]) -> str:
     if data.get("options"):
         chosen = (f"{name}={str(value).lower() if isinstance(value, bool) else value}" for name, value in data["options"].items())
         out.append(f"Options: {', '.join(chosen)}")
+    if "dice" in data:
+        dice = data["dice"]
+        out.append(f"Dice: {dice}" if isinstance(dice, str) else f"Dice: {' '.join([dice['record'], *dice['draws']])}")
     for key, label in (("player", "Player"), ("note", "Note")):
         if key in data:
             text = data[key]
