@@ -39,3 +39,29 @@ def test_soviet_front_shows_each_faces_arm():
     symbol = (15, 15, 60, 45)
     assert ImageChops.difference(shock_back.crop(symbol), infantry_back.crop(symbol)).getbbox() is None
     assert ImageChops.difference(render_counter(front_type, 0, style).crop(symbol), infantry_back.crop(symbol)).getbbox() is not None
+
+
+def test_hex_numbers_over_a_players_own_map_image():
+    """The printed map has no hex numbers: ``pbem art map --background --numbers`` prints the module's over it."""
+    from PIL import Image
+
+    from pbem.art.layout import HexLayout
+
+    module = load_module("no-retreat")
+    layout = HexLayout.regular(module.map.spec, 12.0, margin=6.0)
+    x0, y0, x1, y1 = layout.extent()
+    board = Image.new("RGB", (round(x1 + x0), round(y1 + y0)), "white")
+    plain = map_picture(module.map, layout=layout, background=board).image
+    numbered = map_picture(module.map, layout=layout, background=board, numbers=True).image
+    assert ImageChops.difference(plain, board).getbbox() is None  # the board as it is
+    x, y = layout.center(module.map.hexes[module.map.index("1307")])
+    top = (round(x - 12), round(y - 12), round(x + 12), round(y - 1))  # the number sits in the hex's upper half
+    assert ImageChops.difference(numbered.crop(top), board.crop(top)).getbbox() is not None
+
+
+def test_module_show_lists_the_hexes_near_a_city(pbem):
+    result = pbem("module", "show", "no-retreat", "--near", "Minsk", "--radius", "1")
+    assert result.code == 0
+    listed = result.out.split("locations:\n", 1)[1].split()
+    assert listed[:3] == ["1307", "Minsk:", "city"] and sum(1 for w in listed if w.rstrip(":").isdigit() and len(w.rstrip(":")) == 4) == 7
+    assert pbem("module", "show", "no-retreat", "--near", "Atlantis").code == 2

@@ -63,3 +63,14 @@ def test_soviet_draw_with_moscow_or_the_caucasus_oil_held_by_the_axis(pbem, tmp_
     (tmp_path / "turn.json").write_text(json.dumps(turn))
     report = json.loads(pbem("check", tmp_path / "turn.json", "--format", "json").out)
     assert report["ok"] is ok and all(v["rule"] == "5.2" for v in report["violations"])
+
+
+def test_sample_states_carry_the_control_of_every_city():
+    """Supply (6.1) needs every city's owner: a new player's first turn from these states is judged."""
+    from pbem.model.module import load_module
+
+    game_map = load_module("no-retreat").map
+    cities = {game_map.label(i) for i in range(len(game_map)) if game_map.terrain[i] == "city"}
+    assert len(cities) == 32
+    for path in SAMPLES.glob("state-*.json"):
+        assert set(json.loads(path.read_text())["status"]["cities"]) >= cities, path.name

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from pbem.formats.notation import NotationError, parse_notation, write_notation
-from pbem.model.resources import data_dir
 
 HEADER = "Game: red-winter\nScenario: campaign\nTurn: 1\nSide: finnish\n"  # 4 lines: the body starts on line 5
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
@@ -163,12 +161,8 @@ def test_convert_round_trips_and_refuses_to_lose_a_field(pbem, tmp_path, monkeyp
     assert "turn.json" in result.err and "'spotter'" in result.err and "would be lost" in result.err
 
 
-def test_the_documented_red_winter_turn_reads_and_is_checked(pbem, tmp_path):
+def test_the_documented_red_winter_turn_reads():
+    # tests/test_notation_doc_examples.py checks it is legal, with every other documented turn
     example = DOCS.read_text(encoding="utf-8").split("## A Red Winter turn", 1)[1].split("```")[1]
-    turn = tmp_path / "turn.pbem"
-    turn.write_text(example.lstrip("\n"))
-    shutil.copy(data_dir("samples") / "red-winter" / "state-after-legal-01.json", tmp_path)
-    kinds = [next(k for k in ("phase", "reinforce", "move", "special", "fire") if k in a) for a in parse_notation(turn.read_text(), turn).data["actions"]]
+    kinds = [next(k for k in ("phase", "reinforce", "move", "special", "fire") if k in a) for a in parse_notation(example.lstrip("\n"), "turn.pbem").data["actions"]]
     assert kinds == ["phase", "phase", "reinforce", "move", "special", "special", "phase", "fire", "fire"]
-    result = pbem("check", turn)
-    assert result.code == 0 and "all legal" in result.out, result.out + result.err  # the docs say it is legal

@@ -28,10 +28,12 @@ def list_modules() -> int:
 @click.argument("name")
 @click.option("--units", "list_units", is_flag=True, help="List every unit: id, printed name, aliases, type, values.")
 @click.option("--locations", "list_locations", is_flag=True, help="List every hex or space: label, name, terrain.")
+@click.option("--near", metavar="LOCATION", help="With --locations: only those within --radius of LOCATION (a label or a name), nearest first.")
+@click.option("--radius", type=click.IntRange(0, 50), default=2, show_default=True, help="How far --near looks (hexes or connections).")
 @click.option("--cards", "list_cards", is_flag=True,
               help="List every card: number, name, side, OPS/SR/RP, commitment, combat card, removed after its event.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def show(name: str, list_units: bool, list_locations: bool, list_cards: bool, output: str) -> int:
+def show(name: str, list_units: bool, list_locations: bool, list_cards: bool, output: str, near: str | None, radius: int) -> int:
     """Show what module NAME (an id or a folder) contains; --units, --locations and --cards list the ids a turn uses."""
     loaded = load_module(name)
     game_map = loaded.map
@@ -52,7 +54,12 @@ def show(name: str, list_units: bool, list_locations: bool, list_cards: bool, ou
         "notes": loaded.metadata.get("notes", []),
     }
     units = [_unit_entry(unit) for unit in loaded.units.values()] if list_units else []
+    list_locations = list_locations or near is not None
     locations = [_location_entry(game_map, i) for i in range(len(game_map))] if list_locations else []
+    if near is not None:
+        centre = _find_location(game_map, near)
+        distances = {i: game_map.distance(centre, i) for i in range(len(game_map))}
+        locations = [{**locations[i], "distance": d} for i, d in sorted(distances.items(), key=lambda item: (item[1], item[0])) if d <= radius]
     if list_units:
         info["unit_list"] = units
     if list_locations:
@@ -85,7 +92,8 @@ def show(name: str, list_units: bool, list_locations: bool, list_cards: bool, ou
         click.echo("locations:")
         for location in locations:
             named = f" {location['name']}" if "name" in location else ""
-            click.echo(f"  {location['label']}{named}: {location['terrain']}")
+            away = f" ({location['distance']} away)" if location.get("distance") else ""
+            click.echo(f"  {location['label']}{named}: {location['terrain']}{away}")
     if list_cards:
         click.echo("cards:" if cards else "cards: none (the module has no cards)")
         for card in cards:
@@ -126,6 +134,19 @@ def _unit_entry(unit) -> dict:
     if unit.name:
         entry["name"] = unit.name
     return entry
+
+
+def _find_location(game_map, written: str) -> int:
+    """A location by its label or its name (any case, accents optional); a usage error naming the input if none."""
+    from pbem.model.names import fold
+
+    found = game_map.find(written)
+    if found is None:
+        named = [i for i in range(len(game_map)) if fold(game_map.names[i] or "") == fold(written)]
+        found = named[0] if len(named) == 1 else None
+    if found is None:
+        raise click.BadParameter(f"no location {written!r} on the map", param_hint="--near")
+    return found
 
 
 def _location_entry(game_map, index: int) -> dict:

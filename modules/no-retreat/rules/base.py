@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.model.actions import Phase
+from pbem.model.actions import Phase, Special
 from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import Ruleset, TurnContext, illegal
@@ -84,4 +84,10 @@ class NoRetreatBase(Ruleset):
         seen.append(name)
         ctx.new_phase(name, action.side or ctx.active_side)
         ctx.extra["events_this_phase"] = 0
+        for key in ("cb_results", "cb_cards", "cb_markers", "cb_due", "attacks_resolved", "counterattack"):
+            ctx.extra.pop(key, None)  # counterblow markers and results live within one combat phase
         return found
+
+    def check_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        known = "draw, unsupplied, resupplied, educate, garrison, counterblow"
+        return [illegal("4.0", f"special order {action.order!r} is not one this module knows ({known})", action)]

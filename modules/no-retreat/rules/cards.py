@@ -44,8 +44,7 @@ def parse_use(use: str, phasing: str) -> tuple[str, str, str | None]:
 class CardRules(NoRetreatBase):
     def check_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
         if action.order != "draw":
-            known = "draw, unsupplied, resupplied, educate, garrison"
-            return [illegal("4.0", f"special order {action.order!r} is not one this module knows ({known})", action)]
+            return super().check_special(action, state, ctx)  # type: ignore[misc]
         return self._draw(action, state, ctx)
 
     def _draw(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
@@ -80,11 +79,13 @@ class CardRules(NoRetreatBase):
         if card is None:
             return [illegal("5.0", f"there is no card {action.card!r} (cards 1-54)", action)]
         number = action.card.lstrip("0")
-        player, kind, half = parse_use(action.use, ctx.active_side)
+        player, kind, half = parse_use(action.use, action.side or ctx.active_side)
         if player not in self.module.sides or kind not in USES or (half is not None and half not in self.module.sides):
             return [illegal("5.4", f"card use {action.use!r} is not one of [axis:|soviet:]{'|'.join(sorted(USES))}[/axis|/soviet]", action)]
         found = self._deck_1945(number, card, state, action)
         if kind != "event":
+            if kind == "counterblow":
+                found += self.counterblow_card(player, action, ctx)  # type: ignore[attr-defined]
             if kind == "improve":
                 credits = ctx.extra.setdefault("improve_cards", {})
                 credits[player] = credits.get(player, 0) + 1

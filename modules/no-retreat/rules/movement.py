@@ -3,9 +3,10 @@
 Checked: who moves when (4.0), the cost of each hex by the TEC's two columns (units with the mechanized
 symbol, others), lake and other blocked hexsides (prohibited), +1 MP to leave a hex in an enemy ZOC, the
 MP limits of mud, snow, long winter and of unsupplied units (6.5.2, TEC), and no rail movement while
-unsupplied (6.5.2). Not checked (not in the sources): entering enemy-occupied hexes, stacking, rail
-movement itself (9), and the inset chart's "stops movement" in an enemy ZOC (the main chart does not say
-it; a warning names it).
+unsupplied (6.5.2). The two printed charts differ on an enemy ZOC: the main chart says only "+1 MP to exit"
+(the module's default, option ``enemy_zoc=exit_cost``), the inset chart "stops movement, +1 MP to exit"
+(``enemy_zoc=stops``: a unit that enters an enemy ZOC ends its move there). Not checked (not in the sources):
+entering enemy-occupied hexes, stacking, rail movement itself (9).
 """
 
 from __future__ import annotations
@@ -91,8 +92,9 @@ class MovementRules(NoRetreatBase):
                 found.append(warning(rule, text + "; an event was played this phase (events override rules, 5.3.2), so this is not judged", action))
             else:
                 found.append(illegal(rule, text, action))
-        for k, here in enumerate(action.path[1:-1], start=1):
-            if self.in_enemy_zoc(state, here, unit.side):
-                found.append(warning("TEC", f"{name} enters an enemy ZOC at {self.where(here)} and moves on: the inset chart says an enemy ZOC stops movement, the main chart only +1 MP to exit", action))
-                break
+        if self.module.options.get("enemy_zoc", "exit_cost") == "stops":
+            for here in action.path[1:-1]:
+                if self.in_enemy_zoc(state, here, unit.side):
+                    found.append(illegal("TEC", f"{name} enters an enemy ZOC at {self.where(here)} and moves on: an enemy ZOC stops movement (the inset chart, option enemy_zoc=stops)", action))
+                    break
         return found

@@ -32,11 +32,15 @@ UNITS = [
     {"id": "SU-MOSCOW", "at": "2008", "step": 1},
 ]
 
-# City control (6.1): a city not listed is controlled by no one.
+# City control (6.1) of all 32 cities, so that supply is judged for a player's first turn from these states: the
+# Axis holds the cities of Germany and its allies west of the 1941 frontier, the Soviet every city east of it.
 CITIES = {
     "0503": "axis", "0704": "axis", "0606": "axis", "0906": "axis", "1104": "axis", "0406": "axis", "0309": "axis",
+    "0910": "axis", "0511": "axis", "0414": "axis", "0717": "axis",
     "1403": "soviet", "1902": "soviet", "1307": "soviet", "1708": "soviet", "2008": "soviet", "2006": "soviet",
-    "1909": "soviet", "1211": "soviet",
+    "1909": "soviet", "1211": "soviet", "2207": "soviet", "2310": "soviet", "1912": "soviet", "1613": "soviet",
+    "2314": "soviet", "1115": "soviet", "1415": "soviet", "1716": "soviet", "1717": "soviet", "2117": "soviet",
+    "1318": "soviet", "1519": "soviet", "2221": "soviet",
 }
 
 STATES = {"state-1941.json": 2, "state-mud.json": 3, "state-1942.json": 10, "state-1943.json": 13, "state-1944.json": 18, "state-1945.json": 23}

@@ -200,6 +200,17 @@ class PathsOfGloryBase(Ruleset):
         state.turn = turn.header.turn
         return ctx
 
+    @staticmethod
+    def _open_start(header, number: int, side: str) -> bool:
+        """Whether a file whose start state records no action round of this turn may open with round ``number`` of
+        ``side``: when its header says it starts there (``Starts: action round 3 (ap)``), or when it starts from a
+        state file (not the scenario's opening, where the CP's round 1 comes first) with a round of its own side, so
+        an Allied file needs no CP round before it."""
+        declared = header.start_at or {}
+        if declared.get("phase") == "action" and declared.get("round") in (None, number) and declared.get("side") in (None, side):
+            return True
+        return header.start_scenario is None and side == header.side
+
     def current_play(self, ctx: TurnContext) -> Play | None:
         current = pog(ctx).get("round")
         return current.play if current is not None else None
@@ -220,6 +231,9 @@ class PathsOfGloryBase(Ruleset):
         number = action.round
         current: Round | None = data.get("round")
         expected = (1, "cp") if current is None else ((current.number, "ap") if current.side == "cp" else (current.number + 1, "cp"))
+        if current is None and not data.get("rounds_begun") and number is not None and self._open_start(ctx.turn.header, number, side):
+            expected = (number, side)
+        data["rounds_begun"] = True
         if number is None:
             # A round marker without its number is the next round (a VASSAL log does not know which round it opens in).
             number = expected[0]
