@@ -56,3 +56,23 @@ print(moved.kind, moved.detail)
     raw, moved = result.stdout.strip().splitlines()[-2:]
     assert raw.startswith("crash") and "raw control" in raw, result.stdout + result.stderr
     assert moved.startswith("crash") and "differs" in moved, result.stdout + result.stderr
+
+
+def test_a_child_that_sleeps_is_a_hang_and_time_spent_waiting_for_a_cpu_is_not_counted(tmp_path):
+    """Wall time counts against an input only while its child could run: on a machine shared with busier
+    processes a child that waited for a CPU is no hang (found by the long pass: 1-2 s of CPU in 30 s of wall)."""
+    script = f"""
+import os, sys, time
+sys.path.insert(0, {str(ROOT / "tools")!r})
+import fuzz
+import pbem.cli
+from pathlib import Path
+pbem.cli.main = lambda argv: time.sleep(60)
+outcome = fuzz._run_child(["check"], Path({str(tmp_path)!r}), 1, 2048)
+print(outcome.kind, outcome.detail)
+print(fuzz._run_delay(os.getpid()) >= 0, fuzz._run_delay(-1))
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    hang, delay = result.stdout.strip().splitlines()[-2:]
+    assert hang.startswith("hang killed after") and "waiting for a CPU" in hang, result.stdout + result.stderr
+    assert delay == "True 0.0"

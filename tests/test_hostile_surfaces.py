@@ -448,6 +448,25 @@ def test_a_large_palette_imports_in_linear_time_and_one_too_large_to_read_back_i
     assert seconds < 10 and not out.exists()
 
 
+def test_a_module_too_large_to_read_back_is_told_without_the_indenting_encoder(monkeypatch):
+    """Found by the fuzz pass: a 2 KB buildFile (a hex grid of 40 x 20 pixels on an 8,000-pixel board: 80,000
+    cells) spent 1.5 of its 4.8 s of CPU, and 160 MB, indenting its 20 MiB map.json to measure it before
+    refusing it; the compact text (C's encoder) already shows it is over."""
+    import json
+
+    from pbem.formats.vassal import moduleio
+
+    indented = []
+    real = json.dumps
+    monkeypatch.setattr(moduleio.json, "dumps", lambda data, **options: indented.append(options.get("indent")) or real(data, **options))
+    spaces = {f"{k:06d}": {"xy": [k % 8000, k // 8000]} for k in range(160_000)}
+    message = moduleio.oversized({"map.json": {"spaces": spaces}, "module.json": {"id": "x"}})
+    assert message is not None and "map.json of at least" in message and "4 MiB pbem reads back" in message
+    assert 1 not in indented
+    assert moduleio.oversized({"map.json": {"spaces": dict(list(spaces.items())[:100])}}) is None
+    assert 1 in indented  # a file under the bound is measured as it is written
+
+
 def test_zones_within_the_bounds_are_named_in_time(pbem, tmp_path):
     result, seconds, out = _import(pbem, tmp_path, _build_file(_map("M", _zoned_board(40, 200, 2000, 2000))))
     assert result.code == 0, result.err
