@@ -168,3 +168,8 @@ def test_explain_gives_the_rounding_the_reach_and_every_rolls_result(pbem, tmp_p
     assert (worked["attack"], worked["defence"], worked["column"]) == (14, 4, "3/1")
     assert worked["odds"].startswith("3/1 or 4/1") and "1/2 to 6/1" in worked["parts"][0]
     assert worked["results"] == {"1": "CB", "2": "EX", "3": "DR", "4": "DR", "5": "DS", "6": "DD"}  # the Axis CRT at 3:1
+
+
+def test_one_counterblow_a_marker(pbem, tmp_path):
+    assert check(pbem, tmp_path, [COMBAT, CB_CARD, CB_CARD, soviet_counterblow(), soviet_counterblow()]) == []  # two cards, two markers
+    assert check(pbem, tmp_path, [COMBAT, CB_CARD, soviet_counterblow(), soviet_counterblow()]) == [("4.0", "illegal")]

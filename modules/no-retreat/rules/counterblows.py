@@ -38,6 +38,7 @@ CB_CARDS = "cb_cards"  # cards spent for counterblows whose marker is not placed
 CB_MARKERS = "cb_markers"  # hex -> "card" | "result": markers not yet attacked
 CB_DUE = "cb_due"  # with counterblow_resolution=immediate: the marker hex the next attack must strike
 RESOLVED = "attacks_resolved"  # attacks resolved in this combat phase
+CB_USED = "cb_used"  # hexes whose Counterblow marker was struck
 
 
 class CounterblowRules(NoRetreatBase):
@@ -84,6 +85,8 @@ class CounterblowRules(NoRetreatBase):
                 return [illegal("5.4", f"the Counterblow marker goes on a hex with units (the hex struck or the unit striking); {self.where(hex_)} is empty", action)]
             markers[hex_] = "card"
             return []
+        if hex_ in ctx.extra.get(CB_USED, ()):
+            return [illegal("4.0", f"the Counterblow marker on {self.where(hex_)} was already struck: one counterblow a marker, and no CB result or card spent designates another", action)]
         if results:
             where = " or ".join(sorted(self.where(h) for hs in results for h in hs))
             return [illegal("CRT", f"CB: the marker goes on the hex of one of the {phasing} attacking units ({where}), not on {self.where(hex_)}", action)]
@@ -108,6 +111,7 @@ class CounterblowRules(NoRetreatBase):
         if markers[marked] == "result" and marked != action.target:
             return [illegal("CRT", f"the CB marker is on {self.where(marked)}: the counterblow strikes that hex, not {self.where(action.target)}", action)]
         del markers[marked]
+        ctx.extra.setdefault(CB_USED, set()).add(marked)
         if ctx.extra.get(CB_DUE) == marked:
             ctx.extra[CB_DUE] = None
         return found
