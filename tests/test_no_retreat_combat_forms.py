@@ -173,3 +173,10 @@ def test_explain_gives_the_rounding_the_reach_and_every_rolls_result(pbem, tmp_p
 def test_one_counterblow_a_marker(pbem, tmp_path):
     assert check(pbem, tmp_path, [COMBAT, CB_CARD, CB_CARD, soviet_counterblow(), soviet_counterblow()]) == []  # two cards, two markers
     assert check(pbem, tmp_path, [COMBAT, CB_CARD, soviet_counterblow(), soviet_counterblow()]) == [("4.0", "illegal")]
+
+
+def test_a_counterblow_need_not_be_declared_where_a_cb_result_or_card_allows_it(pbem, tmp_path):
+    plain = {"attack": ["SU-3BYELORUSSIAN"], "target": "1206", "column": "1/2", "roll": 4, "result": "-"}
+    assert check(pbem, tmp_path, [COMBAT, PANZERS_CB, plain]) == []  # the CB result's marker on 1st Panzer's hex
+    assert check(pbem, tmp_path, [COMBAT, CB_CARD, {**plain, "target": "1306", "column": "1/1", "roll": 3}]) == []
+    assert check(pbem, tmp_path, [COMBAT, {**plain, "target": "1306", "column": "1/1", "roll": 3}]) == [("4.0", "illegal")]

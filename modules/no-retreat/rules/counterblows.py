@@ -9,7 +9,8 @@ it is read on that side's own CRT (each side attacks on its own table).
 
 Log forms (``README``, "Counterblows"): the card ``{"card": "12", "use": "soviet:counterblow"}``; the marker
 ``{"special": "counterblow", "at": "1306"}`` (optional: a counterblow attack places it on its target when none
-is there); the attack ``{"attack": [...], "target": "1306", "declare": ["counterblow"], ...}``.
+is there); the attack ``{"attack": [...], "target": "1306", "declare": ["counterblow"], ...}`` (the declaration is
+optional where a CB result or a card spent allows the attack).
 
 What they leave open, so judged every way or made an option (``module.json`` ``option_choices``):
 - whether a card-designated marker sits on the hex the counterblow attacks or on the counterblowing unit (the
@@ -102,8 +103,9 @@ class CounterblowRules(NoRetreatBase):
         marked = action.target if action.target in markers else next((h for h in markers if h in hexes_from and markers[h] == "card"), None)
         found: list[Violation] = []
         if marked is None:
-            if not declared:
-                return None
+            pending = ctx.extra.get(CB_CARDS, 0) or any(action.target in hexes for hexes in ctx.extra.get(CB_RESULTS, []))
+            if not declared and not pending:
+                return None  # not a counterblow: a counterattack, or an attack out of turn
             found += self._place_marker(action.target, action, state, ctx)
             if found:
                 return found
