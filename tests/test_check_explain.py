@@ -49,3 +49,91 @@ def test_red_winter_attack_is_worked_out_for_2d6(pbem):
 def test_without_explain_nothing_changes(pbem):
     result = pbem("check", SAMPLES / "china-war-1980" / "legal-05-mass-attack.json", "--format", "json")
     assert "odds" not in json.loads(result.out)
+
+
+POG = SAMPLES / "paths-of-glory" / "legal-01-guns-of-august-opening.json"
+
+
+def _pog_without(tmp_path, *fields):
+    """The Guns of August opening with ``fields`` left out of its first attack (Sedan)."""
+    turn = json.loads(POG.read_text())
+    turn.pop("$schema", None)
+    attack = next(a for a in turn["actions"] if "attack" in a)
+    for name in fields:
+        attack.pop(name, None)
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(turn))
+    return path
+
+
+def test_paths_of_glory_attack_shows_both_fires(pbem):
+    result = pbem("check", POG, "--explain", "--format", "json")
+    assert result.code == 0
+    report = json.loads(result.out)
+    Draft202012Validator(json.loads((data_dir("schemas") / "report.schema.json").read_text())).validate(report)
+    sedan, tarnopol = report["odds"]
+    attacker, defender = sedan["fire"]
+    assert (attacker["strength"], attacker["table"], attacker["column"]) == (10, "army", "9-11")
+    assert (defender["strength"], defender["table"], defender["column"]) == (3, "army", "3")
+    # The sample's claim, 2/5 with roll 4 and defender roll 3, is what the two tables give.
+    assert attacker["losses"]["4"] == 5 and defender["losses"]["3"] == 2 and sedan["simultaneous"]
+    assert not tarnopol["simultaneous"] and "flank attempt succeeds" in tarnopol["notes"][0]
+    text = pbem("check", POG, "--explain").out
+    assert "attacker's fire: GE 2nd Army 5 + GE 3rd Army 5 = 10 CF on the army table, column 9-11" in text
+    assert "losses inflicted by defender roll: 1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 6: 4" in text
+
+
+def test_paths_of_glory_trench_shifts_and_card_drms_carry_their_rules(pbem, tmp_path):
+    turn = json.loads(POG.read_text())
+    turn.pop("$schema", None)
+    state = json.loads((data_dir("modules") / "paths-of-glory" / "scenarios" / "1914.json").read_text())
+    state["status"]["trenches"]["Sedan"] = {"level": 1, "owner": "ap"}
+    attack = next(a for a in turn["actions"] if "attack" in a)
+    attack["cards"] = ["CP-03"]  # Von Francois: +1 for Germans attacking Russians only, so not counted here
+    (tmp_path / "s.json").write_text(json.dumps({k: v for k, v in state.items() if k not in ("$schema", "id", "last_turn", "note", "source", "title")}))
+    turn["start"] = {"state": "s.json"}
+    (tmp_path / "t.json").write_text(json.dumps(turn))
+    text = pbem("check", tmp_path / "t.json", "--explain").out
+    assert "shifts: trench level 1 -1 (12.2.8, Terrain Effects Chart) -> column 6-8" in text
+    assert "shifts: trench level 1 +1 (12.2.8, Terrain Effects Chart) -> column 4" in text
+    assert "combat card CP-03 Von Francois: not counted below (its condition does not hold here)" in text
+
+
+def test_an_attack_without_a_result_takes_the_tables_result(pbem, tmp_path):
+    result = pbem("check", _pog_without(tmp_path, "result"), "--explain")
+    assert result.code == 0, result.out
+    assert "[roll] attack on Sedan, defender roll 3, roll 4 = 2/5" in result.out
+
+
+def test_an_attack_without_a_result_whose_losses_do_not_fit_it_is_judged(pbem, tmp_path):
+    path = _pog_without(tmp_path, "result")
+    turn = json.loads(path.read_text())
+    attack = next(a for a in turn["actions"] if "attack" in a)
+    attack["roll"] = 1  # the tables give 3, not 5: the FR 5th Army's loss stands, but the GE advance is still judged
+    attack["defender_roll"] = 6
+    path.write_text(json.dumps(turn))
+    result = pbem("check", path)
+    assert result.code == 1 and "= 4/3" in result.out
+
+
+def test_a_flank_attack_without_a_result_is_left_unjudged_with_a_warning(pbem, tmp_path):
+    turn = json.loads(POG.read_text())
+    turn.pop("$schema", None)
+    attack = [a for a in turn["actions"] if "attack" in a][1]
+    attack.pop("result")
+    (tmp_path / "t.json").write_text(json.dumps(turn))
+    result = pbem("check", tmp_path / "t.json")
+    assert result.code == 0 and "[warning] no result written and the result waits on the losses chosen" in result.out
+
+
+def test_china_war_and_red_winter_attacks_need_no_result(pbem, tmp_path):
+    for sample in (SAMPLES / "china-war-1980" / "legal-05-mass-attack.json", SAMPLES / "red-winter" / "legal-01-soviet-advance.json"):
+        turn = json.loads(sample.read_text())
+        turn.pop("$schema", None)
+        for action in turn["actions"]:
+            action.pop("result", None) if "attack" in action else None
+        path = tmp_path / sample.name  # both start from their scenario
+        path.write_text(json.dumps(turn))
+        result = pbem("check", path, "--explain")
+        assert result.code == 0, result.out
+        assert "results: " in result.out and "[roll] attack on" in result.out

@@ -33,8 +33,8 @@ def paris_besieged(options: dict | None = None) -> dict:
     return state
 
 
-def write_turn(folder: Path, name: str, actions: list, *, start: dict, options: dict | None = None) -> Path:
-    turn = {"module": "paths-of-glory", "turn": 1, "side": "cp", "start": start, "actions": actions}
+def write_turn(folder: Path, name: str, actions: list, *, start: dict, options: dict | None = None, turn_number: int = 1) -> Path:
+    turn = {"module": "paths-of-glory", "turn": turn_number, "side": "cp", "start": start, "actions": actions}
     if options is not None:
         turn["options"] = options
     path = folder / name
@@ -85,7 +85,8 @@ def test_the_historical_scenario_chooses_eight_card_hands(pbem, tmp_path):
     """LR2022 5.7.4.1: the historical scenario uses the optional eight-card hands (9.1.4); the 1914 one the default 7."""
     assert load_module("paths-of-glory").options["hand_size"] == 7
     for scenario, chosen in (("1914-historical", {"hand_size": 8}), ("1914", {})):
-        turn = write_turn(tmp_path, f"{scenario}.json", CP_MOVES, start={"scenario": scenario})
+        # turn 2: the historical scenario's turn 1 opens with Guns of August (LR2022 5.7.4.3)
+        turn = write_turn(tmp_path, f"{scenario}.json", CP_MOVES, start={"scenario": scenario}, turn_number=2)
         assert pbem("check", turn, "--write-state", tmp_path / f"after-{scenario}.json").code == 0
         assert json.loads((tmp_path / f"after-{scenario}.json").read_text(encoding="utf-8"))["options"] == chosen
 
@@ -100,7 +101,7 @@ def test_the_written_state_keeps_the_choices_for_the_next_turn(pbem, tmp_path):
     second = write_turn(tmp_path, "t1b.json", AP_FROM_RESERVE, start={"state": "after-t1a.json"})
     assert verdict(pbem, second) == [BESIEGED_PARIS_RULE]
     # A state written with every option at its default says so ({}), and does not fall back to its scenario's.
-    plain = write_turn(tmp_path, "t0.json", CP_MOVES, start={"scenario": "1914-historical"}, options={"hand_size": 7})
+    plain = write_turn(tmp_path, "t0.json", CP_MOVES, start={"scenario": "1914-historical"}, options={"hand_size": 7}, turn_number=2)
     assert pbem("check", plain, "--write-state", tmp_path / "after-t0.json").code == 0
     assert json.loads((tmp_path / "after-t0.json").read_text(encoding="utf-8"))["options"] == {"hand_size": 7}
 

@@ -122,7 +122,7 @@ def _opening_notation(change) -> str:
 
 def test_notation_turns_take_cards_by_name_and_number_and_check_alike(pbem, tmp_path):
     turn = tmp_path / "turn.pbem"
-    turn.write_text(_opening_notation(lambda t: t.replace("Card CP-01 as ops", "Card Guns of August as ops")
+    turn.write_text(_opening_notation(lambda t: t.replace("Card CP-01 as event", "Card Guns of August as event")
                                       .replace("Play AP-03 for ops", "Play AP 3 for ops")
                                       .replace("Card CP-10 as ops", "Card sud army as ops")), encoding="utf-8")
     data = parse_notation(turn.read_text(encoding="utf-8"), "turn.pbem").data
@@ -132,7 +132,7 @@ def test_notation_turns_take_cards_by_name_and_number_and_check_alike(pbem, tmp_
 
 def test_a_notation_card_refusal_points_at_the_card(pbem, tmp_path):
     turn = tmp_path / "turn.pbem"
-    turn.write_text(_opening_notation(lambda t: t.replace("Card CP-01 as ops", "Card Russian as ops")), encoding="utf-8")
+    turn.write_text(_opening_notation(lambda t: t.replace("Card CP-01 as event", "Card Russian as event")), encoding="utf-8")
     result = pbem("check", turn)
     assert result.code == 2 and "turn.pbem:8:6: card 'Russian' is ambiguous: it could be AP-03 Russian Reinforcements" in result.err
 
@@ -172,27 +172,27 @@ def test_nation_names_come_from_the_module_data(pog):
 
 def test_a_unit_name_that_could_be_two_units_is_refused_with_the_candidates(pbem, tmp_path):
     turn = tmp_path / "turn.pbem"
-    turn.write_text(_opening_notation(lambda t: t.replace("GE 4th Army: Metz", "German Corps: Metz")), encoding="utf-8")
+    turn.write_text(_opening_notation(lambda t: t.replace("GE Corps 11: Oppeln", "German Corps: Oppeln")), encoding="utf-8")
     result = pbem("check", turn)
     assert result.code == 2 and "unit 'German Corps' is ambiguous: it could be GE-CORPS-01, GE-CORPS-02" in result.err
 
     def ambiguous(actions):
-        actions[3]["move"] = "GE"
+        actions[11]["move"] = "GE"
 
-    with pytest.raises(PbemError, match=r"/actions/3/move.*unit 'GE' is ambiguous: it could be GE-1-ARMY"):
+    with pytest.raises(PbemError, match=r"/actions/11/move.*unit 'GE' is ambiguous: it could be GE-1-ARMY"):
         _opening_json(tmp_path, ambiguous)
 
 
 def test_json_and_notation_turns_take_units_as_players_name_them(pbem, tmp_path):
     def named(actions):
-        actions[3]["move"] = "German 4th Army"
-        actions[4]["attack"] = ["GE 2", "Germany 3rd Army"]
+        actions[12]["move"] = "AH 2nd Army"
+        actions[2]["attack"] = ["German 1st Army", "GE 2", "Germany 3rd Army"]
 
     turn = _opening_json(tmp_path, named)
-    assert turn.actions[3].units == ("GE-4-ARMY",) and turn.actions[4].attackers == ("GE-2-ARMY", "GE-3-ARMY")
+    assert turn.actions[12].units == ("AH-2-ARMY",) and turn.actions[2].attackers == ("GE-1-ARMY", "GE-2-ARMY", "GE-3-ARMY")
     written = tmp_path / "turn.pbem"
-    written.write_text(_opening_notation(lambda t: t.replace("GE 4th Army: Metz", "German 4th Army: Metz")
-                                         .replace("GE 2nd Army + GE 3rd Army attack", "GE 2 + German 3rd Army attack")
+    written.write_text(_opening_notation(lambda t: t.replace("AH 2nd Army: Munkacs", "AH 2: Munkacs")
+                                         .replace("GE 1st Army + GE 2nd Army + GE 3rd Army attack", "German 1st Army + GE 2 + German 3rd Army attack")
                                          .replace("A-H Corps 1", "AH Corps 1")), encoding="utf-8")
     assert pbem("check", written).code == 0
 

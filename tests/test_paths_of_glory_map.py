@@ -201,8 +201,16 @@ def test_the_map_picture_shows_forts_vp_spaces_and_ports(pog):
         return {image.getpixel((round(x + dx + i), round(y + dy + j))) for i in range(-radius, radius + 1) for j in range(-radius, radius + 1)}
 
     half = picture.radius
-    assert (0x30, 0x30, 0x30) in pixels_near("Verdun", -half, -half)  # fort badge
-    assert (0x30, 0x30, 0x30) not in pixels_near("Cambrai", -half, -half)
-    assert (0x20, 0x60, 0xC0) in pixels_near("Calais", half, half)  # port
-    red = {p for p in pixels_near("Verdun", 0, 0, radius=8) if p[0] > 150 and p[1] < 80 and p[2] < 80}
-    assert red and not {p for p in pixels_near("Liege", 0, 0, radius=8) if p[0] > 150 and p[1] < 80 and p[2] < 80}
+    wide = half * 1.3  # a space's box is wider than tall (a long name widens it further)
+    assert (0x10, 0x10, 0x10) in pixels_near("Verdun", -wide, -half)  # fort badge
+    assert (0x10, 0x10, 0x10) not in pixels_near("Cambrai", -wide, -half)
+    assert (0x1D, 0x3F, 0x8F) in pixels_near("Calais", wide, half, radius=4)  # port: an anchor
+    names = {label.text: label for label in picture.name_labels}
+
+    def red_near(name):
+        x, y = names[name].at
+        return {image.getpixel((round(x + i), round(y + j))) for i in range(-8, 9) for j in range(-3, 4)} & {(0xC0, 0, 0)}
+
+    assert red_near("Verdun") and not red_near("Liege")  # a VP space's name is red (3.0)
+    x, y = picture.centers[m.index("Verdun")]
+    assert image.getpixel((round(x), round(y + half - 1))) == (0xC0, 0, 0)  # and so is its outline

@@ -4,7 +4,8 @@
 
     genesis  = SHA-256("pbem-archive-chain-v2" 0x00 ‖ record)      record: canonical JSON of the module id and
                version, the scenario, the start (scenario id or SHA-256 of the start state file), the
-               players by side and the result the game was stored with
+               players by side and the result the game was stored with, and (only when the game has any)
+               its dice records (docs/dice.md): {"dice": {name: SHA-256 of the record file}}
     link[i]  = SHA-256(link[i-1] ‖ uint32_be(i) ‖ SHA-256(name[i]) ‖ SHA-256(bytes[i]))   (link[-1] = genesis)
     head     = link[last]
 
@@ -44,6 +45,7 @@ class Record:
     scenario: str | None = None
     players: dict[str, list[str]] = field(default_factory=dict)
     result: str | None = None
+    dice: tuple[tuple[str, str], ...] = ()  # (name, SHA-256 hex) of each dice record stored with the game
 
     def canonical(self) -> bytes:
         """The scheme-2 record as canonical JSON (sorted keys, ASCII, each side's names sorted)."""
@@ -56,6 +58,8 @@ class Record:
             "players": {side: sorted(names) for side, names in self.players.items()},
             "result": self.result,
         }
+        if self.dice:  # a game without dice records keeps the genesis it always had
+            value["dice"] = dict(sorted(self.dice))
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
@@ -109,7 +113,7 @@ def first_break(record: Record, stored: list[StoredLink], head: str, count: int)
         expected = link(previous, position, entry.name, entry.data)
         if expected != entry.link:
             if position == 0:
-                edited = "start state" if record.scheme == 1 else "start, module, scenario, players or result"
+                edited = "start state" if record.scheme == 1 else "start, module, scenario, players, result or dice records"
                 return f"{where}: does not follow from the game's start (its {edited} edited, or turns dropped or reordered)"
             return f"{where}: does not follow from link {position} (turns edited, dropped, inserted or reordered)"
         previous = entry.link

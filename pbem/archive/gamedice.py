@@ -7,13 +7,13 @@ from pbem.engine.dice import DiceRecord, turn_rolls, vassal_rolls
 from pbem.model.module import Module
 
 
-def dice_record(module: Module, turns: list[tuple[str, bytes]]) -> DiceRecord:
+def dice_record(module: Module, turns: list[tuple[str, bytes]], beside: dict[str, bytes] | None = None) -> DiceRecord:
     """Every roll of ``turns`` (in play order) as the files show it, without replaying the game. VASSAL logs give
-    their rolls taken back by an undo and their re-rolls too."""
+    their rolls taken back by an undo and their re-rolls too. ``beside``: the game's dice records, by name."""
     from pbem.archive.logchain import is_vassal, read_chain
 
     record = DiceRecord()
-    with TurnLoader() as loader:
+    with TurnLoader(beside=beside) as loader:
         vassal = [(name, data) for name, data in turns if is_vassal(name)]
         chain = {f.name: f for f in read_chain(module, vassal, loader)} if vassal else {}
         for name, data in turns:

@@ -32,6 +32,8 @@ from pbem.model.jsonsource import JsonDocument, parse_json
 
 MANIFEST = "game.json"
 TURN_SUFFIXES = (".json", *NOTATION_SUFFIXES, ".vlog")
+DICE_SUFFIX = ".dice"  # a game's dice record (docs/dice.md), kept beside its turn files
+MAX_DICE_RECORDS = 16
 MAX_TURNS = 2_000  # a long campaign played action round by action round stays far below
 MAX_GAME_BYTES = 64 * 1024 * 1024  # all turn files of a game together: time and memory stay bounded
 MAX_ZIP_MEMBERS = 20_000
@@ -58,6 +60,7 @@ class GameInput:
     folder: Path | None = None  # where relative names in the first header resolve (None for a zip)
     metadata: dict[str, Any] = field(default_factory=dict)
     members: dict[str, bytes] = field(default_factory=dict, repr=False)  # other files of a zip, by name
+    dice: dict[str, bytes] = field(default_factory=dict, repr=False)  # the game's dice records, by plain name
     ordered: bool = False  # the player gave the order (files listed, or game.json's "turns"); else headers decide
     whole: bool = False  # a game folder or zip (not turn files named one by one): its state files are never a start
 
@@ -93,11 +96,15 @@ def read_game(paths: list[Path]) -> GameInput:
         return _read_zip(paths[0])
     manifest = None
     turns: list[TurnFile] = []
+    dice: dict[str, bytes] = {}
     seen: set[str] = set()
     for path in paths:
         if path.is_dir():
             raise PbemError.at(path, "is a folder: give either one game folder or turn files")
         data = read_bytes(path)
+        if path.suffix.lower() == DICE_SUFFIX:
+            dice[plain_name(path.name, str(path))] = data
+            continue
         if path.name == MANIFEST:
             manifest = _manifest(data, str(path))
             continue
@@ -106,7 +113,7 @@ def read_game(paths: list[Path]) -> GameInput:
             raise PbemError.at(path, f"two turn files are named {name!r}; the archive keeps file names")
         seen.add(name)
         turns.append(TurnFile(name, data))
-    game = GameInput(origin=str(paths[0]), turns=turns, folder=paths[0].parent, ordered=True)
+    game = GameInput(origin=str(paths[0]), turns=turns, folder=paths[0].parent, dice=dice, ordered=True)
     if manifest is not None:
         _apply_manifest(game, manifest, {t.name: t.data for t in turns}, reorder=True)
     return _checked(game)
@@ -117,7 +124,7 @@ def _read_folder(folder: Path) -> GameInput:
     for path in sorted(folder.iterdir()):
         if path.name.startswith(".") or not path.is_file():
             continue
-        if path.name == MANIFEST or path.suffix.lower() in TURN_SUFFIXES:
+        if path.name == MANIFEST or path.suffix.lower() in (*TURN_SUFFIXES, DICE_SUFFIX):
             files[path.name] = read_bytes(inside(path, folder))
     game = GameInput(origin=str(folder), turns=[], folder=folder, whole=True)
     _collect(game, files, str(folder))
@@ -150,7 +157,7 @@ def _read_zip(path: Path) -> GameInput:
         if "/" in folder or folder in ("..", ".") or "\\" in info.filename:
             raise PbemError.at(path, f"zip member {info.filename!r} is not a plain file of the game")
         plain_name(name, f"{path}:{info.filename}")
-        if name.startswith(".") or not (name == MANIFEST or name.lower().endswith(TURN_SUFFIXES)):
+        if name.startswith(".") or not (name == MANIFEST or name.lower().endswith((*TURN_SUFFIXES, DICE_SUFFIX))):
             continue
         if info.file_size > MAX_INPUT_BYTES or (info.compress_size and info.file_size / info.compress_size > MAX_ZIP_RATIO and info.file_size > 1_000_000):
             raise PbemError.at(path, f"zip member {info.filename!r} is too large or compressed suspiciously well")
@@ -173,7 +180,9 @@ def _read_zip(path: Path) -> GameInput:
 
 
 def _collect(game: GameInput, files: dict[str, bytes], where: str) -> None:
-    """Turn files among ``files``, in the manifest's order or natural order."""
+    """Turn files among ``files``, in the manifest's order or natural order; dice records aside."""
+    for name in [n for n in files if n.lower().endswith(DICE_SUFFIX)]:
+        game.dice[name] = files.pop(name)
     manifest = _manifest(files[MANIFEST], f"{where}/{MANIFEST}") if MANIFEST in files else None
     if manifest is not None and "turns" in manifest.data:
         _apply_manifest(game, manifest, files, reorder=True)
@@ -293,6 +302,8 @@ def _checked(game: GameInput) -> GameInput:
         raise PbemError.at(game.origin, "no turn files found (JSON turn files have an \"actions\" list)")
     if len(game.turns) > MAX_TURNS:
         raise PbemError.at(game.origin, f"more than {MAX_TURNS} turn files")
-    if sum(len(t.data) for t in game.turns) > MAX_GAME_BYTES:
+    if len(game.dice) > MAX_DICE_RECORDS:
+        raise PbemError.at(game.origin, f"more than {MAX_DICE_RECORDS} dice records")
+    if sum(len(t.data) for t in game.turns) + sum(map(len, game.dice.values())) > MAX_GAME_BYTES:
         raise PbemError.at(game.origin, f"the turn files hold more than {MAX_GAME_BYTES // (1024 * 1024)} MiB together")
     return game

@@ -7,7 +7,7 @@ import io
 import json
 import os
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -78,8 +78,35 @@ def start_of(game: GameInput) -> tuple[str | None, bytes | None]:
 def play_input(game: GameInput, module: Module, *, players: bool = False) -> tuple[PlayedGame, str | None, bytes | None]:
     order_input(game, module)
     start_name, start_data = start_of(game)
-    played = play_game(module, [(t.name, t.data) for t in game.turns], start_name, start_data, players=players, check=True, listed=game.ordered)
+    check_dice_records(game.dice, game.origin)
+    played = play_game(module, [(t.name, t.data) for t in game.turns], start_name, start_data, players=players, check=True, listed=game.ordered,
+                       dice=game.dice)
     return played, start_name, start_data
+
+
+def dice_hashes(dice: dict[str, bytes]) -> tuple[tuple[str, str], ...]:
+    """(name, SHA-256) of each dice record, as the chain's genesis binds them."""
+    return tuple(sorted((name, chain.file_hash(data)) for name, data in dice.items()))
+
+
+def dice_problems(name: str, data: bytes) -> list[str]:
+    """What the protocol refuses in a dice record (docs/dice.md), every die recomputed; none for a sound one."""
+    from pbem.formats.dicerecord import load_record_bytes
+
+    try:
+        _, problems = load_record_bytes(data, name, strict=False)
+    except PbemError as error:
+        return [error.message]
+    return problems
+
+
+def check_dice_records(dice: dict[str, bytes], origin: str) -> None:
+    """Refuse a game whose dice record the protocol refuses: the archive keeps only records that verify."""
+    for name, data in sorted(dice.items()):
+        check_text(name, origin)
+        problems = dice_problems(name, data)
+        if problems:
+            raise PbemError.at(f"{origin}/{name}" if not origin.endswith(name) else origin, f"dice record: {problems[0]}")
 
 
 def order_input(game: GameInput, module: Module) -> None:
@@ -107,11 +134,12 @@ class NewGame:
     metadata: dict[str, Any]
     players: dict[str, list[str]]
     links: list[str]
+    dice: dict[str, bytes] = field(default_factory=dict)  # the game's dice records, by name
 
     @property
     def record(self) -> chain.Record:
         return chain.Record(chain.CURRENT, self.start_scenario, self.start_data, self.module.id, self.module.version,
-                            self.scenario, self.players, self.metadata.get("result"))  # fmt: skip
+                            self.scenario, self.players, self.metadata.get("result"), dice_hashes(self.dice))  # fmt: skip
 
     @property
     def head(self) -> str:
@@ -139,7 +167,7 @@ def prepare_game(
     new = NewGame(
         module=module, played=played_game, turns=turns, start_name=start_name, start_data=start_data,
         scenario=first.scenario or played_game.start.scenario, start_scenario=first.start_scenario if start_data is None else None,
-        metadata=metadata, players=players, links=[],
+        metadata=metadata, players=players, links=[], dice=dict(game.dice),
     )  # fmt: skip
     for key in ("title", "result", "started", "finished"):
         if isinstance(metadata.get(key), str):
@@ -166,7 +194,7 @@ def _check_recorded_head(game: GameInput, new: NewGame) -> None:
     stored_as = chain.Record(
         int(game.metadata.get("chain", chain.CURRENT)), new.start_scenario, new.start_data, new.module.id,
         game.metadata.get("module_version", new.module.version), new.scenario, game.metadata.get("players", new.players),
-        game.metadata.get("result"),
+        game.metadata.get("result"), dice_hashes(game.dice),
     )  # fmt: skip
     candidates = {chain.chain(stored_as, new.turns)[-1]}
     if "chain" not in game.metadata:  # exported before game.json named the scheme: a scheme-1 head
@@ -200,6 +228,8 @@ def store_game(archive: Archive, new: NewGame) -> dict[str, Any]:
         )
         for seq, ((name, data), link, turn) in enumerate(zip(new.turns, new.links, played.turns)):
             insert_turn(db, game_id, seq, name, data, link, turn)
+        db.executemany("INSERT INTO dice_records (game_id, name, data, file_hash) VALUES (?, ?, ?, ?)",
+                       [(game_id, name, data, chain.file_hash(data)) for name, data in sorted(new.dice.items())])
     return {"id": game_id, "module": module.id, "scenario": new.scenario, "turns": len(new.turns), "actions": played.actions,
             "violations": played.violations, "ok": played.ok, "head": new.head, "players": new.players}  # fmt: skip
 
@@ -394,7 +424,7 @@ def show(archive: Archive, reference: str | int) -> dict[str, Any]:
     try:
         for turn_info, (place, writer) in zip(info["turns"], _places_of(stored, module)):
             turn_info["place"], turn_info["writer"] = place, writer
-        info["dice"] = dice_stats(dice_record(module, stored.turns)).as_json()
+        info["dice"] = dice_stats(dice_record(module, stored.turns, stored.dice)).as_json()
     except PbemError:
         pass  # turn files this module no longer reads: 'revalidate' says so; show what is stored
     return info
@@ -430,11 +460,12 @@ class StoredGame:
     metadata: dict[str, Any]
     head: str
     scheme: int
+    dice: dict[str, bytes] = field(default_factory=dict)  # the game's dice records, by name
 
     @property
     def record(self) -> chain.Record:
         return chain.Record(self.scheme, self.start_scenario, self.start_data, self.module, self.module_version,
-                            self.metadata["scenario"], self.metadata["players"], self.metadata["result"])  # fmt: skip
+                            self.metadata["scenario"], self.metadata["players"], self.metadata["result"], dice_hashes(self.dice))  # fmt: skip
 
 
 def load_game(archive: Archive, reference: str | int) -> StoredGame:
@@ -458,8 +489,19 @@ def load_game(archive: Archive, reference: str | int) -> StoredGame:
         plain_name(start_name, f"{archive.path}: game {gid}, start state")
     metadata = {"title": title, "started": started, "finished": finished, "result": result,
                 "players": _rows(archive, [(gid, *([None] * 9))])[0].players, "scenario": scenario}  # fmt: skip
+    dice = stored_dice(archive, gid)
+    for name in dice:
+        plain_name(name, f"{archive.path}: game {gid}, dice record")
+        if name.casefold() in seen or not name.lower().endswith(".dice"):
+            raise PbemError.at(archive.path, f"game {gid}: a dice record named {printable(name)!r}")
     return StoredGame(gid, module, version, start_scenario, start_name, bytes(start_data) if start_data is not None else None,
-                      turns, metadata, head, scheme)  # fmt: skip
+                      turns, metadata, head, scheme, dice)  # fmt: skip
+
+
+def stored_dice(archive: Archive, gid: int) -> dict[str, bytes]:
+    """The dice records stored with game ``gid``, by name."""
+    return {name: bytes(data) for name, data in archive.db.execute(
+        "SELECT CAST(name AS TEXT), CAST(data AS BLOB) FROM dice_records WHERE game_id = ? ORDER BY name", (gid,))}  # fmt: skip
 
 
 def manifest(game: StoredGame) -> dict[str, Any]:
@@ -485,6 +527,10 @@ def export(archive: Archive, reference: str | int, out: Path) -> list[str]:
     """
     game = load_game(archive, reference)
     files: dict[str, bytes] = {name: data for name, data in game.turns}
+    for name, data in game.dice.items():
+        if name in files:
+            raise PbemError.at(archive.path, f"game {game.id}: a dice record and a turn file are both named {printable(name)!r}")
+        files[name] = data
     if game.start_data is not None:
         name = game.start_name or "start.json"
         if name in files and files[name] != game.start_data:
@@ -532,6 +578,8 @@ def verify(archive: Archive, references: list[str] | None = None) -> tuple[int, 
         broken = _chain_break(archive, gid)[0]
         if broken:
             problems.append((gid, broken))
+        for name, data in stored_dice(archive, gid).items():
+            problems += [(gid, f"dice record {printable(name)}: {problem}") for problem in dice_problems(name, data)]
     return len(ids), problems
 
 
@@ -557,8 +605,9 @@ def stored_record(archive: Archive, gid: int) -> chain.Record:
         " CAST(start_scenario AS TEXT), CAST(start_data AS BLOB), CAST(chain AS INTEGER) FROM games WHERE id = ?", (gid,)
     ).fetchone()
     players = _rows(archive, [(gid, *([None] * 9))])[0].players
+    # The records' hashes from their bytes as stored: an edited record changes the genesis, so every link.
     return chain.Record(scheme, start_scenario, bytes(start_data) if start_data is not None else None, module, version,
-                        scenario, players, result)  # fmt: skip
+                        scenario, players, result, dice_hashes(stored_dice(archive, gid)))  # fmt: skip
 
 
 def verify_head(archive: Archive, reference: str | int, kept: str) -> tuple[bool, list[str]]:

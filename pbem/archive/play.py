@@ -114,12 +114,15 @@ class TurnLoader:
     """Loads turn files from bytes through a private temporary folder (``with TurnLoader() as loader``),
     made in ``parent`` if given, else in :func:`scratch_parent`."""
 
-    def __init__(self, parent: str | None = None):
+    def __init__(self, parent: str | None = None, beside: dict[str, bytes] | None = None):
         self.parent = parent
+        self.beside = beside or {}  # files every turn may name beside it: the game's dice records
 
     def __enter__(self) -> "TurnLoader":
         self._tmp = tempfile.TemporaryDirectory(prefix="pbem-archive-", dir=self.parent or scratch_parent())
         self.folder = Path(self._tmp.name)
+        for name, data in self.beside.items():
+            self.write(name, data)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -221,8 +224,12 @@ def play_game(
     listed: bool = False,
     scratch: str | None = None,
     chain: list[Any] | None = None,
+    dice: dict[str, bytes] | None = None,
 ) -> PlayedGame:
     """Replay every turn in order; an unreadable turn file is a PbemError naming it.
+
+    ``dice``: the game's dice records by name, beside every turn as in the game's folder (a turn whose header
+    names one has its rolls checked against it).
 
     ``check`` refuses a turn that does not follow on from the one before (a stored game is played as stored).
     ``scratch`` is the folder to make the private folder in (see :class:`TurnLoader`).
@@ -231,7 +238,7 @@ def play_game(
     """
     if not turns:
         raise PbemError("the game has no turn files")
-    with TurnLoader(scratch) as loader:
+    with TurnLoader(scratch, dice) as loader:
         parsed = []
         total = 0
         for name, data in turns:

@@ -80,7 +80,8 @@ class Report:
 
 
 # --- the work, in a worker process -----------------------------------------------------------------------
-Job = tuple[int, str, str | None, bytes | None, list[tuple[str, bytes]]]  # (game, module id, start name, start, turns)
+# (game, module id, start name, start, turns, dice records by name)
+Job = tuple[int, str, str | None, bytes | None, list[tuple[str, bytes]], dict[str, bytes]]
 
 
 class Worker:
@@ -97,9 +98,9 @@ class Worker:
         """Replay one stored game: (id, [(verdicts, state JSON, actions) per turn]) or (id, error message)."""
         from pbem.archive.play import play_game
 
-        gid, module_id, start_name, start_data, turns = job
+        gid, module_id, start_name, start_data, turns, dice = job
         try:
-            played = play_game(self.modules[module_id], turns, start_name, start_data, scratch=self.scratch)
+            played = play_game(self.modules[module_id], turns, start_name, start_data, scratch=self.scratch, dice=dice)
         except PbemError as error:
             return gid, str(error)
         return gid, [
@@ -227,7 +228,9 @@ def _jobs(archive: Archive, ids: list[int], paths: dict[str, str]) -> Iterator[t
             continue
         turns = [(n, bytes(d)) for n, d in archive.db.execute(
             "SELECT CAST(name AS TEXT), CAST(data AS BLOB) FROM turns WHERE game_id = ? ORDER BY seq", (gid,))]  # fmt: skip
-        yield module_id, (gid, module_id, start_name, bytes(start_data) if start_data is not None else None, turns)
+        dice = {n: bytes(d) for n, d in archive.db.execute(
+            "SELECT CAST(name AS TEXT), CAST(data AS BLOB) FROM dice_records WHERE game_id = ? ORDER BY name", (gid,))}  # fmt: skip
+        yield module_id, (gid, module_id, start_name, bytes(start_data) if start_data is not None else None, turns, dice)
 
 
 def _results(archive: Archive, ids: list[int], paths: dict[str, str], check, window: int) -> Iterator[tuple[int, str, Any]]:

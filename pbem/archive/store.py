@@ -112,6 +112,16 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE game_numbers (id INTEGER PRIMARY KEY CHECK (id = 1), last INTEGER NOT NULL);
     INSERT INTO game_numbers (id, last) SELECT 1, COALESCE(MAX(id), 0) FROM games;
     """,
+    # 4 -> 5: a game's dice records (docs/dice.md), as received; the genesis of the game's chain binds their hashes.
+    """
+    CREATE TABLE dice_records (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        data BLOB NOT NULL,
+        file_hash TEXT NOT NULL,
+        PRIMARY KEY (game_id, name)
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -262,7 +262,7 @@ def describe(action: act.Action, module: Module, style: Any = None) -> str:
         if action.cards:
             parts.append(f"cards {', '.join(action.cards)}")
         rolls = f"roll {action.roll}" + (f", defender {action.defender_roll}" if action.defender_roll is not None else "")
-        parts.append(f"{rolls}: {action.result}")
+        parts.append(f"{rolls}: {action.result}" if action.result else rolls)  # no result written: the tables' is taken
         if action.losses_attacker:
             parts.append(f"attacker loses {names(action.losses_attacker)}")
         if action.losses_defender:
@@ -427,10 +427,11 @@ def _counter_pictures(module: Module, state: State, units: dict[str, Any], size:
         if type_id in pictures:
             continue
         counter_type = module.counter_types[type_id]
+        room = any(u["type"] == type_id and style.designation_of(uid) for uid, u in units.items())
         faces = []
         for face in range(len(counter_type.steps)):
             try:
-                svg = counter_svg(counter_type, face, style, size)
+                svg = counter_svg(counter_type, face, style, size, designation_room=room)
             except Exception:  # noqa: BLE001 - one counter the art cannot draw falls back to the plain one
                 faces = []
                 break
@@ -445,7 +446,7 @@ def _add_designations(module: Module, style: Any, units: dict[str, Any], size: i
     ``[text, x, y, font size, colour]`` from the counter's top-left corner."""
     from pbem.art.counters import counter_layout, designation_place
 
-    layout = counter_layout(size)
+    layout = counter_layout(size, style.layout, True)
     for uid, info in units.items():
         text = style.designation_of(uid)
         if text and info["type"] in module.counter_types:

@@ -33,10 +33,29 @@ class CounterLayout:
     quality: Box
     stripe: Box
     designation: Box  # top-right corner: the unit's own number, which tells identical counters apart
+    nationality: Box = (0, 0, 0, 0)  # where the nationality is printed, if the style prints it
 
 
-def counter_layout(size: int) -> CounterLayout:
+def counter_layout(size: int, kind: str = "standard", designation: bool = True) -> CounterLayout:
+    """The boxes of a counter of ``size`` pixels. ``kind`` ``large_id`` (a strategic game's army and corps
+    counters): nationality across the top (on the reduced face's stripe), the designation large left of
+    the symbol (the symbol centred when there is none), the values along the bottom."""
     s = size
+    if kind == "large_id":
+        band = round(s * 0.25)
+        sym_w = round(s * 0.50)
+        sym_h = round(sym_w * (SYMBOL_BOX[3] - SYMBOL_BOX[1]) / (SYMBOL_BOX[2] - SYMBOL_BOX[0]))
+        left = s - round(s * 0.05) - sym_w if designation else (s - sym_w) // 2
+        top = band + round(s * 0.01)
+        return CounterLayout(
+            size=s,
+            symbol=(left, top, left + sym_w, top + sym_h),
+            values=(round(s * 0.06), top + sym_h + round(s * 0.02), s - round(s * 0.06), s - round(s * 0.04)),
+            quality=(s - round(s * 0.30), round(s * 0.02), s - round(s * 0.04), band - round(s * 0.02)),
+            stripe=(0, 0, s, band),
+            designation=(round(s * 0.04), top, max(round(s * 0.04) + 2, left - round(s * 0.03)), top + sym_h),
+            nationality=(round(s * 0.06), round(s * 0.02), s - round(s * 0.30), band - round(s * 0.01)),
+        )
     sym_w = round(s * 0.60)
     sym_h = round(sym_w * (SYMBOL_BOX[3] - SYMBOL_BOX[1]) / (SYMBOL_BOX[2] - SYMBOL_BOX[0]))
     left = (s - sym_w) // 2
@@ -50,7 +69,25 @@ def counter_layout(size: int) -> CounterLayout:
         stripe=(0, 0, s, max(2, round(s * 0.07))),
         # Below a reduced face's stripe (a white figure on a white stripe would vanish), above the frame.
         designation=(round(s * 0.665), max(2, round(s * 0.07)), s - round(s * 0.035), max(max(2, round(s * 0.07)) + 3, int(frame_top - s * 0.01))),
+        nationality=(round(s * 0.04), max(2, round(s * 0.07)), round(s * 0.45), max(max(2, round(s * 0.07)) + 3, int(frame_top - s * 0.01))),
     )
+
+
+def style_layout(size: int, style: CounterStyle, designation: str = "") -> CounterLayout:
+    """The layout ``style`` chooses for a counter of ``size`` pixels (with or without a designation)."""
+    return counter_layout(size, style.layout, bool(designation))
+
+
+def nationality_place(layout: CounterLayout, nationality: str) -> tuple[float, float, int]:
+    """Where the nationality is printed: its left end, its middle height and its (bold) font size."""
+    x0, y0, x1, y1 = layout.nationality
+    return x0, (y0 + y1) / 2, _fit(nationality, x1 - x0, round((y1 - y0) * 0.9))
+
+
+def nationality_colour(style: CounterStyle, counter_type: CounterType, face: int) -> str:
+    """The nationality's text colour: on a reduced face's stripe (large_id layout) the counter's own background."""
+    nation = style.colours(counter_type)
+    return nation.background if face == 1 and style.layout == "large_id" else nation.text
 
 
 def _check_size(size_px: int) -> int:
@@ -92,7 +129,7 @@ def render_counter(
     if dpi is not None:
         image.info["dpi"] = (dpi, dpi)
     draw = ImageDraw.Draw(image)
-    layout = counter_layout(size)
+    layout = style_layout(size, style, designation)
     step = _face(counter_type, face)
     if step is None:
         return image
@@ -123,6 +160,9 @@ def render_counter(
     if designation:
         x, y, size = designation_place(layout, designation)
         draw.text((x, y), designation, font=font(size, True), fill=nation.text, anchor="rm")
+    if style.nationality_label:
+        x, y, size = nationality_place(layout, counter_type.nationality)
+        draw.text((x, y), counter_type.nationality, font=font(size, True), fill=nationality_colour(style, counter_type, face), anchor="lm")
     return image
 
 
@@ -223,11 +263,14 @@ def _fit_caption(caption: str, box: Box) -> int:
     return _fit(caption, box[2] - box[0], box[3] - box[1])
 
 
-def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_px: int = 75, designation: str = "") -> str:
-    """The same face as a standalone SVG document (vector symbol, text left to the viewer's sans-serif)."""
+def counter_svg(
+    counter_type: CounterType, face: int, style: CounterStyle, size_px: int = 75, designation: str = "", designation_room: bool = False
+) -> str:
+    """The same face as a standalone SVG document (vector symbol, text left to the viewer's sans-serif).
+    ``designation_room``: laid out for a designation another layer prints (a page drawing one picture per type)."""
     size = _check_size(size_px)
     nation = style.colours(counter_type)
-    layout = counter_layout(size)
+    layout = counter_layout(size, style.layout, bool(designation) or designation_room)
     step = _face(counter_type, face)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}">',
@@ -277,6 +320,12 @@ def counter_svg(counter_type: CounterType, face: int, style: CounterStyle, size_
             )
         if designation:
             parts.append(designation_svg(layout, designation, nation.text))
+        if style.nationality_label:
+            x, y, nsize = nationality_place(layout, counter_type.nationality)
+            parts.append(
+                f'<text x="{x}" y="{y}" font-size="{nsize}" font-family="sans-serif" font-weight="bold" dominant-baseline="central" '
+                f'fill="{nationality_colour(style, counter_type, face)}">{escape(counter_type.nationality)}</text>'
+            )
     parts.append("</svg>\n")
     return "".join(parts)
 

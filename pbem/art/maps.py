@@ -42,6 +42,8 @@ class MapPicture:
     layout: HexLayout | None = None
     names: tuple[tuple[float, float, float, float], ...] = ()  # boxes of the place names, kept whole by crops
     background: bool = False  # drawn over the user's own map image
+    stack_offset: Point = (0.0, 0.0)  # where a location's stack stands, from its centre (below a space's name)
+    name_labels: tuple["NameLabel", ...] = ()  # names the overlay draws again over the counters
 
 
 def default_style() -> CounterStyle:
@@ -57,9 +59,10 @@ def render_map(
     background: Image.Image | None = None,
     labels: bool = True,
     scale: float = 1.0,
+    status: dict | None = None,
 ) -> Image.Image:
     """The picture of ``game_map`` (see :func:`map_picture` for the arguments)."""
-    return map_picture(game_map, style, hex_size=hex_size, layout=layout, background=background, labels=labels, scale=scale).image
+    return map_picture(game_map, style, hex_size=hex_size, layout=layout, background=background, labels=labels, scale=scale, status=status).image
 
 
 def map_picture(
@@ -71,18 +74,20 @@ def map_picture(
     background: Image.Image | None = None,
     labels: bool = True,
     scale: float = 1.0,
+    status: dict | None = None,
     numbers: bool = False,
 ) -> MapPicture:
     """Draw a hex map (``hex_size`` = hex circumradius in pixels, or a calibrated ``layout`` over a
     ``background`` image, with the hex ``numbers`` printed over it if asked) or a point-to-point map (positions
-    times ``scale``)."""
+    times ``scale``). ``status``: the game's status, which may choose the features drawn (``style.status_features``:
+    the VP spaces of the map a scenario scores on)."""
     style = style or default_style()
     if isinstance(game_map, HexMap):
         if layout is None:
             layout = HexLayout.regular(game_map.spec, hex_size, margin=max(6.0, hex_size * 0.4))
         return _hex_picture(game_map, style, layout, background, labels, numbers)
     if isinstance(game_map, PointMap):
-        return _point_picture(game_map, scale, labels)
+        return _point_picture(game_map, style, scale * style.map_scale, labels, style.feature_names(status))
     raise TypeError(f"cannot draw a map of kind {game_map.kind!r}")
 
 
@@ -260,19 +265,23 @@ def _rail(draw: ImageDraw.ImageDraw, a: Point, b: Point, *, double: bool, unit: 
 NATION_COLOURS = ("#1f5fbf", "#b03020", "#2e8b57", "#8b5a00", "#7a1f6e", "#008b8b", "#555555")
 
 
-def _point_picture(game_map: PointMap, scale: float, labels: bool) -> MapPicture:
+def _point_picture(game_map: PointMap, style: CounterStyle, scale: float, labels: bool, chosen: dict[str, str] | None = None) -> MapPicture:
+    """Spaces as boxes in their nation's colour (``style.countries``), the name on a band across the top (red with a
+    red outline for a VP space, as some maps print one), the terrain's sign in the box, fort value, capital,
+    port and supply source at its corners; connections solid, or dashed in the colour of the nations allowed."""
     placed = [p for p in game_map.positions if p is not None]
     if not placed:
         raise ValueError("a point-to-point map needs positions to be drawn")
     size = game_map.extra[0].get("size", 44) if game_map.extra else 44
     half = float(size) * scale / 2
-    margin = half + 10
+    half_w = half * 1.3  # a space's box is wider than tall: its name fits
+    margin = half_w + 12
     min_x = min(p[0] for p in placed)
     min_y = min(p[1] for p in placed)
     max_x = max(p[0] for p in placed)
     max_y = max(p[1] for p in placed)
     width, height = check_canvas((max_x - min_x) * scale + 2 * margin, (max_y - min_y) * scale + 2 * margin, "map picture")
-    image = Image.new("RGB", (width, height), "#f4f1e6")
+    image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
 
     def at(p: tuple[float, float] | None) -> Point:
@@ -282,8 +291,8 @@ def _point_picture(game_map: PointMap, scale: float, labels: bool) -> MapPicture
 
     centers = tuple(at(p) for p in game_map.positions)
     nations = sorted({n for allowed in game_map.restricted.values() for n in allowed})
-    colour_of = {n: NATION_COLOURS[k % len(NATION_COLOURS)] for k, n in enumerate(nations)}
-    line_width = max(2, round(4 * scale))
+    colour_of = {n: _nation_line(style, n, k) for k, n in enumerate(nations)}
+    line_width = max(2, round(3 * scale))
     for i, neighbours in enumerate(game_map.neighbours):
         for j in neighbours:
             if j <= i:
@@ -291,53 +300,166 @@ def _point_picture(game_map: PointMap, scale: float, labels: bool) -> MapPicture
             allowed = game_map.restricted.get((i, j))
             if allowed:
                 colour = colour_of[sorted(allowed)[0]]
-                dashed(draw, centers[i], centers[j], fill=colour, width=line_width, dash=max(4.0, 10 * scale))
+                dashed(draw, centers[i], centers[j], fill=colour, width=line_width + 1, dash=max(4.0, 9 * scale))
             else:
                 draw.line([centers[i], centers[j]], fill=CONNECTION, width=line_width)
-    name_font = font(max(6, round(11 * scale)))
-    badge_font = font(max(6, round(10 * scale)))
-    badge = max(4.0, half * 0.32)
+    name_size = max(6, round(10 * scale))
+    badge_font = font(max(6, round(11 * scale)), True)
+    badge = max(4.0, half * 0.34)
+    band = half * 0.62  # the name's band across the top of the box
+    names: list[tuple[float, float, float, float]] = []
+    name_labels: list[NameLabel] = []
     for i, (x, y) in enumerate(centers):
-        fill = _space_fill(game_map, i)
         features = game_map.features[i]
-        outline_width = max(1, round(2 * scale)) * (2 if "capital" in features else 1)
-        draw.rounded_rectangle([x - half, y - half, x + half, y + half], radius=half / 4, fill=fill, outline="#202020", width=outline_width)
+        vp = (chosen or {}).get("vp", "vp") in features
+        outline = VP_RED if vp else "#202020"
+        outline_width = max(1, round(2 * scale)) * (2 if vp or "capital" in features else 1)
+        name = (game_map.names[i] or game_map.labels[i]) if labels else ""
+        capital = "capital" in features
+        pad = outline_width + 3  # the name keeps clear of the (thick, red) outline
+        name_font = font(_fit_name(name, half_w * 2 - 2 * pad - (band if capital else 0), name_size, round(name_size * 0.8)), True)
+        # A long name widens its box rather than shrinking below legibility.
+        wide = max(half_w, (name_font.getlength(name) + (band if capital else 0)) / 2 + pad)
+        box = (x - wide, y - half, x + wide, y + half)
+        draw.rounded_rectangle(box, radius=half / 5, fill=_space_fill(game_map, style, i), outline=outline, width=outline_width)
+        draw.line([(box[0] + outline_width, y - half + band), (box[2] - outline_width, y - half + band)], fill=_darker(_space_fill(game_map, style, i)), width=1)
+        _terrain_sign(draw, game_map.terrain[i], (x, y + band / 2), half)
         if labels:
-            name = game_map.names[i] or game_map.labels[i]
-            # A VP space prints its name in red, as on the Paths of Glory map.
-            draw.text((x, y), _short(name), font=name_font, fill=VP_RED if "vp" in features else "#000000", anchor="mm")
+            text = name
+            ny = y - half + band / 2 + 1
+            nx = x + (band / 2 if capital else 0)
+            names.append(draw.textbbox((nx, ny), text, font=name_font, anchor="mm"))
+            colour = VP_RED if vp else "#000000"
+            draw.text((nx, ny), text, font=name_font, fill=colour, anchor="mm")
+            if capital:  # a capital: a star before its name
+                sx = names[-1][0] - band * 0.45
+                draw.polygon(_star_points(sx, ny, band * 0.42), fill=colour)
+                names[-1] = (sx - band * 0.45,) + names[-1][1:]
+            name_labels.append(NameLabel((nx, ny), text, name_font.size, colour, names[-1], capital))
         fort = game_map.extra[i].get("fort")
-        if fort:  # fort strength in a dark badge at the top-left corner
-            cx, cy = x - half, y - half
-            draw.ellipse([cx - badge, cy - badge, cx + badge, cy + badge], fill="#303030", outline="#000000")
-            draw.text((cx, cy), str(fort), font=badge_font, fill="#ffffff", anchor="mm")
-        if "port" in features:  # a blue dot at the bottom-right corner
-            cx, cy = x + half, y + half
-            draw.ellipse([cx - badge * 0.8, cy - badge * 0.8, cx + badge * 0.8, cy + badge * 0.8], fill="#2060c0", outline="#ffffff")
-        if game_map.supply[i]:  # a supply source: green badge at the top-right corner
-            cx, cy = x + half, y - half
+        if fort:  # the fort's value in a black fort badge at the top-left corner, as the map prints forts
+            _fort(draw, (x - wide, y - half), badge, str(fort), badge_font)
+        if "port" in features:  # an anchor at the bottom-right corner
+            _anchor(draw, (x + wide - badge * 0.2, y + half - badge * 0.2), badge * 0.9)
+        if game_map.supply[i]:  # a supply source: a green badge at the top-right corner
+            cx, cy = x + wide, y - half
             draw.ellipse([cx - badge, cy - badge, cx + badge, cy + badge], fill="#2e8b57", outline="#000000")
             draw.text((cx, cy), "S", font=badge_font, fill="#ffffff", anchor="mm")
     if nations:
         legend_font = font(max(8, round(14 * scale)))
         y = 8
         for n in nations:
-            dashed(draw, (8, y + 7), (48, y + 7), fill=colour_of[n], width=line_width, dash=8)
-            draw.text((54, y), f"restricted: {n}", font=legend_font, fill="#000000")
+            dashed(draw, (8, y + 7), (48, y + 7), fill=colour_of[n], width=line_width + 1, dash=8)
+            draw.text((54, y), f"only {n}", font=legend_font, fill="#000000")
             y += max(16, round(20 * scale))
-    return MapPicture(image, centers, half, None)
+    # Counters stand in the box below its name band and spill below it; the names are drawn again over them.
+    return MapPicture(image, centers, half, None, tuple(names), stack_offset=(0.0, band * 0.75), name_labels=tuple(name_labels))
 
 
+@dataclass(frozen=True)
+class NameLabel:
+    """A place name drawn again over the counters (so that no counter hides it)."""
+
+    at: Point
+    text: str
+    size: int
+    colour: str
+    box: tuple[float, float, float, float]
+    capital: bool = False  # drawn after a star
+
+
+def _star_points(cx: float, cy: float, r: float) -> list[Point]:
+    return [
+        (cx + (r if k % 2 == 0 else r * 0.42) * math.cos(-math.pi / 2 + k * math.pi / 5), cy + (r if k % 2 == 0 else r * 0.42) * math.sin(-math.pi / 2 + k * math.pi / 5))
+        for k in range(10)
+    ]
+
+
+PAPER = "#f4f1e6"
 VP_RED = "#c00000"
-_SPACE_COLOURS = {"mountain": "#d8c2a0", "swamp": "#b8d4c0", "desert": "#f0deb0", "forest": "#b8d8a8"}
+_TERRAIN_INK = {"mountain": "#7a5230", "forest": "#2f6b2a", "swamp": "#2f6f7a", "desert": "#b08a3a"}
 
 
-def _space_fill(game_map: PointMap, i: int) -> str:
-    return _SPACE_COLOURS.get(game_map.terrain[i], "#ffffff")
+def _space_fill(game_map: PointMap, style: CounterStyle, i: int) -> str:
+    """The nation's colour from the style's ``countries``, else the terrain's colour, else white."""
+    tint = style.countries.get(game_map.country[i] or "")
+    if tint:
+        return tint
+    return style.terrain.get(game_map.terrain[i]) if game_map.terrain[i] != "clear" and game_map.terrain[i] in style.terrain else "#ffffff"
 
 
-def _short(name: str, limit: int = 12) -> str:
-    return name if len(name) <= limit else name[: limit - 1] + "…"
+def _darker(colour: str) -> tuple[int, int, int]:
+    r, g, b = ImageColor.getrgb(colour)[:3]
+    return (round(r * 0.7), round(g * 0.7), round(b * 0.7))
+
+
+def _nation_line(style: CounterStyle, nation: str, k: int) -> str:
+    """A restricted connection's colour: the nation's counter colour when the style has one."""
+    if nation in style.nations:
+        return style.nations[nation].background
+    return NATION_COLOURS[k % len(NATION_COLOURS)]
+
+
+def star_points(cx: float, cy: float, r: float) -> list[Point]:
+    """A five-pointed star's corners (a capital's mark)."""
+    return _star_points(cx, cy, r)
+
+
+def _fit_name(text: str, width: float, size: int, smallest: int = 6) -> int:
+    while size > max(6, smallest) and font(size, True).getlength(text) > width:
+        size -= 1
+    return size
+
+
+def _terrain_sign(draw: ImageDraw.ImageDraw, terrain: str, at: Point, half: float) -> None:
+    """The terrain's sign in the lower part of a space's box: peaks, trees, marsh tufts or dunes."""
+    ink = _TERRAIN_INK.get(terrain)
+    if ink is None:
+        return
+    x, y = at
+    r = half * 0.3
+    w = max(1, round(half / 12))
+    if terrain == "mountain":
+        for dx, k in ((-1.1, 0.8), (0.0, 1.0), (1.1, 0.8)):
+            px = x + dx * r * 1.2
+            draw.polygon([(px - r * k, y + r * 0.7), (px, y - r * k * 0.9), (px + r * k, y + r * 0.7)], fill=ink)
+    elif terrain == "forest":
+        for dx in (-1.3, 0.0, 1.3):
+            px = x + dx * r
+            draw.line([(px, y + r * 0.3), (px, y + r * 0.9)], fill="#5a3a1a", width=w + 1)
+            draw.ellipse([px - r * 0.6, y - r * 0.8, px + r * 0.6, y + r * 0.4], fill=ink)
+    elif terrain == "swamp":
+        for row, dx in ((-0.4, -0.6), (0.5, 0.6)):
+            cy = y + row * r
+            draw.line([(x + dx * r - r * 1.2, cy), (x + dx * r + r * 1.2, cy)], fill=ink, width=w)
+            for t in (-0.6, 0.0, 0.6):
+                draw.line([(x + dx * r + t * r, cy), (x + dx * r + t * r - r * 0.2, cy - r * 0.5)], fill=ink, width=w)
+    elif terrain == "desert":
+        for k in range(3):
+            px = x + (k - 1) * r * 1.3
+            draw.arc([px - r * 0.7, y - r * 0.3, px + r * 0.7, y + r * 0.9], 200, 340, fill=ink, width=w + 1)
+            draw.point([(px, y + r * 0.6), (px + r * 0.4, y + r * 0.8)], fill=ink)
+
+
+def _fort(draw: ImageDraw.ImageDraw, at: Point, r: float, value: str, badge_font) -> None:
+    """A fort: a black square with battlements and its value in white."""
+    x, y = at
+    draw.rectangle([x - r, y - r * 0.8, x + r, y + r], fill="#101010")
+    for k in (-1, 0, 1):
+        cx = x + k * r * 0.7
+        draw.rectangle([cx - r * 0.25, y - r * 1.2, cx + r * 0.25, y - r * 0.7], fill="#101010")
+    draw.text((x, y + r * 0.1), value, font=badge_font, fill="#ffffff", anchor="mm")
+
+
+def _anchor(draw: ImageDraw.ImageDraw, at: Point, r: float) -> None:
+    """A port: a small navy-blue anchor on a white disc."""
+    x, y = at
+    draw.ellipse([x - r, y - r, x + r, y + r], fill="#ffffff", outline="#1d3f8f")
+    w = max(1, round(r / 5))
+    ink = "#1d3f8f"
+    draw.line([(x, y - r * 0.65), (x, y + r * 0.6)], fill=ink, width=w)
+    draw.line([(x - r * 0.4, y - r * 0.35), (x + r * 0.4, y - r * 0.35)], fill=ink, width=w)
+    draw.arc([x - r * 0.6, y - r * 0.1, x + r * 0.6, y + r * 0.65], 20, 160, fill=ink, width=w)
 
 
 def arrow(draw: ImageDraw.ImageDraw, points: Sequence[Point], *, fill, width: int, head: float) -> None:

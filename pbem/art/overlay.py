@@ -17,8 +17,9 @@ from PIL import Image, ImageColor, ImageDraw
 
 from pbem.art.counters import render_counter
 from pbem.art.fonts import font
-from pbem.art.maps import MapPicture, dashed, arrow
-from pbem.art.style import CounterStyle
+from pbem.art.layout import Point
+from pbem.art.maps import MapPicture, dashed, arrow, star_points
+from pbem.art.style import CounterStyle, fill_template
 from pbem.model import actions as act
 from pbem.model.state import State
 from pbem.model.event import Event
@@ -41,6 +42,7 @@ class MoveMark:
     path: tuple[int, ...]
     label: str = ""
     side: int = 0  # index of the moving side, for its arrow colour
+    kind: str = "move"  # move | strategic (SR, rail, sea, air) | retreat | advance
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,39 @@ class EventMark:
 
 Mark = MoveMark | AttackMark | FireMark | OrderMark | ViolationMark | ActivationMark | EventMark
 ACTIVATION = {"move": (20, 110, 40), "attack": (200, 30, 30)}
+MOVE_KINDS = {"strategic": (110, 40, 150), "retreat": (90, 60, 30), "advance": (0, 120, 60)}
+
+
+def _touched(marks: Sequence[Mark]) -> set[int]:
+    """Every location a mark starts, passes or ends at."""
+    out: set[int] = set()
+    for mark in marks:
+        if isinstance(mark, MoveMark):
+            out.update(mark.path)
+        elif isinstance(mark, (AttackMark, FireMark)):
+            out.update(mark.sources + (mark.target,))
+        elif isinstance(mark, OrderMark):
+            out.update(mark.sources + (mark.location,))
+        elif isinstance(mark, (ViolationMark, ActivationMark)) and mark.location is not None:
+            out.add(mark.location)
+    return out
+
+
+def _fit_chip(text: str, chip: float) -> int:
+    size = max(6, round(chip * 0.7))
+    while size > 6 and font(size, True).getlength(text) > chip * 0.9:
+        size -= 1
+    return size
+
+
+def _shortened(points: list[Point], by: float) -> list[Point]:
+    """``points`` with the first segment starting ``by`` pixels later."""
+    (ax, ay), (bx, by_) = points[0], points[1]
+    length = math.dist((ax, ay), (bx, by_))
+    if length <= by * 2:
+        return points
+    t = by / length
+    return [(ax + (bx - ax) * t, ay + (by_ - ay) * t)] + points[1:]
 
 
 def turn_marks(
@@ -124,12 +159,13 @@ def turn_marks(
     for action in turn.actions:
         if isinstance(action, act.Move) and len(action.path) >= 1:
             side = start.units[action.units[0]].side if action.units and action.units[0] in start.units else ""
-            marks.append(MoveMark(tuple(action.path), ", ".join(action.units), sides.index(side) if side in sides else 0))
+            kind = "move" if action.by == "land" else "strategic"
+            label = style.label(kind, "") if kind == "strategic" else ""
+            marks.append(MoveMark(tuple(action.path), label, sides.index(side) if side in sides else 0, kind))
             where[action.index] = action.path[-1]
         elif isinstance(action, act.Combat):
-            odds = action.column or action.odds or "?"
-            label = f"{odds}  roll {action.roll}: {action.result}" if action.defender_roll is None else f"rolls {action.roll}/{action.defender_roll}: {action.result}"
-            marks.append(AttackMark(spots(action.attackers), action.target, label))
+            marks.append(AttackMark(spots(action.attackers), action.target, combat_label(action, start, style)))
+            marks.extend(_after_combat(action, start, style, sides))
             where[action.index] = action.target
         elif isinstance(action, act.Fire):
             marks.append(FireMark(spots(action.units), action.target, fire_label(action, style)))
@@ -147,7 +183,12 @@ def turn_marks(
                 marks.append(OrderMark(location, what + (f" ({action.reason})" if action.reason else ""), loss=True))
                 where[action.index] = location
         elif isinstance(action, act.Reinforce):
+            marks.append(OrderMark(action.at, style.label("reinforce", "arrives")))
             where[action.index] = action.at
+        elif isinstance(action, act.Remove):
+            for location in spots(action.units):
+                marks.append(OrderMark(location, style.label("remove", "to the {box} box", box=action.to)))
+                where[action.index] = location
         elif isinstance(action, act.Replace) and action.at is not None:
             marks.append(OrderMark(action.at, "rebuilt"))
             where[action.index] = action.at
@@ -163,6 +204,56 @@ def turn_marks(
     for number, violation in enumerate(violations, 1):
         location = violation.at if violation.at is not None else where.get(violation.index) if violation.index is not None else None
         marks.append(ViolationMark(location, violation.rule, number, violation.message, violation.severity))
+    return marks
+
+
+def _steps(count: int) -> str:
+    return f"{count} step{'s' if count != 1 else ''} lost" if count else "no loss"
+
+
+def combat_label(action: act.Combat, state: State, style: CounterStyle) -> str:
+    """An attack's label in the module's words (``labels.combat``, or ``labels.combat_both`` where both sides roll),
+    from the fields ``roll``, ``defender_roll``, ``result``, ``odds``, ``column``, ``attacker_loss`` and
+    ``defender_loss`` (the halves of an ``A/D`` result), ``attacker_steps``/``defender_steps`` ("1 step lost"),
+    ``attacker``/``defender`` (side names); ``state`` is the position just before the attack."""
+    negated = list(action.negated)
+    lost = {"attacker": list(action.losses_attacker), "defender": list(action.losses_defender)}
+    for unit in negated:
+        for side in ("defender", "attacker"):
+            if unit in lost[side]:
+                lost[side].remove(unit)
+                break
+    halves = action.result.split("/") if action.result else []
+    attacker_side = next((state.units[u].side for u in action.attackers if u in state.units), "")
+    defender_side = next((u.side for u in state.units_at(action.target) if u.side != attacker_side), "")
+    fields = {
+        "roll": action.roll, "defender_roll": action.defender_roll,
+        "result": action.result or "as the tables give",  # an attack written without its result
+        "odds": action.odds or action.column or "?",
+        "column": action.column or action.odds or "?", "attacker_loss": halves[0] if len(halves) == 2 else "?",
+        "defender_loss": halves[1] if len(halves) == 2 else "?", "attacker_steps": _steps(len(lost["attacker"])),
+        "defender_steps": _steps(len(lost["defender"]) + len(action.eliminated)),
+        "attacker": style.side_name(attacker_side), "defender": style.side_name(defender_side) if defender_side else "defender",
+    }  # fmt: skip
+    if action.defender_roll is None:
+        return style.label("combat", "{column}  roll {roll}: {result}", **fields)
+    return style.label("combat_both", "rolls {roll}/{defender_roll}: {result}", **fields)
+
+
+def _after_combat(action: act.Combat, state: State, style: CounterStyle, sides: Sequence[str]) -> list[Mark]:
+    """The retreats and advances of an attack as arrows (``state``: the position just before it)."""
+    marks: list[Mark] = []
+    for unit, path in action.retreats.items():
+        if path:
+            side = state.units[unit].side if unit in state.units else ""
+            marks.append(MoveMark((action.target,) + tuple(path), style.label("retreat", ""), sides.index(side) if side in sides else 0, "retreat"))
+    for unit in action.advance:
+        here = state.units[unit].at if unit in state.units and state.units[unit].on_map else None
+        if here is None:
+            continue
+        path = action.advance_paths.get(unit) or (action.target,)
+        side = state.units[unit].side
+        marks.append(MoveMark((here,) + tuple(path), style.label("advance", ""), sides.index(side) if side in sides else 0, "advance"))
     return marks
 
 
@@ -198,28 +289,44 @@ def overlay(
     counter_px = max(16, round(unit * 0.72))
     draw = ImageDraw.Draw(image)
     taken: list[tuple[float, float, float, float]] = []  # counters' boxes: labels keep off them
-    # Units: stacks fanned up and to the right like counters on a table.
+    # Units: stacks fanned up and to the right like counters on a table (on a point map, below the space's name).
+    ox, oy = picture.stack_offset
+    down = 1 if picture.name_labels else -1  # below a name band, a stack fans down and to the right, away from the name
     for location in sorted(state.stacks):
         stack = state.units_at(location)
-        x, y = centers[location]
+        x, y = centers[location][0] + ox, centers[location][1] + oy
         step = max(2, counter_px // 8)
         for k, unit_state in enumerate(stack):
             face = 0 if unit_state.step == 0 else 1
-            counter = render_counter(unit_state.unit.type, face, style, counter_px, designation=style.designation_of(unit_state.id))
-            left = round(x - counter_px / 2 + k * step)
-            top = round(y - counter_px / 2 - k * step)
-            draw.rectangle([left + 2, top + 2, left + counter_px + 1, top + counter_px + 1], fill=(0, 0, 0, 90))
+            px = max(16, round(counter_px * style.scale_of(unit_state.unit.type)))
+            counter = render_counter(unit_state.unit.type, face, style, px, designation=style.designation_of(unit_state.id))
+            left = round(x - px / 2 + k * step)
+            top = round(y - px / 2 + k * step * down)
+            draw.rectangle([left + 2, top + 2, left + px + 1, top + px + 1], fill=(0, 0, 0, 90))
             image.paste(counter, (left, top))
-            draw.rectangle([left, top, left + counter_px - 1, top + counter_px - 1], outline=(0, 0, 0, 255))
-            taken.append((left, top, left + counter_px, top + counter_px))
+            draw.rectangle([left, top, left + px - 1, top + px - 1], outline=(0, 0, 0, 255))
+            taken.append((left, top, left + px, top + px))
         if len(stack) > 1:
             # A stack shows its top counter; the badge says how many lie under it.
-            bx, by = round(x + counter_px / 2 + (len(stack) - 1) * step), round(y - counter_px / 2 - (len(stack) - 1) * step)
+            px = max(16, round(counter_px * style.scale_of(stack[-1].unit.type)))
+            bx, by = round(x + px / 2 + (len(stack) - 1) * step), round(y + (px / 2 if down > 0 else -px / 2) + (len(stack) - 1) * step * down)
             r = max(6, counter_px // 6)
             draw.ellipse([bx - r, by - r, bx + r, by + r], fill=(255, 255, 255, 255), outline=(0, 0, 0, 255), width=1)
             draw.text((bx, by), str(len(stack)), font=font(round(r * 1.5)), fill=(0, 0, 0, 255), anchor="mm")
+    occupied = {centers[location] for location in state.stacks}
+    for name in picture.name_labels:
+        # A place name stays readable over the counters that stand on its space.
+        if any(abs(name.at[0] - cx) < unit * 2 and abs(name.at[1] - cy) < unit * 2 for cx, cy in occupied):
+            x0, y0, x1, y1 = name.box
+            draw.rectangle([x0 - 2, y0 - 1, x1 + 2, y1 + 1], fill=(255, 255, 255, 215))
+            draw.text(name.at, name.text, font=font(name.size, True), fill=name.colour, anchor="mm")
+            if name.capital:
+                draw.polygon(star_points(x0 + (y1 - y0) * 0.3, name.at[1], (y1 - y0) * 0.55), fill=name.colour)
+        taken.append(name.box)
+    taken += _status_marks(draw, state, style, centers, unit)
     numbers = _hex_numbers_above(draw, state, centers, unit, counter_px) if picture.layout is not None else []
     taken += [box for box, _, _ in numbers]
+    centers = tuple((x + ox, y + oy) for x, y in centers)  # marks point at the counters, not at a space's name
     layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
     ldraw = ImageDraw.Draw(layer)
     width = max(3, round(unit / 10))
@@ -231,23 +338,49 @@ def overlay(
             x, y = centers[mark.location]
             r = unit * 0.62
             colour = ACTIVATION.get(mark.purpose, (90, 90, 90))
+            if picture.name_labels:
+                # On a point map, an activation marker beside the stack (as a player puts one), off the name.
+                chip = unit * 0.5
+                left, top = x + unit * 0.5, y - chip * 0.2
+                ldraw.rectangle([left, top, left + chip, top + chip], fill=colour + (245,), outline=(0, 0, 0, 255))
+                text = style.label(f"activation_{mark.purpose}", mark.purpose[:1].upper())
+                ldraw.text((left + chip / 2, top + chip / 2), text, font=font(_fit_chip(text, chip), True), fill=(255, 255, 255, 255), anchor="mm")
+                taken.append((left, top, left + chip, top + chip))
+                continue
             ldraw.rectangle([x - r, y - r, x + r, y + r], outline=colour + (230,), width=max(2, width - 1))
             badge = max(6.0, unit * 0.16)
             ldraw.rectangle([x + r - 2 * badge, y + r - 2 * badge, x + r, y + r], fill=colour + (240,))
             ldraw.text((x + r - badge, y + r - badge), mark.purpose[:1].upper(), font=font(round(badge * 1.6)), fill=(255, 255, 255, 255), anchor="mm")
+    move_labels: list[tuple[Point, str, tuple[int, int, int]]] = []
     for mark in marks:
         if isinstance(mark, MoveMark) and len(mark.path) >= 2:
-            colour = SIDE_COLOURS[mark.side % len(SIDE_COLOURS)]
+            colour = MOVE_KINDS.get(mark.kind) or SIDE_COLOURS[mark.side % len(SIDE_COLOURS)]
             points = [centers[i] for i in mark.path]
+            if mark.kind in ("retreat", "advance"):
+                points = _shortened(points, unit * 0.35)  # from the defender's counters, not over them
             sx, sy = points[0]
-            ldraw.ellipse([sx - width * 1.2, sy - width * 1.2, sx + width * 1.2, sy + width * 1.2], fill=colour + (220,))
-            arrow(ldraw, points, fill=colour + (220,), width=width, head=head)
+            if mark.kind in ("strategic", "retreat"):
+                # A strategic move jumps across the map; a retreat falls back: both dashed.
+                for a, b in zip(points[:-2], points[1:-1]):
+                    dashed(ldraw, a, b, fill=colour + (220,), width=width, dash=unit / 6)
+                body = points[-2]
+                dashed(ldraw, body, (body[0] + (points[-1][0] - body[0]) * 0.7, body[1] + (points[-1][1] - body[1]) * 0.7), fill=colour + (220,), width=width, dash=unit / 6)
+                arrow(ldraw, [(body[0] + (points[-1][0] - body[0]) * 0.6, body[1] + (points[-1][1] - body[1]) * 0.6), points[-1]], fill=colour + (220,), width=width, head=head)
+            else:
+                ldraw.ellipse([sx - width * 1.2, sy - width * 1.2, sx + width * 1.2, sy + width * 1.2], fill=colour + (220,))
+                arrow(ldraw, points, fill=colour + (220,), width=width, head=head)
+            if mark.label:
+                mid = len(points) // 2
+                a, b = points[mid - 1], points[mid]
+                move_labels.append((((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), mark.label, colour))
     ring_radius = unit * 0.6
     ring_width = max(3, width)
     rings = [centers[m.location] for m in marks if isinstance(m, ViolationMark) and m.location is not None]
     # Labels keep off the counters and off the violation rings (a ring's own label excepted).
     pad = ring_radius + ring_width
     labels = Labels(image.size, taken, rings=[(x - pad, y - pad, x + pad, y + pad) for x, y in rings])
+    for at, text, colour in move_labels:
+        labels.place(ldraw, at, 0, text, label_font, fill=colour)
     # In the order the actions were played: an earlier action's label sits nearer its hex.
     for mark in marks:
         if isinstance(mark, (AttackMark, FireMark)):
@@ -262,7 +395,8 @@ def overlay(
                     dashed(ldraw, (sx, sy), end, fill=colour + (235,), width=width, dash=unit / 7)
                     arrow(ldraw, [(sx + (tx - sx) * 0.7, sy + (ty - sy) * 0.7), end], fill=colour + (235,), width=width, head=head)
                 else:
-                    arrow(ldraw, [(sx, sy), end], fill=colour + (235,), width=width + 1, head=head * 1.1)
+                    start = _shortened([(sx, sy), end], unit * 0.3)[0] if picture.name_labels else (sx, sy)  # from the stack's edge
+                    arrow(ldraw, [start, end], fill=colour + (235,), width=width + 1, head=head * 1.1)
             labels.place(ldraw, (tx, ty), unit * 0.55, mark.label, label_font, fill=colour)
         elif isinstance(mark, OrderMark):
             x, y = centers[mark.location]
@@ -286,11 +420,22 @@ def overlay(
                 background=(255, 255, 255, 235), over_rings=True,
             )  # fmt: skip
     labels.redraw(ldraw)
+    if picture.name_labels:
+        # The names of the spaces the turn touched, over the arrows that leave or enter them.
+        touched = [picture.centers[i] for i in _touched(marks)]
+        for name in picture.name_labels:
+            if any(abs(name.at[0] - x) < unit and abs(name.at[1] - y) < unit for x, y in touched):
+                x0, y0, x1, y1 = name.box
+                ldraw.rectangle([x0 - 2, y0 - 1, x1 + 2, y1 + 1], fill=(255, 255, 255, 225))
+                ldraw.text(name.at, name.text, font=font(name.size, True), fill=ImageColor.getrgb(name.colour)[:3] + (255,), anchor="mm")
+                if name.capital:
+                    ldraw.polygon(star_points(x0 + (y1 - y0) * 0.3, name.at[1], (y1 - y0) * 0.55), fill=ImageColor.getrgb(name.colour)[:3] + (255,))
     # Last, over the rings and arrows: a hex number stays readable.
     _draw_hex_numbers(ldraw, numbers, unit)
     image = Image.alpha_composite(image, layer).convert("RGB")
     if crop:
-        points = [centers[i] for i in state.stacks]
+        # The part of the map where the turn happened; the units' places only when nothing happened.
+        points = []
         for mark in marks:
             if isinstance(mark, MoveMark):
                 points += [centers[i] for i in mark.path]
@@ -300,6 +445,12 @@ def overlay(
                 points += [centers[i] for i in mark.sources + (mark.location,)]
             elif isinstance(mark, (ViolationMark, ActivationMark)) and mark.location is not None:
                 points.append(centers[mark.location])
+        if not points:
+            points = [centers[i] for i in state.stacks]
+        if points:
+            # A turn in one place still shows its neighbourhood: at least eight hexes or spaces across.
+            cx, cy = (min(p[0] for p in points) + max(p[0] for p in points)) / 2, (min(p[1] for p in points) + max(p[1] for p in points)) / 2
+            points += [(cx - unit * 2, cy - unit * 1.5), (cx + unit * 2, cy + unit * 1.5)]
         box = crop_to(image.size, points, unit * 2)
         if box is not None:
             # Labels stay whole: a place name or a mark's label the crop would cut widens the crop instead.
@@ -310,6 +461,40 @@ def overlay(
     if legend and (violations or events):
         image = _with_legend(image, violations, max(11, round(unit * 0.3)), events)
     return image
+
+
+def _status_marks(draw: ImageDraw.ImageDraw, state: State, style: CounterStyle, centers, unit: float) -> list[tuple[float, float, float, float]]:
+    """The style's status marks (a trench level, a control marker...) as badges at the lower left of their locations,
+    one above the other; their boxes. A value's fields fill the mark's text, each also as ``{field_name}`` (the side's
+    name for a side id)."""
+    boxes = []
+    game_map = state.module.map
+    count: dict[int, int] = {}
+    text_font = font(max(8, round(unit * 0.25)), True)
+    for mark in style.status_marks:
+        values = state.status.get(mark.status)
+        if not isinstance(values, dict):
+            continue
+        for label, value in sorted(values.items(), key=lambda item: str(item[0])):
+            location = game_map.find(str(label))
+            if location is None:
+                continue
+            fields = dict(value) if isinstance(value, dict) else {"value": value}
+            fields.update({f"{k}_name": style.side_name(v) for k, v in list(fields.items()) if isinstance(v, str)})
+            if mark.unless_map is not None and fields.get(mark.key or "value") == game_map.extra[location].get(mark.unless_map):
+                continue
+            text = fill_template(mark.text, fields)
+            colour = mark.fill.get(str(fields.get(mark.key))) if mark.key else None
+            x, y = centers[location]
+            k = count.get(location, 0)
+            count[location] = k + 1
+            right, top = x - unit * 0.52, y + unit * 0.35 - k * unit * 0.33  # left of the stack, not over it
+            x0, y0, x1, y1 = draw.textbbox((right, top), text, font=text_font, anchor="rm")
+            box = (x0 - 3, y0 - 2, x1 + 3, y1 + 2)
+            draw.rectangle(box, fill=ImageColor.getrgb(colour or mark.default)[:3] + (255,), outline=(0, 0, 0, 255))
+            draw.text((right, top), text, font=text_font, fill=(255, 255, 255, 255), anchor="rm")
+            boxes.append(box)
+    return boxes
 
 
 HexNumber = tuple[tuple[float, float, float, float], tuple[float, float], str]  # box, text anchor, text

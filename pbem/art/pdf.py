@@ -89,7 +89,7 @@ def draw_counter(pen: Pen, x: float, y: float, counter_type: CounterType, face: 
     """Face ``face`` of a counter ``size`` pixels square with its top-left corner at (``x``, ``y``)."""
     c = pen.canvas
     nation = style.colours(counter_type)
-    layout = parts.counter_layout(size)
+    layout = parts.style_layout(size, style, designation)
     c.saveState()
     c.translate(x, y)
     pen.rect(0, 0, size, size, fill=nation.background)
@@ -120,6 +120,9 @@ def draw_counter(pen: Pen, x: float, y: float, counter_type: CounterType, face: 
         if designation:
             dx, dy, dsize = parts.designation_place(layout, designation)
             pen.text(dx, dy, designation, dsize, nation.text, bold=True, anchor="end", width=dx - layout.designation[0])
+        if style.nationality_label:
+            nx, ny, nsize = parts.nationality_place(layout, counter_type.nationality)
+            pen.text(nx, ny, counter_type.nationality, nsize, parts.nationality_colour(style, counter_type, face), bold=True)
     c.restoreState()
 
 
@@ -175,10 +178,11 @@ def sheet_pdf(
     spec: SheetSpec = SheetSpec(),
     title: str = "",
     progress: Callable[[int], None] | None = None,
+    scales: Sequence[float] = (),
 ) -> bytes:
     """The counter sheets of ``count`` counters as one PDF; ``counter(n)`` gives counter ``n``'s type and
-    designation. Same input, same bytes."""
-    pages = sheet_layout(count, spec, title)
+    designation; ``scales`` each one's size (see :func:`sheet_layout`). Same input, same bytes."""
+    pages = sheet_layout(count, spec, title, scales)
     width_mm, height_mm = PAGES_MM[spec.page]
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(width_mm * mm, height_mm * mm), invariant=1, pageCompression=1)
@@ -190,9 +194,9 @@ def sheet_pdf(
     for page in pages:
         canvas.translate(0, height_mm * mm)
         canvas.scale(points_per_pixel, -points_per_pixel)
-        for n, x, y in page.counters:
+        for k, (n, x, y) in enumerate(page.counters):
             counter_type, designation = counter(n)
-            draw_counter(pen, x, y, counter_type, page.face, style, page.cell, designation)
+            draw_counter(pen, x, y, counter_type, page.face, style, page.size_of(k), designation)
             if page.face == 1 and progress is not None:
                 progress(n)
         canvas.setLineCap(0)

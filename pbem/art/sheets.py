@@ -69,13 +69,24 @@ class SheetPage:
     caption: str
     caption_at: tuple[int, int]  # top-left corner of the caption
     caption_size: int
+    sizes: tuple[int, ...] = ()  # each counter's side when they differ (else every one is ``cell``)
+
+    def size_of(self, k: int) -> int:
+        """The side of the page's ``k``-th counter."""
+        return self.sizes[k] if self.sizes else self.cell
 
 
-def sheet_layout(count: int, spec: SheetSpec = SheetSpec(), title: str = "") -> list[SheetPage]:
-    """The pages for ``count`` counters: front page, back page, front page… (the backs mirrored)."""
+def sheet_layout(count: int, spec: SheetSpec = SheetSpec(), title: str = "", scales: Sequence[float] = ()) -> list[SheetPage]:
+    """The pages for ``count`` counters: front page, back page, front page… (the backs mirrored). ``scales``: each
+    counter's side relative to ``spec.counter_mm`` when they differ (5/8" armies beside 1/2" corps); counters of one
+    size then share rows, a new size starting a new row."""
     check_spec(spec)
     if not 0 < count <= MAX_COUNTERS:
         raise PbemError(f"a sheet holds 1 to {MAX_COUNTERS} counters, not {count}")
+    if scales and len(set(scales)) > 1:
+        if len(scales) != count:
+            raise PbemError(f"{len(scales)} counter sizes for {count} counters")
+        return _mixed_layout(count, spec, title, scales)
     columns, rows = spec.grid()
     per_page = columns * rows
     width_mm, height_mm = PAGES_MM[spec.page]
@@ -102,21 +113,77 @@ def sheet_layout(count: int, spec: SheetSpec = SheetSpec(), title: str = "") -> 
     return pages
 
 
+def _mixed_layout(count: int, spec: SheetSpec, title: str, scales: Sequence[float]) -> list[SheetPage]:
+    """Rows of counters of one size each, as many rows a page as fit; backs mirrored about the page's middle."""
+    width_mm, height_mm = PAGES_MM[spec.page]
+    page_px = (spec.px(width_mm), spec.px(height_mm))
+    margin = spec.px(spec.margin_mm)
+    top0 = margin + spec.px(8)
+    bottom = page_px[1] - margin
+    mark = spec.px(4)
+    rows: list[tuple[int, list[int]]] = []  # (cell, counter numbers)
+    for n in range(count):
+        cell = spec.px(spec.counter_mm * scales[n])
+        columns = max(1, (page_px[0] - 2 * margin) // cell)
+        if not rows or rows[-1][0] != cell or len(rows[-1][1]) >= columns:
+            rows.append((cell, []))
+        rows[-1][1].append(n)
+    if any(cell > bottom - top0 for cell, _ in rows):
+        raise PbemError("a counter does not fit on the page with these margins")
+    pages_rows: list[list[tuple[int, list[int]]]] = [[]]
+    used = 0
+    for row in rows:
+        if used + row[0] > bottom - top0 and pages_rows[-1]:
+            pages_rows.append([])
+            used = 0
+        pages_rows[-1].append(row)
+        used += row[0]
+    pages: list[SheetPage] = []
+    for page_rows in pages_rows:
+        widest = max(len(numbers) * cell for cell, numbers in page_rows)
+        left = (page_px[0] - widest) // 2
+        for face in (0, 1):
+            places, sizes, lines = [], [], []
+            y = top0
+            for cell, numbers in page_rows:
+                for k, n in enumerate(numbers):
+                    x = left + k * cell
+                    if face == 1:
+                        x = page_px[0] - x - cell  # mirrored about the page's middle: the back lands behind its front
+                    places.append((n, x, y))
+                    sizes.append(cell)
+                xs = [left + k * cell for k in range(len(numbers) + 1)]
+                if face == 1:
+                    xs = [page_px[0] - x for x in xs]
+                x0, x1 = min(xs), max(xs)
+                for x in xs:
+                    lines.append(((x, y), (x, y + cell), CUT))
+                for edge in (y, y + cell):
+                    lines += [((x0, edge), (x1, edge), CUT), ((x0 - mark - 2, edge), (x0 - 2, edge), MARK), ((x1 + 2, edge), (x1 + mark + 2, edge), MARK)]
+                y += cell
+            caption = f"{title}  page {len(pages) + 1} - {'fronts' if face == 0 else 'backs (mirrored for duplex)'}"
+            pages.append(SheetPage(
+                page_px, face, max(sizes), tuple(places), tuple(lines), max(1, spec.dpi // 150), caption.strip(), (left, margin), spec.px(3.2), tuple(sizes),
+            ))  # fmt: skip
+    return pages
+
+
 def sheet_pages(
     count: int,
     draw_face: Callable[[int, int, int], Image.Image],
     spec: SheetSpec = SheetSpec(),
     title: str = "",
     progress: Callable[[int], None] | None = None,
+    scales: Sequence[float] = (),
 ) -> list[Image.Image]:
     """Pages as pictures for ``count`` counters. ``draw_face(n, face, px)`` draws counter ``n``'s face 0 or 1
-    at ``px`` pixels. ``progress(n)`` is called after each counter."""
+    at ``px`` pixels. ``progress(n)`` is called after each counter. ``scales``: see :func:`sheet_layout`."""
     pages: list[Image.Image] = []
-    for layout in sheet_layout(count, spec, title):
+    for layout in sheet_layout(count, spec, title, scales):
         page = Image.new("RGB", layout.size, "white")
         draw = ImageDraw.Draw(page)
-        for n, x, y in layout.counters:
-            page.paste(draw_face(n, layout.face, layout.cell), (x, y))
+        for k, (n, x, y) in enumerate(layout.counters):
+            page.paste(draw_face(n, layout.face, layout.size_of(k)), (x, y))
             if layout.face == 1 and progress is not None:
                 progress(n)
         for a, b, colour in layout.lines:

@@ -72,6 +72,18 @@ class TypeStyle:
 
 
 @dataclass(frozen=True)
+class StatusMark:
+    """A value the state's status keeps per location (e.g. ``trenches``: space -> level and owner), drawn on it."""
+
+    status: str  # key of the state's status holding a location -> value (or object) mapping
+    text: str  # template over the value's fields ({level}) or {value}
+    fill: dict[str, str] = field(default_factory=dict)  # value of ``key`` -> badge colour
+    key: str | None = None  # the field choosing the colour (e.g. owner)
+    default: str = "#404040"
+    unless_map: str | None = None  # skip a value equal to this map property of the location (a space's own side)
+
+
+@dataclass(frozen=True)
 class CounterStyle:
     """How a module's counters look."""
 
@@ -87,6 +99,24 @@ class CounterStyle:
     orders: dict[str, str] = field(default_factory=dict)  # special order or action kind -> its name
     sides: dict[str, str] = field(default_factory=dict)  # side id -> its name ("finnish" -> "Finnish")
     designation: str | None = None  # regular expression: the part of a unit's id printed on its counter
+    layout: str = "standard"  # "standard" (SPI's) or "large_id" (nationality on top, the designation large beside the symbol)
+    nationality_label: bool = False  # print the counter's nationality (GE, FR...) in its top-left corner
+    sizes: dict[str, float] = field(default_factory=dict)  # unit size (XXXX, XXX) -> counter side relative to the rest
+    labels: dict[str, str] = field(default_factory=dict)  # turn-picture label kind -> template in the game's words
+    status_marks: tuple["StatusMark", ...] = ()  # per-location values of the state's status drawn on the map
+    map_scale: float = 1.0  # a point-to-point map's pixels per position unit (room for legible counters)
+    # A map feature a game's status chooses: feature -> (status key, status value -> the map feature drawn instead),
+    # e.g. the VP spaces of the map a scenario scores on.
+    status_features: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+
+    def feature_names(self, status: dict[str, Any] | None) -> dict[str, str]:
+        """Feature -> the map feature to draw for it under ``status`` (only those that change)."""
+        out = {}
+        for feature, (key, choices) in self.status_features.items():
+            chosen = choices.get(str((status or {}).get(key)))
+            if chosen:
+                out[feature] = chosen
+        return out
 
     def designation_of(self, unit_id: str) -> str:
         """What the counter of unit ``unit_id`` prints to tell it from identical counters (``""``: nothing).
@@ -104,6 +134,14 @@ class CounterStyle:
         if found is None:
             return ""
         return ((found.group(1) if found.re.groups else found.group(0)) or "")[:MAX_DESIGNATION]
+
+    def scale_of(self, counter_type: CounterType) -> float:
+        """How much larger than the others this type's counters are printed (5/8" armies beside 1/2" corps)."""
+        return self.sizes.get(counter_type.size or "", 1.0)
+
+    def label(self, kind: str, default: str, **fields: Any) -> str:
+        """The module's label template ``kind`` (else ``default``) with its ``{field}``s filled in; unknown fields stay."""
+        return fill_template(self.labels.get(kind) or default, fields)
 
     def nation(self, nationality: str) -> NationStyle:
         return self.nations.get(nationality, self.default)
@@ -142,12 +180,22 @@ DEFAULT_TERRAIN = {
 }
 
 VALUE_FIELDS = ("attack", "defence", "move", "loss")
+LAYOUTS = ("standard", "large_id")
 NATION_KEYS = ("background", "text", "symbol", "line", "reduced")
 MAX_PARTS = 12  # values printed along a counter's bottom edge
 MAX_DESIGNATION_PATTERN = 100
 MAX_DESIGNATION = 8  # characters printed in a counter's corner
 _PART_KEYS = {"field", "sup", "when", "unless", "box", "parens", "dash", "fill", "fill_if", "text"}
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
+
+
+def fill_template(template: str, fields: dict[str, Any]) -> str:
+    """``template`` with each plain ``{field}`` replaced by its value (no format mini-language); unknown ones stay.
+
+    >>> fill_template("trench {level}", {"level": 2})
+    'trench 2'
+    """
+    return _FIELD.sub(lambda m: str(fields[m.group(1)]) if m.group(1) in fields else m.group(0), template)
 
 
 def _colour(document: JsonDocument | None, pointer: str, value: Any) -> str:
@@ -249,9 +297,58 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
                 "/designation", f"designation must be a regular expression (at most {MAX_DESIGNATION_PATTERN} characters, one group at most) "
                 "picking the printed part of a unit's id, e.g. \"(?:\\\\d+-)?\\\\d+$\""
             ) from None
+    layout = data.get("layout", "standard")
+    if layout not in LAYOUTS:
+        raise fail("/layout", f"layout must be one of {', '.join(LAYOUTS)}")
+    nationality_label = data.get("nationality_label", False)
+    if not isinstance(nationality_label, bool):
+        raise fail("/nationality_label", "nationality_label must be true or false")
+    sizes = {}
+    for size, ratio in _object(data, "sizes", fail).items():
+        if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0.5 <= ratio <= 2:
+            raise fail(f"/sizes/{size}", "a counter size is a ratio from 0.5 to 2")
+        sizes[size] = float(ratio)
+    labels = {}
+    for kind, template in _object(data, "labels", fail).items():
+        if not isinstance(template, str) or not 0 < len(template) <= 200 or "{" in _FIELD.sub("", template) or "}" in _FIELD.sub("", template):
+            raise fail(f"/labels/{kind}", "a label is a text of 1 to 200 characters with plain {field}s only")
+        labels[kind] = template
+    map_scale = data.get("map_scale", 1.0)
+    if isinstance(map_scale, bool) or not isinstance(map_scale, (int, float)) or not 0.25 <= map_scale <= 4:
+        raise fail("/map_scale", "map_scale is a number from 0.25 to 4")
+    map_scale = float(map_scale)
+    status_features = {}
+    for feature, entry in _object(data, "status_features", fail).items():
+        pointer = f"/status_features/{feature}"
+        choices = entry.get("values") if isinstance(entry, dict) else None
+        if not isinstance(entry, dict) or not isinstance(entry.get("status"), str) or not isinstance(choices, dict) or set(entry) - {"status", "values"}:
+            raise fail(pointer, "a status feature is {\"status\": KEY, \"values\": {VALUE: FEATURE}}")
+        if not all(isinstance(v, str) and 0 < len(v) <= 40 for v in choices.values()):
+            raise fail(f"{pointer}/values", "each value names a map feature")
+        status_features[feature] = (entry["status"], dict(choices))
+    marks = data.get("status_marks") or []
+    if not isinstance(marks, list) or len(marks) > 8:
+        raise fail("/status_marks", "status_marks is a list of at most 8 marks")
+    status_marks = []
+    for k, mark in enumerate(marks):
+        pointer = f"/status_marks/{k}"
+        if not isinstance(mark, dict) or not isinstance(mark.get("status"), str) or not isinstance(mark.get("text"), str) or len(mark["text"]) > 30:
+            raise fail(pointer, "a status mark has a status key and a short text template")
+        unknown = set(mark) - {"status", "text", "fill", "key", "default", "unless_map"}
+        if unknown:
+            raise fail(pointer, f"unknown key(s) {', '.join(sorted(unknown))}")
+        fills = mark.get("fill") or {}
+        if not isinstance(fills, dict):
+            raise fail(f"{pointer}/fill", "fill maps values to colours")
+        status_marks.append(StatusMark(
+            mark["status"], mark["text"], {v: _colour(document, f"{pointer}/fill/{v}", c) for v, c in fills.items()},
+            mark.get("key") if isinstance(mark.get("key"), str) else None, _colour(document, f"{pointer}/default", mark.get("default", "#404040")),
+            mark.get("unless_map") if isinstance(mark.get("unless_map"), str) else None,
+        ))  # fmt: skip
     return CounterStyle(
-        nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"], designation
-    )
+        nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"], designation,
+        layout, nationality_label, sizes, labels, tuple(status_marks), map_scale, status_features,
+    )  # fmt: skip
 
 
 def _object(data: dict[str, Any], key: str, fail) -> dict[str, Any]:

@@ -112,17 +112,21 @@ def sheet(module_name: str, out: Path, page: str, dpi: int, counter_mm: float) -
     style = load_style(module.path)
     units = list(module.units.values())
     spec = SheetSpec(page=page, dpi=dpi, counter_mm=counter_mm)
+    # Counters printed at different sizes (5/8" armies, 1/2" corps): --counter-mm is the smallest's, the others scale.
+    scales = [style.scale_of(u.type) for u in units]
+    base = min(scales)
+    scales = [round(s / base, 4) for s in scales]
     with _progress(len(units), "counter sheet") as advance:
         if suffix == ".pdf":  # vector: shapes and text, sharp at any printer's resolution
             from pbem.art.pdf import sheet_pdf
             from pbem.art.sheets import sheet_layout
 
-            page_count = len(sheet_layout(len(units), spec, module.name))
-            data = sheet_pdf(len(units), lambda n: (units[n].type, style.designation_of(units[n].id)), style, spec, module.name, advance)
+            page_count = len(sheet_layout(len(units), spec, module.name, scales))
+            data = sheet_pdf(len(units), lambda n: (units[n].type, style.designation_of(units[n].id)), style, spec, module.name, advance, scales)
         else:
             pages = sheet_pages(
                 len(units), lambda n, face, px: render_counter(units[n].type, face, style, px, dpi, style.designation_of(units[n].id)),
-                spec, module.name, advance,
+                spec, module.name, advance, scales,
             )  # fmt: skip
             page_count = len(pages)
             data = encode(pages_png(pages), out, dpi)
@@ -138,15 +142,15 @@ BACKGROUND_HELP = (
 HEX_SIZE_HELP = "Hex radius in pixels [default: {}; with --background: the image's own]."
 
 
-def _map_picture(module, style, hex_size: float | None, default_size: float, background: Path | None, numbers: bool = False):
-    """The module's map drawn by pbem, or the user's map image with the module's grid fitted to it (and its hex
-    numbers printed over it with ``numbers``)."""
+def _map_picture(module, style, hex_size: float | None, default_size: float, background: Path | None, status: dict | None = None, numbers: bool = False):
+    """The module's map drawn by pbem (with the features the game's ``status`` chooses), or the user's map image
+    with the module's grid fitted to it (and its hex numbers printed over it with ``numbers``)."""
     from pbem.art.maps import map_picture
 
     if hex_size is not None:
         _check_hex_size(hex_size)
     if background is None:
-        return map_picture(module.map, style, hex_size=hex_size or default_size)
+        return map_picture(module.map, style, hex_size=hex_size or default_size, status=status)
     from pbem.art.background import load_background
 
     image, layout = load_background(background, module.path, module.map, module.id, hex_size)
@@ -171,10 +175,11 @@ def map_command(module_name: str, state_path: Path | None, out: Path, hex_size: 
     _suffix(out)
     module = load_module(module_name)
     style = load_style(module.path)
-    picture = _map_picture(module, style, hex_size, 28.0, background, numbers)
+    state = State.from_json(module, load_state_document(state_path)) if state_path is not None else None
+    picture = _map_picture(module, style, hex_size, 28.0, background, state.status if state is not None else None, numbers)
     image = picture.image
-    if state_path is not None:
-        image = overlay(picture, State.from_json(module, load_state_document(state_path)), [], style)
+    if state is not None:
+        image = overlay(picture, state, [], style)
     save(image, out)
     click.echo(f"map {module.map.id} ({len(module.map)} locations) written to {out}")
     return EXIT_OK
@@ -216,7 +221,8 @@ def turn(
     result = replay(module, load_start_state(parsed, module, state_path), parsed)
     style = load_style(module.path)
     marks = turn_marks(parsed, load_start_state(parsed, module, state_path), result.violations, module.sides, style, result.events)
-    image = overlay(_map_picture(module, style, hex_size, 36.0, background), result.state, marks, style, crop=not whole_map)
+    picture = _map_picture(module, style, hex_size, 36.0, background, result.state.status)
+    image = overlay(picture, result.state, marks, style, crop=not whole_map)
     save(image, out)
     click.echo(f"{turn_path}: {len(parsed.actions)} actions, {len(result.violations)} violation(s); picture written to {out}")
     return EXIT_OK if result.ok else EXIT_VIOLATIONS

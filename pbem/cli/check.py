@@ -57,6 +57,8 @@ def check(turns: tuple[Path, ...], state_path: Path | None, module_name: str | N
     parsed, module = load_turn(turn, module, state_path)
     state = load_start_state(parsed, module, state_path)
     result = replay(module, state, parsed, explain=explain)
+    if parsed.origin and output != "json":
+        click.echo(one_line(f"{turn}: {parsed.origin}"), err=True)  # which version of the VASSAL module the file is from
     # Everything the user asked for is computed before anything is written.
     state_text = result.state.written_json() if write_state else None
     if output == "json":

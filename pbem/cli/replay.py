@@ -51,7 +51,7 @@ def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str |
             raise PbemError.at(db or default_path(), f"cannot read the archive: {error} (a damaged file? keep a copy and restore a backup)") from None
         # A stored game names its module by id only: a path in a received archive must not pick the code run.
         module = load_module(module_name) if module_name else load_module_by_id(stored.module)
-        played = play_game(module, stored.turns, stored.start_name, stored.start_data)
+        played = play_game(module, stored.turns, stored.start_name, stored.start_data, dice=stored.dice)
         metadata = stored.metadata
         default_title = f"Game #{stored.id}"
     else:

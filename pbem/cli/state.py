@@ -10,7 +10,10 @@ import click
 
 from pbem.cli import EXIT_OK, WrappingGroup
 from pbem.formats.turnfile import NOTATION_SUFFIXES, is_vassal_game, load_start_state, load_turn
+from pbem.model import schemas
 from pbem.model.errors import PbemError
+from pbem.model.files import check_output, write_atomic
+from pbem.model.jsonsource import load_json
 from pbem.model.event import Event
 from pbem.model.cards import piles_lines
 from pbem.model.module import Module, load_module, load_module_by_id
@@ -46,6 +49,66 @@ def show(file: Path, before: bool, state_path: Path | None, module_name: str | N
     else:
         for line in text_lines(summary):
             click.echo(line)
+    return EXIT_OK
+
+
+@state.command()
+@click.argument("module_name", metavar="MODULE")
+@click.option("--scenario", required=True, help="The scenario whose set-up the state starts from (pbem module show MODULE lists them).")
+@click.option("--position", "position", type=click.Path(path_type=Path), help="Then change it as this position file says (see 'pbem state edit').")
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="Write the state here.")
+def new(module_name: str, scenario: str, position: Path | None, out: Path) -> int:
+    """Write a start state: MODULE's SCENARIO set-up as a state file a turn's Start: line (or --state) can name.
+
+    With --position, the set-up changed as a position file says, so a game in progress needs only what differs
+    from the set-up (docs/position.md).
+    """
+    check_output(out)
+    module = load_module(module_name)
+    if scenario not in module.scenarios:
+        raise PbemError(f"--scenario: module {module.id} has no scenario {scenario!r} (it has: {', '.join(sorted(module.scenarios)) or 'none'})")
+    document = load_json(module.scenarios[scenario])
+    schemas.check(document, "scenario")
+    made = State.from_json(module, document)
+    return _write(made, position, out)
+
+
+@state.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@click.argument("position", type=click.Path(path_type=Path))
+@click.option("--module", "module_name", help="Module id or folder (default: the state's own).")
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="Write the changed state here (it may be FILE itself).")
+def edit(file: Path, position: Path, module_name: str | None, out: Path) -> int:
+    """Change the state FILE (or a scenario file) as the POSITION file says, and write it to --out.
+
+    A position is one change a line: 'GE 1st Army: Sedan', 'FR 5th Army: Paris, reduced', 'GE Corps 3: reserve',
+    'Control Lodz: cp', 'Status vp = 12', 'Turn: 5' (docs/position.md).
+    """
+    check_output(out)
+    module = load_module(module_name) if module_name else None
+    loaded, _ = _load(file, module, True, None)
+    return _write(loaded, position, out)
+
+
+def _write(made: State, position: Path | None, out: Path) -> int:
+    """Apply ``position`` to ``made`` and write it, whole or not at all, after proving it reads back; a position
+    that makes a state pbem would refuse is the position file's fault (exit 2), named with the key."""
+    from pbem.formats.position import apply_position
+    from pbem.model.jsonsource import parse_json
+
+    if position is not None:
+        apply_position(made, position)
+    text = json.dumps(made.to_json(), indent=1, ensure_ascii=False) + "\n"
+    try:
+        document = parse_json(text, str(out))
+        schemas.check(document, "state")
+        State.from_json(made.module, document)
+    except PbemError as error:
+        where = position if position is not None else out
+        pointer = error.source.pointer if error.source is not None and error.source.pointer else "/"
+        raise PbemError.at(where, f"the position makes a state pbem cannot read, at {pointer}: {error.message}") from None
+    write_atomic(out, made.written_json())
+    click.echo(f"state written to {out}", err=True)
     return EXIT_OK
 
 

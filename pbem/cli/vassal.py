@@ -199,9 +199,13 @@ def state(file: str, module_name: str | None, vassal_module: str | None, out: st
     boxes = Counter(u["at"] for u in units if u["at"] in opened.module.boxes)
     on_map = len(units) - sum(boxes.values())
     lines = [("bold", f"{file}: {opened.module.id} state, turn {result['turn']}: {len(units)} units, {on_map} on the map"
-                      + "".join(f", {n} {box}" for box, n in sorted(boxes.items())))]
+                      + "".join(f", {n} {box}" for box, n in sorted(boxes.items()))),
+             ("", f"{file}: {opened.mapping.version_read}")]
     if fmt == "json":
-        _print_json({"file": file, "module": opened.module.id, "turn": result["turn"], "units": len(units),
+        _print_json({"file": file, "module": opened.module.id, "vassal": opened.mapping.version_read,
+                     "vassal_version": opened.mapping.game_version,
+                     "vassal_family": opened.mapping.family["name"] if opened.mapping.family else None,
+                     "turn": result["turn"], "units": len(units),
                      "on_map": on_map, "boxes": dict(boxes), "warnings": opened.namer.warnings, "out": out})
         return EXIT_OK
     if out:

@@ -32,6 +32,7 @@ class DieRoll:
     faces: tuple[int, ...] | None  # each die's face, when known
     total: int
     undone: bool = False  # taken back by an undo (VASSAL)
+    index: int | None = None  # the action of the turn that rolled it
 
     @property
     def die(self) -> str:
@@ -98,12 +99,12 @@ def turn_rolls(turn: Turn, module: Module, default_side: str | None = None) -> l
     def add(action, player: str, purpose: str, dice: tuple[int, int], values: tuple[int, ...]) -> None:
         count, sides = dice
         if len(values) == count and count > 0:
-            out.append(DieRoll(turn.file, where(action), player, purpose, count, sides, tuple(values), sum(values)))
+            out.append(DieRoll(turn.file, where(action), player, purpose, count, sides, tuple(values), sum(values), index=action.index))
         elif len(values) == 1:
-            out.append(DieRoll(turn.file, where(action), player, purpose, count, sides, None, values[0]))
+            out.append(DieRoll(turn.file, where(action), player, purpose, count, sides, None, values[0], index=action.index))
         else:  # as many values as dice of one kind each: one die each
             for value in values:
-                out.append(DieRoll(turn.file, where(action), player, purpose, 1, sides, (value,), value))
+                out.append(DieRoll(turn.file, where(action), player, purpose, 1, sides, (value,), value, index=action.index))
 
     for action in turn.actions:
         if isinstance(action, Roll):
@@ -111,7 +112,7 @@ def turn_rolls(turn: Turn, module: Module, default_side: str | None = None) -> l
             owners = [s for s in action.modifiers if s in module.sides]
             if len(owners) == len(action.values) > 1 and dice[0] == len(action.values):
                 for owner, value in zip(owners, action.values):
-                    out.append(DieRoll(turn.file, where(action), owner, action.purpose, 1, dice[1], (value,), value))
+                    out.append(DieRoll(turn.file, where(action), owner, action.purpose, 1, dice[1], (value,), value, index=action.index))
             else:
                 add(action, action.side or acting, action.purpose, dice, tuple(action.values))
         elif isinstance(action, Combat):

@@ -78,10 +78,19 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
     rolled: list[tuple[Action, tuple[str | None, str, str] | None]] = []
     outcomes = context.outcomes
     for action in turn.actions:
-        if explain:
-            odds = rules.odds(action, state, context)
-            if odds is not None:
-                worked.append((action, odds))
+        action = rules.resolve(action, state, context)  # what the player left to pbem (a counter of a kind) is chosen
+        odds = rules.odds(action, state, context) if explain or _unclaimed(action) else None
+        if odds is not None and explain:
+            worked.append((action, odds))
+        if _unclaimed(action):
+            # No result written ("write the attack with any roll"): the tables' result for the roll is the result.
+            expected = odds.expected(action) if odds is not None else None
+            if expected is None:
+                violations.append(_no_result(action, odds))
+                state.apply(action)
+                done += 1
+                continue
+            action = replace(action, result=expected)
         found = rules.check(action, state, context)
         state.apply(action)
         found += rules.after(action, state, context)
@@ -94,7 +103,20 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
                 return Replay(turn, state, violations, done, worked, rolled, module)
     violations.extend(rules.finish(state, context))
     violations.extend(check_end(module, state, turn))
+    if turn.header.dice is not None:
+        from pbem.engine.dicecheck import check_dice
+
+        violations.extend(check_dice(turn, module))
     return Replay(turn, state, violations, done, worked, rolled, module)
+
+
+def _unclaimed(action: Action) -> bool:
+    return action.kind in ("attack", "overrun") and action.result is None  # type: ignore[attr-defined]
+
+
+def _no_result(action: Action, odds) -> Violation:
+    why = "the module does not work this combat out" if odds is None else "the result waits on the losses chosen (or a roll is missing)"
+    return Violation("-", WARNING, f"no result written and {why}: the combat is not checked; write its result", action.index, action.source)
 
 
 _RANDOM = frozenset({"roll", "attack", "overrun", "fire", "special"})  # the kinds of action that may roll dice

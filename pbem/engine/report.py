@@ -22,6 +22,7 @@ def report_json(replay: Replay, file: str) -> dict[str, Any]:
         "violations": [v.as_json() for v in replay.violations],
         "ok": replay.ok,
         "events": [e.as_json() for e in replay.events],
+        **({"vassal": replay.turn.origin} if replay.turn.origin else {}),
         **({"odds": [odds_json(action, odds) for action, odds in replay.odds]} if replay.odds else {}),
     }
 

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from pbem.model import actions as act
 from pbem.model import schemas
+from pbem.model.actions import counter_kind
 from pbem.model.errors import PbemError
 from pbem.model.files import inside
 from pbem.model.jsonsource import JsonDocument, load_json
@@ -22,7 +23,7 @@ from pbem.model.state import load_state_document
 
 ACTION_KINDS = (
     "phase", "move", "attack", "overrun", "fire", "eliminate", "remove", "loss", "reinforce", "replace", "roll",
-    "card", "activate", "special", "control", "comment",
+    "card", "activate", "special", "control", "comment", "sr",
 )  # fmt: skip
 
 _RATIO = re.compile(r"^\s*(\d+)\s*[/:-]\s*(\d+)\s*$")
@@ -131,6 +132,7 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
         from pbem.formats.vassal.to_turn import read_vassal_turn
 
         document = read_vassal_turn(str(path), module, None if previous is None else str(previous))
+        _dice_beside(path, document)
     elif Path(path).suffix.lower() in NOTATION_SUFFIXES:
         from pbem.formats.notation import read_notation  # type: ignore[import-not-found]
 
@@ -220,8 +222,37 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         end_at=data.get("to"),
         writer=data.get("writer"),
         options=module.check_option_choices(data["options"], document, "/options") if "options" in data else {},
+        dice=_dice_claim(path, data["dice"], document) if "dice" in data else None,
     )
-    return act.Turn(str(path), header, actions, list(getattr(document, "notices", ()))), module
+    return act.Turn(str(path), header, actions, list(getattr(document, "notices", ())), getattr(document, "origin", None)), module
+
+
+def _dice_beside(path: str | Path, document: JsonDocument) -> None:
+    """A VASSAL log names no dice record: the one record (``*.dice``) beside it, if there is exactly one, is its."""
+    data = document.data
+    if not isinstance(data, dict) or "dice" in data:
+        return
+    try:
+        found = sorted(p.name for p in Path(path).parent.iterdir() if p.suffix.lower() == ".dice" and p.is_file())
+    except OSError:
+        return
+    if len(found) == 1:
+        data["dice"] = found[0]
+
+
+def _dice_claim(path: str | Path, value: Any, document: JsonDocument) -> act.DiceClaim:
+    """The dice record the header names, read from beside the turn file (every message checked)."""
+    from pbem.formats.dicerecord import load_record
+
+    name = value if isinstance(value, str) else value["record"]
+    draws = None
+    if isinstance(value, dict):
+        draws = [(int(seq), int(roll) if roll else None) for seq, _, roll in (d.partition(".") for d in value["draws"])]
+    record_path = inside(Path(path).parent / name, Path(path).parent)
+    if not record_path.is_file():
+        raise document.error("/dice" if isinstance(value, str) else "/dice/record", f"the dice record {name} is not beside the turn file")
+    record, problems = load_record(record_path, strict=False)
+    return act.DiceClaim(name, record, problems, draws)
 
 
 def _check_places(document: JsonDocument, module: Module) -> None:
@@ -372,9 +403,35 @@ class _ActionBuilder:
     def build(self, n: int, entry: dict[str, Any]) -> act.Action:
         kind = action_kinds(entry)[0]
         pointer = f"/actions/{n}"
-        builder, cls = _BUILDERS[kind]
-        fields = builder(self, entry, pointer)
+        if kind == "sr":
+            cls, fields = self._sr(entry, pointer)
+        else:
+            builder, cls = _BUILDERS[kind]
+            fields = builder(self, entry, pointer)
         return cls(index=n, source=self.document.source(pointer), note=entry.get("note"), **fields)
+
+    def _sr(self, entry: dict[str, Any], pointer: str) -> tuple[type[act.Action], dict[str, Any]]:
+        """Strategic redeployment, one form: ``{"sr": UNITS, "path": [...], "by": "sea"}``. A path from one of the
+        module's boxes to a location is a move out of the box (a ``reinforce`` in an SR round), one ending in a box a
+        move into it (``remove ... to`` the box); any other path a move ``by`` strategic (or sea)."""
+        units = self._units(entry["sr"], f"{pointer}/sr")
+        path = entry["path"]
+        boxes = {box.casefold(): box for box in self.module.boxes}
+        first, last = boxes.get(path[0].casefold()), boxes.get(path[-1].casefold())
+        for k, place in enumerate(path[1:-1], start=1):
+            if place.casefold() in boxes:
+                raise self.document.error(f"{pointer}/path/{k}", f"{place!r} is a box: an SR path names a box first or last only (into or out of it)")
+        if first is not None or last is not None:
+            if len(path) != 2 or (first is not None and last is not None):
+                raise self.document.error(f"{pointer}/path", "an SR into or out of a box names the box and one location: [space, box] or [box, space]")
+            if entry.get("by", "strategic") != "strategic":
+                raise self.document.error(f"{pointer}/by", "an SR into or out of a box is not by sea")
+            if first is not None:
+                return act.Reinforce, {"units": units, "at": self._location(path[1], f"{pointer}/path/1")}
+            self._location(path[0], f"{pointer}/path/0")
+            return act.Remove, {"units": units, "to": last}
+        declared = _NONE_DECLARED
+        return act.Move, {"units": units, "path": self._path(path, f"{pointer}/path"), "by": entry.get("by", "strategic"), "declared": declared}
 
     # --- the kinds without clauses ---------------------------------------------------------------------
     def _phase(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
@@ -481,7 +538,7 @@ class _ActionBuilder:
             "attackers": self._units(entry[kind], f"{pointer}/{kind}"),
             "target": self._location(entry["target"], f"{pointer}/target"),
             "roll": entry["roll"],
-            "result": entry["result"].strip().upper().replace("−", "-").replace("–", "-"),
+            "result": entry["result"].strip().upper().replace("−", "-").replace("–", "-") if "result" in entry else None,
             "odds": normalize_ratio(entry["odds"]) if "odds" in entry else None,
             "column": normalize_ratio(entry["column"]) if "column" in entry else None,
             "losses_attacker": self._steps(losses.get("attacker", []), f"{pointer}/losses/attacker"),
@@ -494,10 +551,15 @@ class _ActionBuilder:
             "defender_roll": entry.get("defender_roll"),
             "flank_pin": self._location(entry["flank"]["pin"], f"{pointer}/flank/pin") if "flank" in entry else None,
             "flank_roll": entry["flank"]["roll"] if "flank" in entry else None,
+            "flank_drm": entry["flank"].get("drm") if "flank" in entry else None,
             "cards": tuple(self._card_id(c, f"{pointer}/cards/{k}") for k, c in enumerate(entry.get("cards", []))),
             "replacements": {
                 self._unit(old, f"{pointer}/replacements"): self._unit(new, f"{pointer}/replacements/{old}")
-                for old, new in entry.get("replacements", {}).items()
+                for old, new in entry.get("replacements", {}).items() if counter_kind(new) is None
+            },
+            "replacement_kinds": {
+                self._unit(old, f"{pointer}/replacements"): counter_kind(new)
+                for old, new in entry.get("replacements", {}).items() if counter_kind(new) is not None
             },
             "retreats": {
                 self._unit(name, f"{pointer}/retreats/{name}"): tuple(

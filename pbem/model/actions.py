@@ -6,6 +6,7 @@ input error, not a rules violation). Odds, results and rolls are what the player
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -66,6 +67,20 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+_KIND = re.compile(r"(?:an?|any)\s+(\S.*)", re.IGNORECASE)
+
+
+def counter_kind(text: str) -> str | None:
+    """The kind in ``a FR corps`` (``FR corps``): a counter named by its kind, which the module picks as a player
+    picks a counter; None for a counter's own name.
+
+    >>> counter_kind("a FR corps"), counter_kind("An AH Corps"), counter_kind("FR-CORPS-01")
+    ('FR corps', 'AH Corps', None)
+    """
+    found = _KIND.fullmatch(text.strip())
+    return " ".join(found.group(1).split()) if found else None
+
+
 _FIELDS_OF: dict[type, tuple[str, ...]] = {}
 _UNIT_FIELDS_OF: dict[type, tuple[str, ...]] = {}
 _UNIT_FIELDS = frozenset({
@@ -106,7 +121,7 @@ class Combat(Action):
     attackers: tuple[str, ...]
     target: int
     roll: int
-    result: str
+    result: str | None = None  # None: not written; the tables' result for the roll is taken (engine.replay)
     odds: str | None = None  # claimed odds before column shifts
     column: str | None = None  # claimed final column after shifts
     defenders: tuple[str, ...] | None = None  # if the player lists them
@@ -122,8 +137,11 @@ class Combat(Action):
     defender_roll: int | None = None  # where both sides roll (fire tables)
     flank_pin: int | None = None  # a flank attempt: the pinning location and its roll
     flank_roll: int | None = None
+    flank_drm: int | None = None  # the modifier the player claims for the flank roll
     cards: tuple[str, ...] = ()  # cards played into the combat, in play order
     replacements: dict[str, str] = field(default_factory=dict)  # eliminated unit -> unit taking its place
+    # eliminated unit -> the kind of counter taking its place ("FR corps"), for the module to pick (Ruleset.resolve)
+    replacement_kinds: dict[str, str] = field(default_factory=dict)
     # Advancing units that go beyond the target: unit -> the spaces entered, the target first (its keys are also
     # in ``advance``; a unit advancing only into the target needs no entry).
     advance_paths: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -278,6 +296,18 @@ class TurnHeader:
     end_at: dict[str, Any] | None = None  # ``to``: where it ends
     writer: str | None = None  # the side that wrote the file, when the header says
     options: dict[str, Any] = field(default_factory=dict)  # module options the game chooses from this turn on
+    dice: "DiceClaim | None" = None  # the dice record the turn's rolls come from, when the header names one
+
+
+@dataclass
+class DiceClaim:
+    """The dice record a turn's rolls come from (``pbem.model.fairdice.Record``), and the draws it uses in order
+    (``(seq, roll)``, roll None for every roll of a request), or None: the record's draws for the turn."""
+
+    name: str  # as the header wrote it
+    record: Any  # the Record read, or None when the file could not be found
+    problems: list[str] = field(default_factory=list)  # messages of the record the protocol refused
+    draws: list[tuple[int, int | None]] | None = None
 
 
 @dataclass
@@ -288,3 +318,4 @@ class Turn:
     header: TurnHeader
     actions: list[Action]
     notices: list[Any] = field(default_factory=list)  # violations found reading the file (a re-roll after an undo)
+    origin: str | None = None  # a VASSAL file's module version, and how its pieces were read

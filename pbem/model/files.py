@@ -83,8 +83,10 @@ def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
         raise PbemError.at(path, "not UTF-8 text", line=line) from None
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> None:
+def write_atomic(path: str | Path, data: bytes | str, *, private: bool = False) -> None:
     """Write ``data`` to ``path`` so that the file is either complete or untouched.
+
+    ``private``: readable and writable by the owner only (mode 0600) whatever was there, for a secret.
 
     The file gets the permissions the user's umask gives a new file (as any program's output does, not the
     owner-only ones of a temporary file), or keeps those of the regular file it replaces. A symbolic link, a
@@ -93,7 +95,9 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
     path = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")
-    mode = _mode_for(path)
+    mode = 0o600 if private else _mode_for(path)
+    if private:
+        _mode_for(path)  # a link, folder or device there is refused all the same
     import tempfile  # only here: with shutil, random and the compressors it costs ~2 ms of every start
 
     directory = path.parent if str(path.parent) else Path(".")

@@ -156,16 +156,31 @@ _CACHE: dict[Path, tuple[tuple, Module]] = {}
 
 
 def _signature(path: Path) -> tuple:
-    """What the module's files look like on disk, so an edited module is loaded again."""
-    found = []
-    for folder, subfolders, names in os.walk(path):  # not rglob: its pattern matching cost ~1 ms a start
-        subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
-        for name in sorted(names):
+    """What the module's files look like on disk, so an edited module is loaded again: each file's path inside the
+    module, modification time and size (``__pycache__`` left out). Checked at every load (every turn file a
+    process reads names its module), so os.scandir with paths built as it goes: os.walk with relpath took ~2 ms."""
+    found: list[tuple[str, int, int]] = []
+
+    def visit(folder: str, prefix: str) -> None:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            return
+        subfolders = []
+        for entry in entries:
             try:
-                info = os.stat(os.path.join(folder, name))
+                if entry.is_dir():
+                    if entry.name != "__pycache__" and not entry.is_symlink():  # as os.walk: linked folders not entered
+                        subfolders.append(entry)
+                    continue
+                info = entry.stat()
             except OSError:
                 continue
-            found.append((os.path.relpath(os.path.join(folder, name), path), info.st_mtime_ns, info.st_size))
+            found.append((prefix + entry.name, info.st_mtime_ns, info.st_size))
+        for entry in subfolders:
+            visit(entry.path, prefix + entry.name + os.sep)
+
+    visit(str(path), "")
     return tuple(found)
 
 

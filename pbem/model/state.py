@@ -7,19 +7,21 @@ player actually created.
 
 from __future__ import annotations
 
-import copy
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.model import actions as act
 from pbem.model import schemas
 from pbem.model.cards import Piles, piles_from_json, piles_to_json
-from pbem.model.jsonsource import JsonDocument, load_json
+from pbem.model.jsonsource import JsonDocument, copy_json, load_json
 from pbem.model.module import Module
 from pbem.model.units import Step, UnitDef
 
 OFF_MAP = -1
 ELIMINATED = "eliminated"
+
+_LAYOUTS = itertools.count(1)  # every state's layout number is new in the process (see ``State.layout``)
 
 
 @dataclass(slots=True)
@@ -62,6 +64,10 @@ class State:
         self.status: dict[str, Any] = {}  # game-specific: political status, VP, pacified hexes…
         self.options: dict[str, Any] = {}  # the module options this game chose (module.json option_choices)
         self.cards: dict[str, Piles] = {}  # each side's card piles, as far as public information shows them
+        # A number no other layout in this process has, renewed whenever a unit comes onto the map, leaves it or
+        # moves on it: rules may keep what they derive from where units stand (whose units hold which spaces) under
+        # it. Only ``place``/``remove`` change where units stand; a copy of a state shares the number until one moves.
+        self.layout = next(_LAYOUTS)
 
     # --- queries ------------------------------------------------------------------------------------
     def units_at(self, location: int) -> list[UnitState]:
@@ -84,6 +90,7 @@ class State:
                 del self.stacks[at]
         unit.at, unit.box = location, None
         self.stacks.setdefault(location, []).append(unit_id)
+        self.layout = next(_LAYOUTS)
 
     def remove(self, unit_id: str, box: str = ELIMINATED) -> None:
         unit = self.units[unit_id]
@@ -104,6 +111,7 @@ class State:
             stack.remove(unit.id)
             if not stack:
                 del self.stacks[unit.at]
+            self.layout = next(_LAYOUTS)
 
     def apply(self, action: act.Action) -> None:
         """Carry out ``action`` as written."""
@@ -235,7 +243,7 @@ class State:
                 raise document.error(f"/{key}", f"{value!r} is not one of the sides {', '.join(module.sides)}")
         if module.status_checker is not None:  # what the rules code will read there has the shape it expects
             schemas.check_value(document, module.status_checker, data.get("status", {}), "/status")
-        state.status = copy.deepcopy(data.get("status", {}))
+        state.status = copy_json(data.get("status", {}))
         state.options = _options(module, document, state.scenario)
         if "cards" in data:
             state.cards = _piles(module, document)
@@ -279,6 +287,7 @@ class State:
                 stacks[location] = [unit_id]
             else:
                 stack.append(unit_id)
+        state.layout = next(_LAYOUTS)
         return state
 
 

@@ -132,6 +132,10 @@ class CombatOdds:
             "results: " + ", ".join(f"{roll}: {result}" for roll, result in self.results),
         ]
 
+    def expected(self, action: Any) -> str | None:
+        """The result the tables give for the roll ``action`` wrote (None if the dice cannot give that roll)."""
+        return dict(self.results).get(action.roll)
+
     def as_json(self) -> dict[str, Any]:
         return {
             "target": self.target, "attack": self.attack, "defence": self.defence, "odds": self.odds,
@@ -187,3 +191,81 @@ class StrengthTable:
         """The loss number for a modified ``roll`` (clamped to the printed rows) on the shifted column."""
         die = max(min(self.rows), min(max(self.rows), roll))
         return self.rows[die][self.shifted(strength, shift)]
+
+
+Modifier = tuple[str, int, str]  # (what, signed amount, the rule that gives it or "")
+
+
+@dataclass(frozen=True)
+class SideFire:
+    """One side's fire in a combat where both sides fire, each on a table read by its own strength: what the
+    strength is made of, the table and column, every column shift and die roll modifier with its rule, and the
+    loss number the fire inflicts for every roll of the die."""
+
+    side: str  # "attacker" or "defender": who fires
+    roll_field: str  # the turn field that holds this side's die ("roll", "defender_roll")
+    strength: int
+    parts: tuple[str, ...]  # "GE 2nd Army 5", "fort 3"
+    table: str  # the table fired on ("army", "corps")
+    column: str  # the strength's own column
+    shifts: tuple[Modifier, ...]
+    final_column: str
+    drms: tuple[Modifier, ...]
+    losses: tuple[tuple[int, int], ...]  # (die as rolled, loss number inflicted), DRMs applied and clamped
+
+    @property
+    def drm(self) -> int:
+        return sum(n for _, n, _ in self.drms)
+
+    def lines(self) -> list[str]:
+        def listed(items: tuple[Modifier, ...]) -> str:
+            return ", ".join(f"{what} {n:+d}" + (f" ({rule})" if rule else "") for what, n, rule in items) or "none"
+
+        parts = " + ".join(self.parts) or "nothing"
+        return [
+            f"{self.side}'s fire: {parts} = {self.strength} CF on the {self.table} table, column {self.column}",
+            f"  shifts: {listed(self.shifts)} -> column {self.final_column}; die roll modifiers: {listed(self.drms)}",
+            f"  losses inflicted by {self.roll_field.replace('_', ' ')}: " + ", ".join(f"{roll}: {loss}" for roll, loss in self.losses),
+        ]
+
+    def as_json(self) -> dict[str, Any]:
+        def listed(items: tuple[Modifier, ...], key: str) -> list[dict[str, Any]]:
+            return [{key: what, "amount": n, "rule": rule} for what, n, rule in items]
+
+        return {
+            "side": self.side, "roll_field": self.roll_field, "strength": self.strength, "parts": list(self.parts),
+            "table": self.table, "column": self.column, "shifts": listed(self.shifts, "shift"),
+            "final_column": self.final_column, "drms": listed(self.drms, "drm"),
+            "losses": {str(roll): loss for roll, loss in self.losses},
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FireWorking:
+    """What the fire tables give for one combat in which both sides fire: the attacker's fire, then the
+    defender's, and notes on what changes the order or the strengths (a flank attack). The result is written
+    ``A/D``: the loss number the attacker suffers, then the defender's."""
+
+    target: str
+    attacker: SideFire
+    defender: SideFire
+    notes: tuple[str, ...] = ()
+    simultaneous: bool = True  # False after a flank attempt: the side firing second fires with what the first fire left
+
+    def expected(self, action: Any) -> str | None:
+        """The result for the rolls ``action`` wrote (None if a roll is missing or the defender's fire is not known
+        before the losses are chosen: one side fired first)."""
+        roll, defender_roll = getattr(action, "roll", None), getattr(action, "defender_roll", None)
+        if roll is None or defender_roll is None or not self.simultaneous:
+            return None
+        inflicted, suffered = dict(self.attacker.losses).get(roll), dict(self.defender.losses).get(defender_roll)
+        return None if inflicted is None or suffered is None else f"{suffered}/{inflicted}"
+
+    def lines(self) -> list[str]:
+        return [f"attack on {self.target}", *self.attacker.lines(), *self.defender.lines(), *self.notes]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target, "fire": [self.attacker.as_json(), self.defender.as_json()],
+            "notes": list(self.notes), "simultaneous": self.simultaneous,
+        }  # fmt: skip

@@ -130,6 +130,11 @@ class Ruleset:
     def finish(self, state: "State", ctx: TurnContext) -> list[Violation]:
         return []
 
+    def resolve(self, action: Action, state: "State", ctx: TurnContext) -> Action:
+        """``action`` with what the player left to pbem made concrete (a counter named by its kind, which the module
+        picks as a player would pick it), before it is worked out, checked and applied. Changes nothing by default."""
+        return action
+
     def odds(self, action: Action, state: "State", ctx: TurnContext) -> "CombatOdds | None":
         """What the tables give for a combat ``action`` in this situation, for a player to read; ``None`` where the
         module does not work it out. Called before the action is checked; it changes nothing."""

@@ -43,6 +43,37 @@ def reach(
     return found
 
 
+def spread(lines: list[tuple[int, ...]], starts: Iterable[int], passable: list[bool]) -> set[int]:
+    """Every location joined to ``starts`` through ``passable`` locations, over ``lines`` (each location's usable
+    neighbours, worked out once by the caller): ``reach`` without lengths or callables, for lines traced many
+    times a turn. The starts are included whether passable or not."""
+    found = set(starts)
+    todo = list(found)
+    add, push, pop = found.add, todo.append, todo.pop
+    while todo:
+        for there in lines[pop()]:
+            if passable[there] and there not in found:
+                add(there)
+                push(there)
+    return found
+
+
+def components(lines: list[tuple[int, ...]], passable: list[bool]) -> list[int]:
+    """Each location's stretch of ``passable`` locations joined over ``lines``, named by its lowest location;
+    -1 for a location not passable."""
+    found = [-1] * len(passable)
+    for start in range(len(passable)):
+        if passable[start] and found[start] < 0:
+            found[start] = start
+            todo = [start]
+            while todo:
+                for there in lines[todo.pop()]:
+                    if passable[there] and found[there] < 0:
+                        found[there] = start
+                        todo.append(there)
+    return found
+
+
 def connected(game_map: GameMap, a: int, b: int, passable: Callable[[int], bool], *, limit: int | None = None) -> bool:
     """Whether a line of at most ``limit`` steps joins ``a`` to ``b`` through passable locations (``b`` included)."""
     return b in reach(game_map, [a], passable, limit=limit)

@@ -76,14 +76,22 @@ class PathsOfGloryBase(Ruleset):
 
     def played(self, state: State, event: str) -> bool:
         """Whether a card with event key ``event`` has been played as an event."""
-        cards = self.module.cards
-        return any(cards.get(c, {}).get("event") == event for c in state.status.get("events_played", ()))
+        played = tuple(state.status.get("events_played", ()))
+        cache = self.__dict__.setdefault("_events_of_played", {})  # asked ~100 times per turn, for the same cards
+        events = cache.get(played)
+        if events is None:
+            if len(cache) >= 64:
+                cache.clear()
+            cards = self.module.cards
+            events = cache[played] = {cards.get(c, {}).get("event") for c in played}
+        return event in events
 
     def neutral(self, state: State, nation: str | None) -> bool:
         return nation in state.status.get("neutral_nations", ())
 
     def controller(self, state: State, location: int) -> str | None:
-        """The side controlling a space: its control marker, else the side the map gives it."""
+        """The side controlling a space: its control marker, else the side the map gives it. (``SupplyRules.controllers``
+        gives the same for every space at once: change both together.)"""
         label = self.module.map.label(location)
         marked = state.status.get("control", {}).get(label)
         if marked:
@@ -192,6 +200,17 @@ class PathsOfGloryBase(Ruleset):
         state.turn = turn.header.turn
         return ctx
 
+    @staticmethod
+    def _open_start(header, number: int, side: str) -> bool:
+        """Whether a file whose start state records no action round of this turn may open with round ``number`` of
+        ``side``: when its header says it starts there (``Starts: action round 3 (ap)``), or when it starts from a
+        state file (not the scenario's opening, where the CP's round 1 comes first) with a round of its own side, so
+        an Allied file needs no CP round before it."""
+        declared = header.start_at or {}
+        if declared.get("phase") == "action" and declared.get("round") in (None, number) and declared.get("side") in (None, side):
+            return True
+        return header.start_scenario is None and side == header.side
+
     def current_play(self, ctx: TurnContext) -> Play | None:
         current = pog(ctx).get("round")
         return current.play if current is not None else None
@@ -212,6 +231,9 @@ class PathsOfGloryBase(Ruleset):
         number = action.round
         current: Round | None = data.get("round")
         expected = (1, "cp") if current is None else ((current.number, "ap") if current.side == "cp" else (current.number + 1, "cp"))
+        if current is None and not data.get("rounds_begun") and number is not None and self._open_start(ctx.turn.header, number, side):
+            expected = (number, side)
+        data["rounds_begun"] = True
         if number is None:
             # A round marker without its number is the next round (a VASSAL log does not know which round it opens in).
             number = expected[0]

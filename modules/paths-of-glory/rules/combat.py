@@ -135,7 +135,7 @@ class CombatRules(PathsOfGloryBase):
         target = action.target
         label = self.where(target)
         effects = self.module.tables["terrain_effects"]
-        flanked = False
+        flanked = failed = False
         if action.flank_pin is not None:
             terrain = effects["terrain"].get(self.module.map.terrain[target], {})
             why = []
@@ -156,6 +156,7 @@ class CombatRules(PathsOfGloryBase):
             else:
                 drm = sum(1 for s in spaces if s != action.flank_pin and self._free_flank(state, s, target, attackers[0].side))
                 flanked = action.flank_roll + drm >= self.module.tables["flank_attack"]["success_at_least"]
+                failed = not flanked
         card_drm = self.card_drms(action, state, attackers[0].side) if action.cards else (0, 0)
         if card_drm is None:
             found.append(warning("9.5.4", f"combat cards {', '.join(action.cards)} are played: their effects are not all modelled, so the fire results are not checked", action))
@@ -167,10 +168,13 @@ class CombatRules(PathsOfGloryBase):
         if len(claimed) != 2 or not all(c.isdigit() for c in claimed):
             return found + [illegal("12.2.8", f"an attack's result is two loss numbers, attacker's/defender's (e.g. 2/5), not {action.result!r}", action)]
         suffered_by_attacker, suffered_by_defender = int(claimed[0]), int(claimed[1])
-        defender_loss, column = self.fire(attackers, 0, attacker_shift, action.roll + drm)
+        shooting = attackers
+        if failed:  # 12.3.3: a failed flank attack: the defender fires first, the attacker with what that fire left
+            shooting = self._after(state, attackers, action.losses_attacker, action.replacements)[0]
+        defender_loss, column = self.fire(shooting, 0, attacker_shift, action.roll + drm)
         drm_text = f"{drm:+d}" if drm else ""
         if defender_loss != suffered_by_defender:
-            found.append(mismatch("12.2.8", f"the attacker's fire ({sum(u.face.attack for u in attackers)} CF on the {column} column, roll {action.roll}{drm_text}) inflicts {defender_loss}, not {suffered_by_defender}", action))
+            found.append(mismatch("12.2.8", f"the attacker's fire ({sum(u.face.attack for u in shooting)} CF on the {column} column, roll {action.roll}{drm_text}{', after the defender fired first: the flank attack failed' if failed else ''}) inflicts {defender_loss}, not {suffered_by_defender}", action))
         if action.defender_roll is None:
             found.append(illegal("12.2.8", "both sides roll: the defender's die roll (defender_roll) is missing", action))
         else:
@@ -455,6 +459,9 @@ class CombatRules(PathsOfGloryBase):
                 found.append(illegal("12.6.1", f"{self.name(unit_id)} did not attack (nor replace an attacking army) and may not advance", action))
             elif unit.step or unit_id in lost:
                 found.append(illegal("12.6.1", f"only full-strength attackers advance; {self.name(unit_id)} is reduced", action))
+        if action.advance and not defenders and self.fort(state, action.target) and "fort_destroyed" not in action.declared:
+            # LR2022 12.7.1's exception: against a lone enemy fort the attacker advances only when it is destroyed
+            found.append(illegal("12.6.1", f"the fort of {label} was attacked without defending units and is not destroyed: no advance (LR2022 12.7.1)", action))
         if action.advance:
             standing = self._after(state, defenders, action.losses_defender, action.replacements)[0]
             survivors = [u for u in standing if u.id not in action.retreats and u.id not in action.eliminated]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pbem.model.state import State
 from pbem.rules.ruleset import TurnContext, illegal, warning
-from pbem.rules.supply import reach
+from pbem.rules.supply import spread
 
 from .base import pog
 from .supply import SupplyRules
@@ -45,8 +45,10 @@ class ControlRules(SupplyRules):
         flips: dict[int, str] = {}
         supplied = {side: self.supplied_spaces(state, side) for side in ("cp", "ap")}
         unjudged = self._unjudged(state)
+        controllers = self.controllers(state)
+        moment: dict = {}  # the state does not change while the spaces are judged
         for location in range(len(game_map)):
-            side = self.controller(state, location)
+            side = controllers[location]
             if side is None or location in supplied[side] or self.fort(state, location) or location in unjudged:
                 continue
             if side == "ap" and game_map.country[location] == "SB":
@@ -54,7 +56,7 @@ class ControlRules(SupplyRules):
             here = state.units_at(location)
             if any(u.side != side for u in here):
                 continue  # the ANA corps in a CP space: Allied while it stays (11.1.14), CP again when it leaves
-            if any(u.side == side and self.in_supply(state, u) for u in here):
+            if any(u.side == side and self.in_supply(state, u, moment) for u in here):
                 continue  # a supplied friendly unit holds it (the SN corps, 14.1.5, say)
             if side == "ap" and game_map.country[location] == "AL" and self._albania_to_taranto(state, location):
                 continue
@@ -67,32 +69,38 @@ class ControlRules(SupplyRules):
         enemy units (a besieged enemy fort passable, a besieged friendly one not, 14.1.2-14.1.3), along solid lines
         and every friendly dashed line (LR2022 11.1.4), with one sea leg between friendly ports (14.1.4)."""
         game_map = self.module.map
-        tokens = self._side_tokens(side)
-        beachhead = state.status.get("mef_beachhead")
-
-        def passable(location: int) -> bool:
-            if self.enemy_units(state, location, side):
-                return False
-            besieged = self.fort(state, location) and self.besieged(state, location)
-            return (self.controller(state, location) == side) != bool(besieged)
-
-        def step(a: int, b: int) -> bool:
-            allowed = game_map.restricted.get((a, b) if a < b else (b, a))
-            if allowed is None or allowed & tokens:
-                return True
-            return allowed == frozenset({"MEF"}) and side == "ap" and beachhead in (game_map.label(a), game_map.label(b))
-
-        sources = [loc for loc in range(len(game_map)) if game_map.supply[loc] == side and self.controller(state, loc) == side]
+        controllers = self.controllers(state)  # type: ignore[attr-defined]
+        open_ = self._open_spaces(state, side)  # type: ignore[attr-defined]  # the same spaces (14.1.3)
+        lines = self._side_lines(side, state.status.get("mef_beachhead"))
+        sources = [loc for loc in self._supply_spaces() if game_map.supply[loc] == side and controllers[loc] == side]  # type: ignore[attr-defined]
         if side == "ap":
             salonika = game_map.find("Salonika")
-            if salonika is not None and self.controller(state, salonika) == "ap":
+            if salonika is not None and controllers[salonika] == "ap":
                 sources.append(salonika)
-        sources = [loc for loc in sources if passable(loc)]  # a besieged source, or one holding enemy units, supplies nothing
-        land = set(reach(game_map, sources, passable, step=step))
-        if not any(self._port(state, p, side) for p in land):  # type: ignore[attr-defined]
+        sources = [loc for loc in sources if open_[loc]]  # a besieged source, or one holding enemy units, supplies nothing
+        land = spread(lines, sources, open_)
+        ports = set(self._port_spaces(state, side))  # type: ignore[attr-defined]
+        if not ports & land:
             return land
-        ports = [p for p in range(len(game_map)) if self._port(state, p, side)]  # type: ignore[attr-defined]
-        return land | set(reach(game_map, ports, passable, step=step))
+        return land | spread(lines, ports, open_)
+
+    def _side_lines(self, side: str, beachhead: str | None) -> list[tuple[int, ...]]:
+        """Each space's neighbours a side's line may go on to in the Attrition phase: solid lines, every dashed line
+        naming one of its nationalities, and the MEF's lines for the Allies at the beach-head (kept per beach-head)."""
+        cache = self.__dict__.setdefault("_side_lines_of", {})
+        found = cache.get((side, beachhead))
+        if found is None:
+            game_map = self.module.map
+            tokens = self._side_tokens(side)
+
+            def step(a: int, b: int) -> bool:
+                allowed = game_map.restricted.get((a, b) if a < b else (b, a))
+                if allowed is None or allowed & tokens:
+                    return True
+                return allowed == frozenset({"MEF"}) and side == "ap" and beachhead in (game_map.label(a), game_map.label(b))
+
+            found = cache[(side, beachhead)] = [tuple(b for b in game_map.neighbours[a] if step(a, b)) for a in range(len(game_map))]
+        return found
 
     def _side_tokens(self, side: str) -> frozenset[str]:
         """The nationalities (and contingents) a side's units are named by on dashed lines."""

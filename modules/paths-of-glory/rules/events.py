@@ -93,6 +93,8 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
             status["us_entry"] = "zimmermann_telegram"
         if event == "h_l_take_command" and status.get("mandated_offensive", {}).get("cp") == "GE":
             status["mandated_offensive"]["cp"] = "none"  # LR2022 7.1.10: a German offensive in effect is ignored
+        if event == "french_mutiny" and status.get("mandated_offensive", {}).get("ap") == "FR" and status.get("mandated_offensive_done", {}).get("ap"):
+            status["mandated_offensive"]["ap"] = "none"  # 7.1.8: played after the French MO was made: no effect this turn
         if event == "bolshevik_revolution" and status.get("mandated_offensive", {}).get("ap") == "RU":
             status["mandated_offensive"]["ap"] = "none"  # LR2022 7.1.11
         if event == "guns_of_august":

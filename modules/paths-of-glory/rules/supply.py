@@ -13,12 +13,11 @@ always in supply (14.1.7).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbem.model.state import State, UnitState
 from pbem.rules.ruleset import TurnContext, illegal
-from pbem.rules.supply import reach
+from pbem.rules.supply import components, spread
 
 from .base import PathsOfGloryBase, pog
 
@@ -29,35 +28,33 @@ RUSSIAN_FAMILY = ("RU", "RO", "SB")
 class _Network:
     sources: set[int]
     reached: set[int]
-    step: Callable[[int, int], bool]
+    lines: list[tuple[int, ...]]  # each space's neighbours this kind of unit may trace to (dashed lines it may use)
     ports: set[int]
     landings: list[int]
     open_: list[bool]
-    _stretches: tuple[dict[int, int], set[int]] | None = None
+    _shared: dict  # what every network of one situation and the same lines shares (their stretches)
 
-    def stretches(self, game_map) -> tuple[dict[int, int], set[int]]:
-        """Each passable space's stretch (joined by passable spaces), and the stretches holding a friendly port."""
-        if self._stretches is None:
-            component: dict[int, int] = {}
-            for location in range(len(game_map)):
-                if self.open_[location] and location not in component:
-                    for found in reach(game_map, [location], self.open_.__getitem__, step=self.step):
-                        component[found] = location
-            self._stretches = (component, {component[p] for p in self.ports if p in component})
-        return self._stretches
+    def stretches(self) -> tuple[list[int], set[int]]:
+        """Each space's stretch (joined by passable spaces; -1 if not passable), and the stretches holding a
+        friendly port."""
+        found = self._shared.get("stretches")
+        if found is None:
+            component = components(self.lines, self.open_)
+            found = self._shared["stretches"] = (component, {component[p] for p in self.ports} - {-1})
+        return found
 
 
-def _fingerprint(state: State, side: str) -> tuple:
-    """What a side's supply lines depend on: where the enemy's units stand, control, forts, the beach-head,
-    neutral nations and the events played (Greece's limited entry)."""
+def _fingerprint(state: State, side: str, enemy: frozenset[int]) -> tuple:
+    """What a side's supply lines depend on: where the enemy's units stand (``enemy``), control, forts, the
+    beach-head, neutral nations and the events played (Greece's limited entry)."""
     status = state.status
-    units = state.units
+    forts = status.get("forts")
     return (
-        tuple(loc for loc, ids in state.stacks.items() if ids and units[ids[0]].side != side),  # 10.1.3: one side a space
+        enemy,  # 10.1.3: one side a space
         tuple(status.get("control", {}).items()),
-        tuple(status.get("forts", {}).items()),
+        tuple(forts.items()) if forts else (),
         # a siege lasts while besiegers stand in the fort's space (``besieged``): the besieger's own units count
-        tuple(bool(state.stacks.get(loc)) for loc in _besieged_spaces(state)),
+        tuple(bool(state.stacks.get(loc)) for loc in _besieged_spaces(state)) if forts else (),
         status.get("mef_beachhead"),
         tuple(status.get("neutral_nations", ())),
         len(status.get("events_played", ())),
@@ -73,10 +70,13 @@ def _besieged_spaces(state: State) -> list[int]:
 
 
 ALWAYS = ("MN",)  # 14.1.5 (with the ANA and SN corps, by contingent)
+_KEPT = 16  # situations whose supply networks are kept (a check may look at the state with and without the beach-head)
 
 
 class SupplyRules(PathsOfGloryBase):
-    def in_supply(self, state: State, unit: UnitState) -> bool:
+    def in_supply(self, state: State, unit: UnitState, moment: dict | None = None) -> bool:
+        """Whether ``unit`` traces supply (14.1-14.2). ``moment``: a dict the caller passes to every call made while
+        the state does not change (all the units of one Attrition phase), so what the lines depend on is read once."""
         if not unit.on_map:
             return True
         game_map = self.module.map
@@ -91,80 +91,165 @@ class SupplyRules(PathsOfGloryBase):
             return True  # 14.1.6
         if nation == "TU" and game_map.label(here) == "Medina":
             return True  # 14.1.8
-        net = self._network(state, unit)
+        net = self._network(state, unit, moment)
         here = unit.at
         if here in net.sources:
             return True
-        step = net.step
-        if any(n in net.reached and step(here, n) for n in game_map.neighbours[here]):
+        reached = net.reached
+        if any(n in reached for n in net.lines[here]):
             return True
         if nation in RUSSIAN_FAMILY or not net.landings:
             return False  # 14.2.2: no sea supply for them; or no friendly port joins a source
         # 14.1.4: a friendly port on the unit's own land stretch, a sea leg to a port joined to a source.
         if here in net.ports:
             return True
-        component, port_components = net.stretches(game_map)
-        return any(component.get(n) in port_components and step(here, n) for n in game_map.neighbours[here])
+        component, port_components = net.stretches()
+        return any(component[n] in port_components for n in net.lines[here])
 
-    def _network(self, state: State, unit: UnitState) -> "_Network":
+    def _network(self, state: State, unit: UnitState, moment: dict | None = None) -> "_Network":
         """The supply network of the unit's side and kind, traced once and kept while nothing it depends on
         changes (the enemy's positions, control, forts, the beach-head, neutral nations): the passable spaces
         joined to a usable source (traced back from the sources along the lines a unit traces forward), the
         ports joined to a source, and (when a unit needs the sea) the stretches of passable spaces."""
         nation = unit.unit.type.nationality
         side = unit.side
-        key = (side, self.token(unit), nation in RUSSIAN_FAMILY, nation == "SB")
-        print_ = _fingerprint(state, side)
+        lines = self.supply_lines(state, unit)
+        # Units whose lines run over the same connections share a network (most nationalities use no dashed line).
+        key = (id(lines), nation in RUSSIAN_FAMILY, nation == "SB")
+        print_ = moment.get(side) if moment is not None else None
+        if print_ is None:
+            print_ = _fingerprint(state, side, self.enemy_spaces(state, side))
+            if moment is not None:
+                moment[side] = print_
         cache = self.__dict__.setdefault("_supply_networks", {})
-        kept = cache.get(side)
-        if kept is None or kept[0] != print_:
-            kept = cache[side] = (print_, {}, self._open_spaces(state, side))
-        net = kept[1].get(key)
+        kept = cache.get((side, print_))
+        if kept is None:
+            if len(cache) >= _KEPT:
+                del cache[next(iter(cache))]  # the oldest situation
+            kept = cache[(side, print_)] = ({}, self._open_spaces(state, side), self._port_spaces(state, side), {})
+        net = kept[0].get(key)
         if net is None:
-            net = kept[1][key] = self._trace(state, unit, side, nation, kept[2])
+            net = kept[0][key] = self._trace(state, lines, side, nation, kept[1], kept[2], kept[3].setdefault(key, {}))
         return net
+
+    def enemy_spaces(self, state: State, side: str) -> frozenset[int]:
+        """The spaces holding a unit not of ``side`` (kept per layout of the units, ``State.layout``)."""
+        cache = self.__dict__.setdefault("_enemy_spaces", {})
+        key = (state.layout, side)
+        found = cache.get(key)
+        if found is None:
+            if len(cache) >= 64:
+                cache.clear()
+            units = state.units
+            sides_at: dict[int, set[str]] = {}
+            for location, ids in state.stacks.items():
+                sides_at[location] = {units[u].side for u in ids}
+            for one in {side, *(s for sides in sides_at.values() for s in sides)}:  # every side at once
+                cache[(state.layout, one)] = frozenset(loc for loc, sides in sides_at.items() if sides and sides != {one})
+            found = cache[key]
+        return found
+
+    def controllers(self, state: State) -> list[str | None]:
+        """``controller`` of every space at once (the same answers: change both together), kept while what it reads
+        is unchanged: the control markers, the neutral nations, the events played, and (while Greece's limited
+        entry opens its spaces, 9.5.2.4) where units stand."""
+        status = state.status
+        neutral = tuple(status.get("neutral_nations", ()))
+        control = status.get("control", {})
+        greek = "GR" in neutral and self.played(state, "salonika")
+        key = (tuple(control.items()), neutral, state.layout if greek else None)
+        cache = self.__dict__.setdefault("_controllers", {})
+        found = cache.get(key)
+        if found is None:
+            if len(cache) >= _KEPT:
+                del cache[next(iter(cache))]
+            found = list(self._map_sides())
+            for nation in neutral:  # a neutral nation's spaces belong to neither side until it enters the war
+                for location in self._spaces_of(nation):
+                    if not (greek and self.greek_open(state, location)):
+                        found[location] = None
+            at = self._label_index()
+            for label, side in control.items():
+                location = at.get(label)
+                if side and location is not None:
+                    found[location] = side
+            cache[key] = found
+        return found
+
+    def _label_index(self) -> dict[str, int]:
+        found = self.__dict__.get("_location_of_label")
+        if found is None:
+            found = self.__dict__["_location_of_label"] = {label: i for i, label in enumerate(self.module.map.labels)}
+        return found
+
+    def _map_sides(self) -> list[str | None]:
+        found = self.__dict__.get("_map_side_of")
+        if found is None:
+            found = self.__dict__["_map_side_of"] = [extra.get("side") for extra in self.module.map.extra]
+        return found
+
+    def _spaces_of(self, nation: str) -> list[int]:
+        by_country = self.__dict__.get("_spaces_by_country")
+        if by_country is None:
+            by_country = self.__dict__["_spaces_by_country"] = {}
+            for location, country in enumerate(self.module.map.country):
+                by_country.setdefault(country, []).append(location)
+        return by_country.get(nation, [])
 
     def _open_spaces(self, state: State, side: str) -> list[bool]:
         """14.1.3: the spaces a supply line of ``side`` may enter: friendly-controlled without enemy units, not a
         besieged friendly fort; or a besieged enemy fort."""
-        game_map = self.module.map
-        enemy = {loc for loc, ids in state.stacks.items() if ids and any(state.units[u].side != side for u in ids)}
-        open_ = [False] * len(game_map)
-        for location in range(len(game_map)):
-            if location in enemy:
+        controllers = self.controllers(state)
+        open_ = [c == side for c in controllers]
+        # A fort not marked besieged leaves its space as control says (fort() and besieged() read the mark).
+        for label, how in state.status.get("forts", {}).items():
+            location = self._label_index().get(label)
+            if how != "besieged" or location is None or not self.module.map.extra[location].get("fort"):
                 continue
-            fort = self.fort(state, location) if game_map.extra[location].get("fort") else 0
-            besieged = bool(fort) and self.besieged(state, location)
-            if self.controller(state, location) == side:
-                open_[location] = not besieged
-            else:
-                open_[location] = besieged
+            besieged = bool(self.fort(state, location)) and self.besieged(state, location)
+            open_[location] = (not besieged) if controllers[location] == side else besieged
+        for location in self.enemy_spaces(state, side):
+            open_[location] = False
         return open_
 
-    def _trace(self, state: State, unit: UnitState, side: str, nation: str, open_: list[bool]) -> "_Network":
-        game_map = self.module.map
-        neighbours = game_map.neighbours
-        restricted = game_map.restricted
+    def supply_lines(self, state: State, unit: UnitState) -> list[tuple[int, ...]]:
+        """Each space's neighbours a supply line of ``unit`` may go on to: every connection but the dashed lines it
+        may not use (``may_use``, which reads the unit's token and the beach-head; 14.1.3: RU, RO and SB units
+        also trace over the dashed lines that join Russian supply sources). Worked out once per token and
+        beach-head."""
+        nation = unit.unit.type.nationality
         russian_lines = nation in RUSSIAN_FAMILY
+        beachhead = state.status.get("mef_beachhead")
+        key = (self.token(unit), russian_lines, beachhead)
+        cache = self.__dict__.setdefault("_supply_lines", {})
+        found = cache.get(key)
+        if found is None:
+            game_map = self.module.map
+            restricted = game_map.restricted
 
-        def step(a: int, b: int) -> bool:
-            if (a, b) not in restricted and (b, a) not in restricted:
-                return True
-            if self.may_use(state, a, b, unit):
-                return True
-            # 14.1.3: RU, RO and SB units trace over the dashed lines that join Russian supply sources.
-            return russian_lines and any("RU" in game_map.extra[x].get("supply_for", ()) for x in (a, b))
+            def step(a: int, b: int) -> bool:
+                if (a, b) not in restricted and (b, a) not in restricted:
+                    return True
+                if self.may_use(state, a, b, unit):
+                    return True
+                return russian_lines and any("RU" in game_map.extra[x].get("supply_for", ()) for x in (a, b))
 
+            found = [tuple(b for b in game_map.neighbours[a] if step(a, b)) for a in range(len(game_map))]
+            # One list for every key with the same connections (kept for the process: its id names it).
+            found = cache[key] = self.__dict__.setdefault("_supply_lines_by_content", {}).setdefault(tuple(found), found)
+        return found
+
+    def _trace(self, state: State, lines: list[tuple[int, ...]], side: str, nation: str, open_: list[bool], port_spaces: list[int], shared: dict) -> "_Network":
         sources = self._sources(state, side, nation)
-        reached = set(reach(game_map, [s for s in sources if open_[s]], open_.__getitem__, step=step))
+        reached = spread(lines, [s for s in sources if open_[s]], open_)
         ports: set[int] = set()
         landings: list[int] = []
-        if not russian_lines:
-            for location in self._port_spaces(state, side):
+        if nation not in RUSSIAN_FAMILY:
+            for location in port_spaces:
                 ports.add(location)
-                if location in sources or any(n in reached and step(location, n) for n in neighbours[location]):
+                if location in sources or any(n in reached for n in lines[location]):
                     landings.append(location)
-        return _Network(sources, reached, step, ports, landings, open_)
+        return _Network(sources, reached, lines, ports, landings, open_, shared)
 
     def _port_spaces(self, state: State, side: str) -> list[int]:
         game_map = self.module.map
@@ -187,9 +272,10 @@ class SupplyRules(PathsOfGloryBase):
 
     def _sources(self, state: State, side: str, nation: str) -> set[int]:
         game_map = self.module.map
+        controllers = self.controllers(state)
         found = set()
-        for location in range(len(game_map)):
-            if game_map.supply[location] is None or self.controller(state, location) != side:
+        for location in self._supply_spaces():
+            if controllers[location] != side:
                 continue
             serves = game_map.extra[location].get("supply_for", ["*"])
             if side == "cp" and game_map.supply[location] == "cp":
@@ -200,8 +286,15 @@ class SupplyRules(PathsOfGloryBase):
                     found.add(location)
         if nation == "SB":  # 14.2.3
             salonika = game_map.index("Salonika")
-            if self.controller(state, salonika) == "ap":
+            if controllers[salonika] == "ap":
                 found.add(salonika)
+        return found
+
+    def _supply_spaces(self) -> list[int]:
+        found = self.__dict__.get("_supply_locations")
+        if found is None:
+            supply = self.module.map.supply
+            found = self.__dict__["_supply_locations"] = [loc for loc in range(len(supply)) if supply[loc] is not None]
         return found
 
     def _port(self, state: State, location: int, side: str) -> bool:
@@ -219,7 +312,8 @@ class SupplyRules(PathsOfGloryBase):
         found = self._end_attrition(state, ctx, action)
         found += super().check_phase(action, state, ctx)  # type: ignore[misc]
         if action.name == "attrition":
-            pog(ctx)["attrition"] = {u.id for u in state.units.values() if u.on_map and not self.in_supply(state, u)}
+            moment: dict = {}  # the state does not change while every unit is judged
+            pog(ctx)["attrition"] = {u.id for u in state.units.values() if u.on_map and not self.in_supply(state, u, moment)}
         return found
 
     def finish(self, state: State, ctx: TurnContext) -> list:

@@ -39,11 +39,21 @@ class WarStatusRules(PathsOfGloryBase):
         country = self.module.map.country[action.target]
         if nation == "GE":  # 7.1.5
             return "GE" in attackers and bool(defenders & {"US", "BR", "BE", "FR"}) and country in WESTERN
+        if nation == "FR" and self.played(state, "french_mutiny"):
+            # 7.1.8 (and the card): under French Mutiny a French attack in France, Belgium or Germany is penalised
+            # (the flag then means the VP penalty), unless every French attacker is stacked with US units
+            return country in WESTERN and any(self._french_alone(state, u) for u in action.attackers)
         if nation in ("FR", "BR"):  # 7.1.4
             return nation in attackers and "GE" in defenders and country in WESTERN
         if nation == "AH_IT":  # 7.1.6
             return "AH" in attackers and ("IT" in defenders or country == "IT")
         return nation in attackers and bool(defenders)  # 7.1.7: AH, and TU, IT, RU against enemy units
+
+    def _french_alone(self, state: State, unit_id: str) -> bool:
+        unit = state.units[unit_id]
+        if unit.unit.type.nationality != "FR":
+            return False
+        return not any(u.unit.type.nationality == "US" for u in state.units_at(unit.at))
 
     def check_attack(self, action, state: State, ctx: TurnContext) -> list:
         # Who defends is known before the attack is applied; remember it for the offensive's test.

@@ -153,9 +153,10 @@ def historical(standard: dict) -> dict:
         title="August 1914, historical scenario (LR2022 5.7)",
         source="LR2022 5.7.1-5.7.2 applied to the 1914 set-up.",
         note=data["note"] + " Historical scenario: the historical map's VP spaces (5.7.2.2-5.7.2.3), a CP trench in "
-        "Strasbourg and none in Brussels, Italian trenches on entry (5.7.1). Not checked yet: 5.7.2.1 (no peace terms), "
-        "5.7.3 (the German RP), 5.7.4 (eight-card hands, trench rolls, Guns of August first, no Entrench on turn 1, the "
-        "British MO on turn 1, armies in Italy, events that double as OPS, the end-of-game VP).",
+        "Strasbourg and none in Brussels, Italian trenches on entry (5.7.1). Checked: 5.7.2.1 (no peace terms), 5.7.3 "
+        "(the German RP), 5.7.4.1-5.7.4.7 (eight-card hands, trench rolls, Guns of August first, no Entrench on turn 1, "
+        "the British MO on turn 1, armies in Italy, events that double as OPS); not yet: 5.7.4.8-5.7.4.9 (the "
+        "end-of-game VP).",
     )
     data["options"] = {"hand_size": 8}  # 5.7.4.1: the optional eight-card hands (9.1.4)
     return data

@@ -63,7 +63,7 @@ _ATTRIBUTION = re.compile(
     re.IGNORECASE,
 )
 _ATTRIBUTION_START = re.compile(r"(on|le|am|el)\s", re.IGNORECASE)
-_HEADER_LINE = re.compile(r"\s*(game|module|version|scenario|turn|side|start|starts|ends|writer|player|note|options)\s*:", re.IGNORECASE)
+_HEADER_LINE = re.compile(r"\s*(game|module|version|scenario|turn|side|start|starts|ends|writer|player|note|options|dice)\s*:", re.IGNORECASE)
 
 
 def _is_attribution(line: Line, following: Line | None) -> bool:

@@ -26,6 +26,7 @@ from pbem.formats.notation.cleanup import (
 from pbem.formats.notation.grammar import _CLAUSE_START, _Failure, _parse
 from pbem.formats.notation.located import At
 from pbem.formats.notation.names import MAX_SUGGESTIONS, Names, _find_module
+from pbem.model.actions import counter_kind
 from pbem.model.errors import PbemError, Source
 from pbem.model.files import read_text
 from pbem.model.jsonsource import JsonDocument, escape_pointer_token
@@ -78,6 +79,7 @@ MAX_CLOSING = 3  # lines of a closing remark after the last action
 HEADER_FIELDS = {
     "game": "module", "module": "module", "version": "module_version", "scenario": "scenario", "turn": "turn",
     "side": "side", "start": "start", "player": "player", "note": "note", "starts": "from", "ends": "to", "writer": "writer", "options": "options",
+    "dice": "dice",
 }  # fmt: skip
 COMBAT_ORDER = (
     "defenders", "support", "declare", "flank", "cards", "odds", "shifts", "column", "roll", "defender_roll", "result", "losses",
@@ -117,7 +119,7 @@ _TAKES = {
 _VERBS = (
     "eliminate", "remove", "loss", "reduce", "flip", "reinforce", "reinforcement", "enter", "arrive", "replace", "rebuild",
     "restore", "roll", "card", "play", "move", "attack", "overrun", "assault", "fire", "special", "phase", "activate",
-    "control",
+    "control", "sr", "redeploy",
 )  # fmt: skip
 _SPECIAL_NAME = re.compile(r"[a-z][a-z0-9_]*")
 _CONTROL_LINE = re.compile(r"\s*control\b", re.IGNORECASE)
@@ -316,6 +318,16 @@ class _Reader:
             action.setdefault("declare", []).extend(self.name_or_string(item, line) for item in declared.children if isinstance(item, Tree))
         return action
 
+    def a_sr(self, tree: Tree, line: Line) -> dict[str, Any]:
+        """Strategic redeployment in one form: a path over the map or by sea, or into or out of a box (the Reserve Box)."""
+        units = self.units(_child(tree, "units"), line)
+        path = [At(self.words(child, line), line.number, _column(child), "place") for child in _child(tree, "path").children if isinstance(child, Tree)]
+        action: dict[str, Any] = {"sr": units[0] if len(units) == 1 else units, "path": path}
+        mode = _child(tree, "mode")
+        if mode is not None:
+            action["by"] = str(_tokens(mode, "MODE")[0]).lower()
+        return action
+
     def a_attack(self, tree: Tree, line: Line, kind: str = "attack") -> dict[str, Any]:
         units = self.units(_child(tree, "units"), line)
         action: dict[str, Any] = {kind: units, "target": self.location(_child(tree, "loc"), line)}
@@ -510,6 +522,8 @@ class _Reader:
 
     def c_flank(self, action, clause, line):
         flank = {"pin": self.location(_child(clause, "loc"), line), "roll": int(_tokens(clause, "INT")[0])}
+        if drm := _tokens(clause, "DRM"):
+            flank["drm"] = int(drm[0])
         self.once(action, "flank", flank, clause, line)
 
     def c_cards(self, action, clause, line):
@@ -519,7 +533,10 @@ class _Reader:
 
     def c_replacement(self, action, clause, line):
         old, new = (c for c in clause.children if isinstance(c, Tree) and c.data == "unit")
-        action.setdefault("replacements", []).append((self.unit(old, line), self.unit(new, line)))
+        replacing = self.unit(new, line)
+        if counter_kind(str(replacing.value)) is not None:  # "by a FR corps": pbem picks the counter
+            replacing.kind = "text"
+        action.setdefault("replacements", []).append((self.unit(old, line), replacing))
 
     def c_attacker_losses(self, action, clause, line):
         self.losses(action, "attacker", clause, line)
@@ -802,6 +819,12 @@ def parse_notation(text: str, file: str | Path, first_line: int = 1, state: str 
         if chosen is not None:
             data["options"] = finisher.value(chosen, "/options")
             positions["/options"] = (header["options"].line, header["options"].column)
+    if "dice" in header:
+        at = header["dice"]
+        record, *draws = str(at.value).split() or [""]
+        value: Any = {"record": At(record, at.line, at.column), "draws": [At(d.lstrip("#"), at.line, at.column) for d in draws]} if draws else At(record, at.line, at.column)
+        data["dice"] = finisher.value(value, "/dice")
+        positions["/dice"] = (at.line, at.column)
     if "start" in header:
         data["start"] = finisher.value(_start(header["start"]), "/start")
         positions["/start"] = (header["start"].line, header["start"].column)

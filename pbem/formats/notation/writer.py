@@ -11,6 +11,7 @@ from pbem.formats.notation.cleanup import Line
 from pbem.formats.notation.grammar import _terminal
 from pbem.formats.notation.located import At
 from pbem.formats.notation.reader import _Reader, action_kind
+from pbem.model.actions import counter_kind
 from pbem.model.errors import PbemError
 
 
@@ -87,6 +88,9 @@ def write_notation(data: dict[str, Any]) -> str:
     if data.get("options"):
         chosen = (f"{name}={str(value).lower() if isinstance(value, bool) else value}" for name, value in data["options"].items())
         out.append(f"Options: {', '.join(chosen)}")
+    if "dice" in data:
+        dice = data["dice"]
+        out.append(f"Dice: {dice}" if isinstance(dice, str) else f"Dice: {' '.join([dice['record'], *dice['draws']])}")
     for key, label in (("player", "Player"), ("note", "Note")):
         if key in data:
             text = data[key]
@@ -125,6 +129,9 @@ def _action_lines(action: dict[str, Any]) -> list[str]:
         declared = ", ".join(_word(d) for d in action.get("declare", ()))
         how = f" moves {declared}:" if declared else ":"  # "A moves double: O22-O21"
         return [f"{_units(action['move'])}{how} {_path(action['path'])}{by}{note}"]
+    if "sr" in action:
+        by = f" by {action['by']}" if "by" in action else ""
+        return [f"SR {_units(action['sr'])}: {_path(action['path'])}{by}{note}"]
     if "attack" in action or "overrun" in action or "fire" in action:
         return _combat_lines(action, note)
     if "special" in action:
@@ -244,7 +251,8 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
     if action.get("declare"):
         clauses.append("declare " + ", ".join(_word(d) for d in action["declare"]))
     if "flank" in action:
-        clauses.append(f"flank {_name(action['flank']['pin'], 'LOCWORD')} roll {action['flank']['roll']}")
+        drm = f" {action['flank']['drm']:+d}" if "drm" in action["flank"] else ""
+        clauses.append(f"flank {_name(action['flank']['pin'], 'LOCWORD')} roll {action['flank']['roll']}{drm}")
     if action.get("cards"):
         clauses.append("cards " + ", ".join(_word(c) for c in action["cards"]))
     odds = ""
@@ -280,7 +288,8 @@ def _combat_lines(action: dict[str, Any], note: str) -> list[str]:
     if action.get("negated"):
         lines.append(f"{indent}negated {_units(action['negated'])}")
     for old, new in action.get("replacements", {}).items():
-        lines.append(f"{indent}replace {_name(old)} by {_name(new)}")
+        kind = counter_kind(new) is not None and all(_fits(word, "WORD") for word in new.split())
+        lines.append(f"{indent}replace {_name(old)} by {new if kind else _name(new)}")
     if "eliminated" in action:
         lines.append(f"{indent}eliminated {_units_or_none(action['eliminated'])}")
     if "retreats" in action:

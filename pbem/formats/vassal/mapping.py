@@ -19,6 +19,7 @@ from pbem.model.jsonsource import JsonDocument, load_json
 from pbem.model.module import Module
 from pbem.model.patterns import PatternError, compile_pattern
 from pbem.model.patterns import match as pattern_match
+from pbem.model.printable import one_line
 
 MAPPING_FILE = "vassal.json"
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(0?)([0-9]))?\}")
@@ -58,6 +59,10 @@ def _exact_name(pattern: str) -> str | None:
     return name if re.escape(name) == body else None
 
 
+def _plain(text: str) -> bool:
+    return not any(c in text for c in "\\\t;,")
+
+
 def marker_properties(piece: Piece) -> dict[str, str]:
     """A piece's Marker-trait properties (``mark;Name`` with its value as state)."""
     out: dict[str, str] = {}
@@ -70,14 +75,20 @@ def marker_properties(piece: Piece) -> dict[str, str]:
 
 @dataclass
 class Mapping:
-    """A loaded, checked ``vassal.json``."""
+    """A loaded, checked ``vassal.json``, reading pieces as one version family does (``family``; None: as the
+    top level does)."""
 
     module: Module
     document: JsonDocument
+    family: dict[str, Any] | None = None
+    game_module: str | None = None  # the VASSAL module name and version a save records (None: not recorded)
+    game_version: str | None = None
+    board: str | None = None  # the game map's board in the save (None: the places' own board)
     # Rules whose pattern is one exact name (``^`` + ``re.escape(name)`` + ``$``, as module import writes one per
     # palette piece) found by a dict look-up: 20,000 pieces against 20,000 rules is not 400 million matches.
     _exact: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
     _patterned: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
+    _units: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -86,6 +97,16 @@ class Mapping:
     @property
     def file(self) -> str:
         return self.document.file
+
+    @property
+    def units(self) -> dict[str, Any]:
+        """The piece rules in force: the top level's ``units``, with the family's keys over them."""
+        if self._units is None:
+            units = self.data["units"]
+            if self.family is not None and "units" in self.family:
+                units = {**units, **self.family["units"]}
+            self._units = units
+        return self._units
 
     # --- which VASSAL modules -------------------------------------------------------------------------
     def answers_to(self, name: str | None, version: str | None) -> bool:
@@ -96,22 +117,84 @@ class Mapping:
                 return True
         return False
 
+    def claimed(self) -> str:
+        """The VASSAL modules and versions the mapping reads, as a reader would write them."""
+        return "; ".join(f"{e['name']} {', '.join(e.get('versions', ['(any version)']))}" for e in self.data["vassal_modules"])
+
+    @property
+    def families(self) -> list[dict[str, Any]]:
+        return self.data.get("version_families", [])
+
+    def family_of(self, version: str | None) -> dict[str, Any] | None:
+        """The first version family that lists ``version``, or None."""
+        for family in self.families:
+            if any(fnmatch.fnmatchcase(version or "", v) for v in family["versions"]):
+                return family
+        return None
+
+    def reading(self, family: dict[str, Any] | None, game_module: str | None = None, game_version: str | None = None) -> "Mapping":
+        """This mapping reading pieces as ``family`` does, for a save of that VASSAL module and version (a copy:
+        the loaded mapping is shared)."""
+        return Mapping(self.module, self.document, family, game_module, game_version, self.board)
+
+    def on_board(self, board: str | None) -> "Mapping":
+        """This reading for a save whose game map holds ``board``."""
+        return Mapping(self.module, self.document, self.family, self.game_module, self.game_version, board)
+
+    @property
+    def status_from(self) -> str | None:
+        """The scenario whose status fills what a save does not show: its board's, else the mapping's."""
+        boards = self.data.get("places", {}).get("boards", {})
+        return boards.get(self.board or "", {}).get("status_from", self.data.get("status_from"))
+
+    @property
+    def version_read(self) -> str:
+        """Which VASSAL module version a file is from, and how its pieces are read, for reports: ``VASSAL module
+        Paths of Glory 10.0 (pieces named as in 10.0-10.1)``."""
+        if self.game_version is not None:  # written by whoever made the file: one short line
+            what = f"VASSAL module {one_line(self.game_module or '')[:60]} {one_line(self.game_version)[:40]}"
+        else:
+            what = "VASSAL module version not recorded in the file"
+        if self.family is None:
+            return what
+        return what + (f" (pieces named as in {self.family['name']})" if self.game_version is not None
+                       else f"; its pieces are named as in {self.family['name']}")
+
+    def readings(self) -> list["Mapping"]:
+        """One reading per version family (the top level's alone when there are none)."""
+        return [self.reading(family) for family in self.families] or [self.reading(None)]
+
     def side(self, written: str) -> str:
         return self.data.get("sides", {}).get(written, written.lower())
 
     # --- units ----------------------------------------------------------------------------------------
     def is_unit_piece(self, piece: Piece) -> bool:
-        if self.data["units"].get("match") == "basic_name" and self.unit_rule(piece.basic_name) is None:
+        if self.units.get("match") == "basic_name" and self.unit_rule(piece.basic_name) is None:
             return False  # decided without decoding the piece's whole trait chain
-        only = self.data["units"].get("only")
+        return self.is_unit_candidate(piece)
+
+    def is_candidate(self, piece: Piece) -> bool:
+        """A piece that should be a unit: one with a unit's marker properties when the mapping gives them (named
+        by a rule or not), else one the rules may name."""
+        return self.is_unit_candidate(piece) if self.units.get("only") else self.is_unit_piece(piece)
+
+    def is_unit_candidate(self, piece: Piece) -> bool:
+        """Whether the piece has the marker properties of a unit (``units.only``), whatever its name: a candidate
+        no rule names is a unit the mapping does not know (or a save of a version it reads differently)."""
+        only = self.units.get("only")
         if not only:
             return True
+        # A Marker trait's name and value are written unescaped in every link of the chain when they hold no
+        # separator: a piece whose type or state lacks them is decided without decoding its chain.
+        if piece.type_text and all(_plain(key) and _plain(value) for key, value in only.items()):
+            if not all(f"mark;{key}" in piece.type_text and value in piece.state_text for key, value in only.items()):
+                return False
         properties = marker_properties(piece)
         return all(properties.get(k) == v for k, v in only.items())
 
     def face(self, name: str) -> tuple[str, int]:
         """(full-face name, step) of a piece name: step 1 when the name shows the reduced face."""
-        pattern = self.data["units"].get("reduced_name")
+        pattern = self.units.get("reduced_name")
         if pattern:
             found = pattern_match(pattern, name)
             if found:
@@ -121,7 +204,7 @@ class Mapping:
     def unit_rule(self, name: str) -> tuple[str, str, dict[str, str]] | None:
         """("unit" or "generic", template, groups) for a full-face piece name, or None: the first rule that
         matches, as if each were tried in turn."""
-        rules = self.data["units"]["pieces"]
+        rules = self.units["pieces"]
         if self._exact is None:
             self._exact = {}
             for k, rule in enumerate(rules):
@@ -142,6 +225,15 @@ class Mapping:
             kind = "unit" if "unit" in rules[first] else "generic"
             return kind, rules[first][kind], {}
         return None
+
+    def coverage(self, pieces: dict[str, Piece]) -> tuple[int, int]:
+        """(unit candidates, those a piece rule names) among ``pieces``: how well this reading fits a save."""
+        candidates = named = 0
+        for piece in pieces.values():
+            if self.is_candidate(piece):
+                candidates += 1
+                named += self.unit_rule(self.face(piece.name)[0]) is not None
+        return candidates, named
 
     # --- locations ------------------------------------------------------------------------------------
     def location(self, map_id: str | None, name: str | None) -> tuple[str, str] | None:
@@ -192,8 +284,10 @@ class Mapping:
             from pbem.formats.vassal.geometry import imported_module
 
             return imported_module(self.module.path)  # a module imported from VASSAL keeps its maps whole
-        grid = RegionGrid([Region(name, x, y) for name, x, y in places["regions"]])
-        game_map = MapDef(id=places["map"], name=places["map"], kind="Map", boards=[Board(places["board"], grid=grid)],
+        boards = [Board(places["board"], grid=RegionGrid([Region(name, x, y) for name, x, y in places["regions"]]))]
+        boards += [Board(name, grid=RegionGrid([Region(n, x, y) for n, x, y in other["regions"]]))
+                   for name, other in places.get("boards", {}).items()]
+        game_map = MapDef(id=places["map"], name=places["map"], kind="Map", boards=boards,
                           decks=[(name, x, y, "") for name, (x, y) in places.get("decks", {}).items()])
         dice = []
         for name, report in places.get("dice_reports", {}).items():
@@ -246,22 +340,59 @@ def check_mapping(mapping: Mapping) -> None:
     for side in data.get("sides", {}).values():
         if side not in module.sides:
             raise document.error("/sides", f"side {side!r} is not one of {', '.join(module.sides)}")
-    scenario = data.get("status_from")
-    if scenario is not None and scenario not in module.scenarios:
-        raise document.error("/status_from", f"module {module.id} has no scenario {scenario!r}")
-    for k, rule in enumerate(data["units"]["pieces"]):
-        kind = "unit" if "unit" in rule else "generic"
-        groups = set(compile_pattern(rule["name"]).groupindex)
-        for field in _FIELD.findall(rule[kind]):
-            if field[0] != "n" and field[0] not in groups and field[0].lower() not in groups:
-                raise document.error(f"/units/pieces/{k}/{kind}", f"template field {{{field[0]}}} is not a group of the name regex")
-        if kind == "unit" and not groups and rule["unit"] not in module.units:
-            raise document.error(f"/units/pieces/{k}/unit", f"unknown unit {rule['unit']!r}")
-        if kind == "generic" and not any(_matches_template(rule["generic"], unit_id) for unit_id in module.units):
-            raise document.error(f"/units/pieces/{k}/generic", f"no unit of {module.id} fits {rule['generic']!r}")
+    scenarios = [("/status_from", data.get("status_from"))] + [
+        (f"/places/boards/{name}/status_from", other.get("status_from")) for name, other in data.get("places", {}).get("boards", {}).items()]
+    for pointer, scenario in scenarios:
+        if scenario is not None and scenario not in module.scenarios:
+            raise document.error(pointer, f"module {module.id} has no scenario {scenario!r}")
+    for at, units in _unit_sections(data):
+        for k, rule in enumerate(units.get("pieces", ())):
+            kind = "unit" if "unit" in rule else "generic"
+            groups = set(compile_pattern(rule["name"]).groupindex)
+            _check_fields(document, f"{at}/pieces/{k}/{kind}", rule[kind], groups, "the name regex")
+            if kind == "unit" and not groups and rule["unit"] not in module.units:
+                raise document.error(f"{at}/pieces/{k}/unit", f"unknown unit {rule['unit']!r}")
+            if kind == "generic" and not any(_matches_template(rule["generic"], unit_id) for unit_id in module.units):
+                raise document.error(f"{at}/pieces/{k}/generic", f"no unit of {module.id} fits {rule['generic']!r}")
+    for k, marker in enumerate(data.get("markers", ())):
+        groups = set(compile_pattern(marker["name"]).groupindex)
+        for key, template in marker["value"].items():
+            _check_fields(document, f"/markers/{k}/value/{key}", template, groups, "the marker's name regex")
+    if "cards" in data:
+        _check_fields(document, "/cards/card", data["cards"]["card"], set(compile_pattern(data["cards"]["image"]).groupindex), "the card image regex")
     for use in data.get("cards", {}).get("plays", {}).values():
         if not use:
             raise document.error("/cards/plays", "an empty use")
+    _check_families(mapping)
+
+
+def _check_fields(document: JsonDocument, pointer: str, template: str, groups: set[str], what: str) -> None:
+    """Every ``{field}`` of ``template`` but ``{n}`` is a named group (or one upper-cased) of the regex."""
+    for found in _FIELD.findall(template):
+        name = found[0]
+        if name != "n" and name not in groups and not (name.isupper() and name.lower() in groups):
+            raise document.error(pointer, f"template field {{{name}}} is not a group of {what}")
+
+
+def _check_families(mapping: Mapping) -> None:
+    """Family names are distinct, and every version a family lists is one the mapping claims."""
+    document, seen = mapping.document, set()
+    for k, family in enumerate(mapping.families):
+        if family["name"] in seen:
+            raise document.error(f"/version_families/{k}/name", f"two version families are named {family['name']!r}")
+        seen.add(family["name"])
+        for j, version in enumerate(family["versions"]):
+            claimed = [v for e in mapping.data["vassal_modules"] for v in e.get("versions", ["*"])]
+            if not any(fnmatch.fnmatchcase(version, v) for v in claimed):
+                raise document.error(f"/version_families/{k}/versions/{j}", f"version {version!r} is not one the mapping claims (vassal_modules: {', '.join(claimed)})")
+
+
+def _unit_sections(data: dict[str, Any]):
+    """(pointer, units) for the top level's ``units`` and each version family's."""
+    yield "/units", data["units"]
+    for k, family in enumerate(data.get("version_families", ())):
+        if "units" in family:
+            yield f"/version_families/{k}/units", family["units"]
 
 
 def _matches_template(template: str, unit_id: str) -> bool:
@@ -271,8 +402,9 @@ def _matches_template(template: str, unit_id: str) -> bool:
 
 def _named_groups(data: dict[str, Any]):
     """Each pattern whose match a reader takes a named group from: (pointer, pattern, group, what it is)."""
-    if "reduced_name" in data["units"]:
-        yield "/units/reduced_name", data["units"]["reduced_name"], "name", "the reduced face's pattern (the full face's name)"
+    for at, units in _unit_sections(data):
+        if "reduced_name" in units:
+            yield f"{at}/reduced_name", units["reduced_name"], "name", "the reduced face's pattern (the full face's name)"
     for k, counter in enumerate(data.get("counters", ())):
         yield f"/counters/{k}/location", counter["location"], "value", "a counter's location pattern (the track's number)"
     if "attack_chat" in data.get("turn", {}):
@@ -280,10 +412,11 @@ def _named_groups(data: dict[str, Any]):
 
 
 def _regexes(data: dict[str, Any]):
-    for k, rule in enumerate(data["units"]["pieces"]):
-        yield f"/units/pieces/{k}/name", rule["name"]
-    if "reduced_name" in data["units"]:
-        yield "/units/reduced_name", data["units"]["reduced_name"]
+    for at, units in _unit_sections(data):
+        for k, rule in enumerate(units.get("pieces", ())):
+            yield f"{at}/pieces/{k}/name", rule["name"]
+        if "reduced_name" in units:
+            yield f"{at}/reduced_name", units["reduced_name"]
     for k, pattern in enumerate(data["locations"].get("patterns", ())):
         yield f"/locations/patterns/{k}/match", pattern["match"]
     for k, marker in enumerate(data.get("markers", ())):

@@ -30,6 +30,8 @@ class PieceNamer:
     file: str
     units: dict[str, str] = field(default_factory=dict)  # VASSAL piece id -> unit id
     warnings: list[str] = field(default_factory=list)
+    candidates: int = 0  # pieces with a unit's marker properties, named or not (set by assign)
+    unnamed: list[str] = field(default_factory=list)  # the names of those no piece rule names
     vassal_module: Any = None  # the VASSAL module description that names places
 
     def place_name(self, map_id: str | None, x: int | None, y: int | None) -> str | None:
@@ -49,13 +51,16 @@ class PieceNamer:
         """Give every unit piece its unit id; generic pieces are numbered in VASSAL piece id order."""
         counters: dict[str, int] = {}
         taken: set[str] = set()
+        self.units, self.warnings, self.unnamed, self.candidates = {}, [], [], 0
         for piece_id in sorted(pieces, key=_id_order):
             piece = pieces[piece_id]
-            if not self.mapping.is_unit_piece(piece):
+            if not self.mapping.is_candidate(piece):
                 continue
+            self.candidates += 1
             full, _ = self.mapping.face(piece.name)
             rule = self.mapping.unit_rule(full)
             if rule is None:
+                self.unnamed.append(full)
                 self.warnings.append(f"piece {piece.name!r} at {self.describe(piece)}: no unit in the mapping")
                 continue
             kind, template, groups = rule
@@ -74,6 +79,22 @@ class PieceNamer:
             taken.add(unit_id)
             self.units[piece_id] = unit_id
 
+    def check_read(self) -> None:
+        """Refuse, in one line, a position read wrongly: no unit at all, or most unit pieces named by no rule
+        (a save of a module version the mapping reads differently, or of another game)."""
+        module, read = self.mapping.module, self.mapping.version_read
+        if not self.units:
+            found = f"{self.candidates} unit pieces ({_examples(self.unnamed)}), none of them" if self.candidates else "no unit piece"
+            raise PbemError.at(self.file, f"{found} named by the {module.id} VASSAL mapping, reading {read}: an empty position is not read")
+        if self.mapping.units.get("only") and len(self.unnamed) * 2 > self.candidates:
+            raise PbemError.at(self.file, f"{len(self.unnamed)} of {self.candidates} unit pieces are named by no rule of the {module.id} "
+                               f"VASSAL mapping, reading {read}: {_examples(self.unnamed)}: not read as that version")
+
+
+def _examples(names: list[str], most: int = 3) -> str:
+    shown = sorted(set(names))
+    return ", ".join(repr(name[:40]) for name in shown[:most]) + (", ..." if len(shown) > most else "")
+
 
 def _id_order(piece_id: str) -> tuple[int, int | str]:
     return (0, int(piece_id)) if piece_id.isdigit() else (1, piece_id)
@@ -91,25 +112,49 @@ def module_for_game(game: SavedGame, file: str, pieces: dict[str, Piece] | None 
         mapping = load_mapping(module)
         if mapping.answers_to(name, version) or (meta is None and _recognised(pieces if pieces is not None else game.pieces()[0], mapping)):
             return module
-        known.append(", ".join(f"{e['name']} {'/'.join(e.get('versions', ['any']))}" for e in mapping.data["vassal_modules"]))
-    what = f"VASSAL module {name!r} version {version!r}" if name else "an unnamed VASSAL module"
+        known.append(mapping.claimed())
+    what = f"VASSAL module {name[:80]!r} version {(version or '')[:40]!r}" if name else "an unnamed VASSAL module"
     raise PbemError.at(file, f"a game of {what}: no pbem module reads it (known: {'; '.join(known) or 'none'}); give --module")
 
 
+def _best_reading(pieces: dict[str, Piece], mapping: Mapping) -> tuple[Mapping, int, int]:
+    """The version family whose piece rules name most unit pieces: (its reading, candidates, named)."""
+    best: tuple[Mapping, int, int] | None = None
+    for reading in mapping.readings():
+        candidates, named = reading.coverage(pieces)
+        if best is None or named > best[2]:
+            best = (reading, candidates, named)
+    assert best is not None  # readings() is never empty
+    return best
+
+
 def _recognised(pieces: dict[str, Piece], mapping: Mapping) -> bool:
-    """A save without metadata (a module's predefined set-up) belongs to the mapping if most unit pieces map."""
-    units = [p for p in pieces.values() if mapping.is_unit_piece(p)]
-    named = sum(mapping.unit_rule(mapping.face(p.name)[0]) is not None for p in units)
-    return bool(units) and named * 2 > len(units)
+    """A save without metadata (a module's predefined set-up) belongs to the mapping if, read as one of its
+    version families, most unit pieces map."""
+    _, candidates, named = _best_reading(pieces, mapping)
+    return named * 2 > candidates > 0
 
 
 def check_answers(mapping: Mapping, game: SavedGame, file: str, pieces: dict[str, Piece] | None = None) -> None:
-    """Refuse, in one line, a save or log of another game."""
+    """Refuse, in one line, a save or log of another game, or of a version of the VASSAL module the mapping
+    does not read."""
     meta = game.moduledata
     if meta is not None and not mapping.answers_to(meta.name, meta.version):
-        raise PbemError.at(file, f"a game of VASSAL module {meta.name!r} {meta.version!r}, not one that module {mapping.module.id} reads")
+        claimed, name, version = mapping.claimed(), meta.name[:80], meta.version[:40]
+        if any(meta.name == e["name"] for e in mapping.data["vassal_modules"]):
+            raise PbemError.at(file, f"a game of VASSAL module {name!r} version {version!r}: module {mapping.module.id} reads only {claimed}")
+        raise PbemError.at(file, f"a game of VASSAL module {name!r} {version!r}, not one that module {mapping.module.id} reads ({claimed})")
     if meta is None and not _recognised(pieces if pieces is not None else game.pieces()[0], mapping):
         raise PbemError.at(file, f"its pieces are not those of module {mapping.module.id}'s VASSAL mapping: not a game of it")
+
+
+def reading_for(mapping: Mapping, game: SavedGame, pieces: dict[str, Piece]) -> Mapping:
+    """The mapping reading ``game`` as its VASSAL module version does: the version family that lists the
+    version its metadata records, else (no metadata) the family whose rules name most of its unit pieces."""
+    meta = game.moduledata
+    if meta is not None:
+        return mapping.reading(mapping.family_of(meta.version), meta.name, meta.version)
+    return _best_reading(pieces, mapping)[0]
 
 
 def namer_for(game: SavedGame, mapping: Mapping, vassal_module=None, restore: list | None = None) -> PieceNamer:
@@ -119,13 +164,30 @@ def namer_for(game: SavedGame, mapping: Mapping, vassal_module=None, restore: li
     if vassal_module is None:
         raise PbemError.at(mapping.file, "the mapping has no places and no VASSAL module was given")
     layouts = [c for c in restore if isinstance(c, BoardLayout)] if restore is not None else game.board_layouts()
+    latest = {command.map_id: command for command in layouts}
+    for map_def in vassal_module.maps:
+        command = latest.get(map_def.id)
+        unknown = [name for name, *_ in command.boards if map_def.board(name) is None] if command else []
+        if unknown and map_def.boards:
+            # Read with another board's places, every piece would stand somewhere else.
+            raise PbemError.at(game.source, f"map {map_def.id!r} holds board {unknown[0][:80]!r}, which the {mapping.module.id} VASSAL "
+                               f"mapping does not place (it places {', '.join(repr(b.name) for b in map_def.boards)})")
     namer = PieceNamer(mapping, layouts_for(vassal_module, layouts), game.source)
     namer.vassal_module = vassal_module
     return namer
 
 
+def game_board(mapping: Mapping, game: SavedGame, restore: list | None = None) -> str | None:
+    """The board the save's game map holds (its BoardPicker command), or None when it does not say."""
+    from pbem.formats.vassal.commands import BoardLayout
+
+    layouts = [c for c in restore if isinstance(c, BoardLayout)] if restore is not None else game.board_layouts()
+    boards = [c.boards for c in layouts if c.map_id == mapping.data["locations"]["map"]]
+    return boards[-1][0][0] if boards and boards[-1] else None
+
+
 def base_status(mapping: Mapping) -> dict[str, Any]:
-    scenario = mapping.data.get("status_from")
+    scenario = mapping.status_from
     if scenario is None:
         return {}
     return copy.deepcopy(load_json(mapping.module.scenarios[scenario]).data.get("status", {}))
@@ -138,9 +200,10 @@ def save_to_state(game: SavedGame, mapping: Mapping, pieces: dict[str, Piece] | 
     if pieces is None:
         pieces, _ = game.pieces()
     namer.assign(pieces)
+    namer.check_read()
     module = mapping.module
     status = base_status(mapping)
-    scenario_data = load_json(module.scenarios[mapping.data["status_from"]]).data if mapping.data.get("status_from") else {}
+    scenario_data = load_json(module.scenarios[mapping.status_from]).data if mapping.status_from else {}
     inactive = mapping.data["locations"].get("inactive_nations")
     sleeping = set(status.get(inactive["status"], ())) if inactive else set()
     if inactive and "markers" in inactive:
@@ -194,7 +257,7 @@ def save_to_state(game: SavedGame, mapping: Mapping, pieces: dict[str, Piece] | 
                 status[rule["status"]] = value
     status.update(markers)
     state: dict[str, Any] = {"module": module.id, "module_version": module.version,
-                             "scenario": mapping.data.get("status_from"), "turn": turn}
+                             "scenario": mapping.status_from, "turn": turn}
     for key in ("first_side", "side"):
         if key in scenario_data:
             state[key] = scenario_data[key]
@@ -237,6 +300,7 @@ def open_game(path: str, module: Module | None = None, vassal_module_path: str |
             module = module_for_game(game, str(path), pieces)
         mapping = load_mapping(module)
         check_answers(mapping, game, str(path), pieces)
+        mapping = reading_for(mapping, game, pieces).on_board(game_board(mapping, game, restore))
         vassal_module = open_module(vassal_module_path).module if vassal_module_path else None
         namer = namer_for(game, mapping, vassal_module, restore)
     except (PieceError, RecursionError) as error:

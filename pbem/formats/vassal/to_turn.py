@@ -41,6 +41,7 @@ class VassalTurnDocument:
     steps: dict[str, int] = field(default_factory=dict)  # JSON pointer of an action -> VASSAL step
     start_document: JsonDocument | None = None
     notices: list[Violation] = field(default_factory=list)
+    origin: str | None = None  # which VASSAL module version the file is from, and how its pieces were read
 
     def source(self, pointer: str) -> Source:
         while pointer and pointer not in self.steps:
@@ -114,7 +115,8 @@ def _log_turn(opened: OpenedGame) -> VassalTurnDocument:
     data["actions"] = [action for action, _ in builder.actions]
     steps = {f"/actions/{n}": step for n, (_, step) in enumerate(builder.actions)}
     notices = [_reroll(opened.game.source, reroll, opened) for reroll in report["summary"]["rerolls"]]
-    return VassalTurnDocument(opened.game.source, data, steps, _state_document(state, opened.game.source), notices)
+    return VassalTurnDocument(opened.game.source, data, steps, _state_document(state, opened.game.source), notices,
+                              opened.mapping.version_read)
 
 
 def _reroll(file: str, reroll: dict[str, Any], opened: OpenedGame) -> Violation:
@@ -457,5 +459,5 @@ def _save_turn(opened: OpenedGame, previous: str) -> VassalTurnDocument:
     data = _header(opened, before.data, before.data.get("side"))
     data["turn"] = before.data["turn"]
     data["actions"] = [action for action, _ in builder.actions]
-    document = VassalTurnDocument(opened.game.source, data, {}, before)
+    document = VassalTurnDocument(opened.game.source, data, {}, before, origin=opened.mapping.version_read)
     return document

@@ -516,10 +516,10 @@ class _TurnWork:
 
     # --- activation and movement --------------------------------------------------------------------------
     def on_activate_spaces(self, step, name, arg):
+        # The engine offers activate_attack_mutiny for a French space in FR, BE or GE while a French MO is a French
+        # Mutiny (7.1.8): the same attack activation, whose French attack will cost the Allies 1 VP (the card).
         if name in ("activate_move", "activate_attack", "activate_attack_mutiny"):
             self.activation[self.label(arg)] = "move" if name == "activate_move" else "attack"
-            if name == "activate_attack_mutiny":
-                self.skip("French Mutiny activation (an attack of non-French units only)")
         return set()
 
     def flush_activation(self) -> None:

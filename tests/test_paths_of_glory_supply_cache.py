@@ -1,0 +1,72 @@
+"""Issue 24 (speed): Paths of Glory's supply lines and space control are worked out once per situation and kept;
+what is kept must follow every change of control, neutral nations, events and where units stand."""
+
+from pathlib import Path
+
+import pytest
+
+from pbem.engine.rulesets import module_ruleset
+from pbem.model.jsonsource import load_json
+from pbem.model.module import load_module
+from pbem.model.state import State
+
+MODULE = Path(__file__).resolve().parents[1] / "modules" / "paths-of-glory"
+
+
+@pytest.fixture(scope="module")
+def pog():
+    return load_module(MODULE)
+
+
+@pytest.fixture
+def state(pog):
+    return State.from_json(pog, load_json(MODULE / "scenarios" / "1914.json"))
+
+
+def _fresh(pog):
+    """A ruleset that has kept nothing yet: its answers are traced from scratch."""
+    return type(module_ruleset(pog))(pog)
+
+
+def _agree(pog, state):
+    rules, fresh = module_ruleset(pog), _fresh(pog)
+    assert rules.controllers(state) == [fresh.controller(state, loc) for loc in range(len(pog.map))]
+    on_map = [u for u in state.units.values() if u.on_map]
+    assert [rules.in_supply(state, u) for u in on_map] == [fresh.in_supply(state, u) for u in on_map]
+    for side in ("cp", "ap"):
+        assert rules.supplied_spaces(state, side) == fresh.supplied_spaces(state, side)
+
+
+def test_kept_control_and_supply_follow_every_change(pog, state):
+    m = pog.map
+    _agree(pog, state)
+    for name in ("Warsaw", "Lodz", "Ivangorod", "Lublin"):  # control markers change
+        state.status["control"][name] = "cp"
+        _agree(pog, state)
+    state.place("GE-8-ARMY", m.index("Kovno"))  # a unit moves: its own line and the enemy's change
+    _agree(pog, state)
+    state.remove("GE-8-ARMY")
+    _agree(pog, state)
+    state.status["neutral_nations"].remove("IT")  # a nation enters the war
+    _agree(pog, state)
+    state.status["events_played"].append("AP-30")  # Salonika: Greece's limited entry (9.5.2.4)
+    _agree(pog, state)
+    state.place("GR-CORPS-01", m.index("Salonika"))  # a Greek unit closes its space again
+    _agree(pog, state)
+    state.status["mef_beachhead"] = "Gallipoli"
+    _agree(pog, state)
+
+
+def test_a_unit_cut_off_and_joined_again(pog, state):
+    # 14.1.3: enemy units in every neighbouring space cut the line; when they leave it is open again (nothing
+    # traced before is kept once the units have moved).
+    rules, m = module_ruleset(pog), pog.map
+    unit = state.units["GE-8-ARMY"]  # in Insterberg
+    assert rules.in_supply(state, unit)
+    corps = [u.id for u in state.units.values() if u.side == "ap" and u.unit.type.nationality == "RU" and u.unit.type.size != "XXXX"]
+    placed = list(zip(m.neighbours[unit.at], corps))
+    for location, corps_id in placed:
+        state.place(corps_id, location)
+    assert not rules.in_supply(state, unit)
+    state.remove(placed[0][1])
+    assert rules.in_supply(state, unit)
