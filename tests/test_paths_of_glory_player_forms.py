@@ -182,3 +182,17 @@ def test_4_2_2_a_set_up_written_elsewhere_than_the_chart_is_still_illegal(pbem, 
     (limited_war / "turn.pbem").write_text(ITALY.format(lines="Reinforce IT 1st Army at Rome\n"))
     result = pbem("check", str(limited_war / "turn.pbem"))
     assert result.code == 1 and "rule 4.2.2 [illegal] IT 1st Army sets up in Verona when IT enters, not Rome" in result.out
+
+
+@pytest.mark.parametrize("origin, verdict", [("Grenoble", None), ("Lyon", "FR Corps #10 is not in Lyon, where its SR to the reserve box starts (it is in Grenoble)")])
+def test_13_1_5_an_sr_into_the_reserve_box_starts_where_the_corps_stands(pbem, tmp_path, origin, verdict):
+    # Both forms: the notation's "SR X: space - reserve" and JSON's {"sr": X, "path": [space, "reserve"]}.
+    result = check(pbem, tmp_path, SR_ROUND.format(lines=f"SR FR Corps 10: {origin} - reserve"))
+    as_json = pbem("convert", str(tmp_path / "turn.pbem"), "--to", "json").out
+    assert f'"{origin}"' in as_json and '"reserve"' in as_json
+    (tmp_path / "turn.json").write_text(as_json)
+    for checked in (result, pbem("check", str(tmp_path / "turn.json"))):
+        if verdict is None:
+            assert checked.code == 0, checked.out
+        else:
+            assert checked.code == 1 and f"rule 13.1.5 [illegal] {verdict}" in checked.out

@@ -195,3 +195,27 @@ def test_a_hostile_version_string_is_shown_short_and_on_one_line(pbem, tmp_path)
     save.write_bytes(write_zip({"savedGame": raw, "moduledata": metadata("10.8\n" + "9" * 100_000)}))
     result = pbem("vassal", "state", save)
     assert result.code == 2 and len(result.err.strip().splitlines()) == 1 and len(result.err) < 600
+
+
+def test_pbem_check_of_a_chain_names_each_log_s_module_version(pbem, tmp_path):
+    logs = []
+    for n, version in enumerate(("10.1", "10.8"), start=1):
+        log = tmp_path / f"t{n}.vlog"
+        log.write_bytes(log_bytes(NAMES[FAMILY_OF[version]], version, [(0, "Liege")]))
+        logs.append(log)
+    text = pbem("check", *logs)
+    assert text.code == 1, text.err  # judged: no card was played for the moves (9.2.5)
+    for log, version in zip(logs, ("10.1", "10.8")):
+        assert f"{log}: VASSAL module Paths of Glory {version} (pieces named as in {FAMILY_OF[version]})" in text.err.splitlines()
+    report = json.loads(pbem("check", *logs, "--format", "json").out)
+    assert [f["vassal"] for f in report["chain"]] == [f"VASSAL module Paths of Glory {v} (pieces named as in {FAMILY_OF[v]})" for v in ("10.1", "10.8")]
+
+
+def test_a_chain_s_file_without_a_recorded_version_says_so(pbem, tmp_path):
+    log = tmp_path / "t1.vlog"
+    log.write_bytes(log_bytes(NAMES["10.2-10.8"], "10.8", [(0, "Liege")]))
+    save = tmp_path / "t2.vsav"
+    save.write_bytes(save_bytes(NAMES["10.2-10.8"], None))  # a predefined set-up records no version
+    text = pbem("check", log, save, "--module", "paths-of-glory")
+    assert f"{log}: VASSAL module Paths of Glory 10.8" in text.err
+    assert any(line.startswith(f"{save}: VASSAL module version not recorded in the file") for line in text.err.splitlines()), text.err

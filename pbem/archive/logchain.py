@@ -27,6 +27,7 @@ class ChainCheck:
     files: list[str]
     continuity: dict[str, list[Violation]] = field(default_factory=dict)  # by the later file's name
     dice: ChainDice | None = None
+    versions: dict[str, str] = field(default_factory=dict)  # by file name: the VASSAL module version it is from
 
     @property
     def ok(self) -> bool:
@@ -73,4 +74,5 @@ def check_chain(module: Module, files: list[tuple[str, bytes]]) -> ChainCheck:
     found = chain_continuity(chain)
     # The logs' own continuity: a save between two logs is compared on both sides, and the logs are not read twice.
     played = play_game(module, logs, chain=[item for item in chain if item.kind == "log"]) if logs else None
-    return ChainCheck(played, [name for name, _ in files], found, chain_dice(chain))
+    versions = {item.name: item.opened.mapping.version_read for item in chain if item.opened is not None}
+    return ChainCheck(played, [name for name, _ in files], found, chain_dice(chain), versions)

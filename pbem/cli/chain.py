@@ -44,6 +44,10 @@ def check_chain_command(files: list[Path], module_name: str | None, output: str,
 
     module = load_module(module_name) if module_name else _module_of(files)
     result = check_chain(module, [(p.name, read_bytes(p)) for p in files])
+    if output != "json":
+        for path in files:  # which version of the VASSAL module each file is from, as a single file's check says
+            if result.versions.get(path.name):
+                click.echo(one_line(f"{path}: {result.versions[path.name]}"), err=True)
     state_text = None
     if write_state and result.played is not None:
         state_text = json.dumps(result.played.turns[-1].state, indent=1, ensure_ascii=False) + "\n"
@@ -116,10 +120,15 @@ def chain_json(result) -> dict:
     for name in result.files:
         turn = played.get(name)
         if turn is None:
-            files.append({"file": name, "kind": "save", "violations": [v.as_json() for v in result.continuity.get(name, [])],
+            files.append({"file": name, "kind": "save", **_version(result, name), "violations": [v.as_json() for v in result.continuity.get(name, [])],
                           "ok": not result.continuity.get(name)})
         else:
-            files.append({"file": name, "kind": "log", "actions": turn.actions, "violations": [v.as_json() for v in turn.violations], "ok": turn.ok})
+            files.append({"file": name, "kind": "log", **_version(result, name), "actions": turn.actions, "violations": [v.as_json() for v in turn.violations], "ok": turn.ok})
     dice = result.dice
     return {"chain": files, "continuity": [v.as_json() for vs in result.continuity.values() for v in vs],
             "undone_rolls": [r for r in dice.rolls if r["undone"]] if dice else [], "rerolls": dice.rerolls if dice else [], "ok": result.ok}
+
+
+def _version(result, name: str) -> dict:
+    """The ``vassal`` entry of a file in the chain's JSON report, as a single file's report has it."""
+    return {"vassal": result.versions[name]} if result.versions.get(name) else {}

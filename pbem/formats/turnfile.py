@@ -428,8 +428,7 @@ class _ActionBuilder:
                 raise self.document.error(f"{pointer}/by", "an SR into or out of a box is not by sea")
             if first is not None:
                 return act.Reinforce, {"units": units, "at": self._location(path[1], f"{pointer}/path/1")}
-            self._location(path[0], f"{pointer}/path/0")
-            return act.Remove, {"units": units, "to": last}
+            return act.Remove, {"units": units, "to": last, "origin": self._location(path[0], f"{pointer}/path/0")}
         declared = _NONE_DECLARED
         return act.Move, {"units": units, "path": self._path(path, f"{pointer}/path"), "by": entry.get("by", "strategic"), "declared": declared}
 

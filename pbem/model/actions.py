@@ -196,10 +196,12 @@ class Eliminate(Action):
 
 @action
 class Remove(Action):
-    """Units taken off the map into one of the module's boxes (e.g. a garrison), not eliminated."""
+    """Units taken off the map into one of the module's boxes (e.g. a garrison), not eliminated. ``origin`` is the
+    location an SR into the box names before it (``[space, box]``), None when the form names none."""
 
     units: tuple[str, ...]
     to: str
+    origin: int | None = None
     kind = "remove"
 
 

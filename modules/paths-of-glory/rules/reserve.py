@@ -231,6 +231,10 @@ class ReserveRules(PathsOfGloryBase):
             if pending is not None and unit.box == "reinforcements":
                 if not self._take(pending, unit):
                     found.append(illegal("9.5.3.2", f"{name} is not among the reinforcements of {pending['card']}", action))
+            elif play is not None and play.use == "sr" and action.origin is not None and unit.at != action.origin:
+                # 13.1.5: a unit SRs from its own space; the space written before the box must be where it stands
+                where = f"in {self.where(unit.at)}" if unit.on_map else f"in the {unit.box} box" if unit.box else "off the map"
+                found.append(illegal("13.1.5", f"{name} is not in {self.where(action.origin)}, where its SR to the {action.to} box starts (it is {where})", action))
             elif play is not None and play.use == "sr" and unit.on_map:
                 if unit.side != play.side:
                     found.append(illegal("8.1.1", f"{name} is not a {play.side.upper()} unit", action))
