@@ -105,9 +105,43 @@ def test_an_attack_without_a_result_whose_losses_do_not_fit_it_is_judged(pbem, t
     assert result.code == 1 and "= 4/3" in result.out
 
 
-def test_a_flank_attack_without_a_result_is_left_unjudged_with_a_warning(pbem, tmp_path):
+def test_12_3_3_a_flank_attack_without_a_result_takes_the_tables_result_in_sequence(pbem, tmp_path):
+    # The flank attempt succeeds: the attacker fires first (4), the defender with what the written losses left (1).
     result = pbem("check", _pog_turn(tmp_path, lambda text: text.replace(", roll 3 = 1/4", ", roll 3")))
-    assert result.code == 0 and "[warning] no result written and the result waits on the losses chosen" in result.out
+    assert result.code == 0 and "[warning]" not in result.out, result.out
+    assert "flank roll 4, defender roll 4, roll 3 = 1/4" in result.out
+
+
+def _failed_flank(defender_loses: str):
+    """Tarnopol's attack with a failed flank attempt (roll 1 +1 = 2) and no result: the AH 3rd Army fires first (roll 6:
+    4), the RU armies each lose a step and fire reduced (4 CF, roll 3: 3), the defender losing ``defender_loses``."""
+    def change(text):
+        attack = text.index("RU 3rd Army + RU 8th Army attack Tarnopol")
+        return text[:attack] + ("RU 3rd Army + RU 8th Army attack Tarnopol, flank Kamenets Podolski roll 1, defender roll 6, roll 3\n"
+                                f"    attacker loses RU 3rd Army + RU 8th Army\n    defender loses {defender_loses}\n")
+    return change
+
+
+def test_12_3_3_a_failed_flank_attack_without_a_result_takes_the_sequence_s_result(pbem, tmp_path):
+    result = pbem("check", _pog_turn(tmp_path, _failed_flank("AH 3rd Army")))
+    assert result.code == 0 and "flank roll 1, defender roll 6, roll 3 = 4/3" in result.out, result.out
+
+
+def test_12_3_3_a_failed_flank_attack_without_a_result_is_judged_against_the_sequence(pbem, tmp_path):
+    # Fired together, the full RU armies (6 CF, roll 3) would inflict 4: two AH steps. In sequence they inflict 3.
+    result = pbem("check", _pog_turn(tmp_path, _failed_flank("AH 3rd Army + AH 3rd Army")))
+    assert result.code == 1 and "= 4/3" in result.out
+    assert "rule 12.4.3 [illegal] the defender takes 4 in losses; the loss number is 3 and may not be exceeded" in result.out, result.out
+
+
+def test_12_3_3_a_flank_attack_whose_second_fire_waits_on_losses_names_them(pbem, tmp_path):
+    unwritten = lambda text: text.replace(", roll 3 = 1/4", ", roll 3").replace("    defender loses AH 3rd Army + AH 3rd Army\n", "")
+    result = pbem("check", _pog_turn(tmp_path, unwritten))
+    assert ("[warning] no result written and the flank attempt succeeds (12.3.3): the attacker fires first and inflicts 4, and the defender fires "
+            "with what that leaves: write the defender's losses (\"defender loses ...\"), or the result: the combat is not checked") in result.out, result.out
+    no_attacker_losses = pbem("check", _pog_turn(tmp_path, lambda text: _failed_flank("AH 3rd Army")(text).replace("    attacker loses RU 3rd Army + RU 8th Army\n", "")))
+    assert ("no result written and the flank attempt fails (12.3.3): the defender fires first and inflicts 4, and the attacker fires with what that leaves: "
+            "write the attacker's losses (\"attacker loses ...\"), or the result") in no_attacker_losses.out, no_attacker_losses.out
 
 
 def test_china_war_and_red_winter_attacks_need_no_result(pbem, tmp_path):

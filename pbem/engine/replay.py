@@ -116,6 +116,9 @@ def _unclaimed(action: Action) -> bool:
 
 def _no_result(action: Action, odds) -> Violation:
     why = "the module does not work this combat out" if odds is None else "the result waits on the losses chosen (or a roll is missing)"
+    waiting = getattr(odds, "waiting", "")  # what the module says the result waits on, when it says it
+    if waiting:
+        return Violation("-", WARNING, f"no result written and {waiting}: the combat is not checked", action.index, action.source)
     return Violation("-", WARNING, f"no result written and {why}: the combat is not checked; write its result", action.index, action.source)
 
 

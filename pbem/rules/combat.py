@@ -274,12 +274,18 @@ class FireWorking:
     defender: SideFire
     notes: tuple[str, ...] = ()
     simultaneous: bool = True  # False after a flank attempt: the side firing second fires with what the first fire left
+    # When one side fires first: the result the module worked out from the rolls and the losses written, or what
+    # the result still waits on, in the player's words ("write the defender's losses ...").
+    sequenced: str | None = None
+    waiting: str = ""
 
     def expected(self, action: Any) -> str | None:
-        """The result for the rolls ``action`` wrote (None if a roll is missing or the defender's fire is not known
-        before the losses are chosen: one side fired first)."""
+        """The result for the rolls ``action`` wrote (None if a roll is missing or, one side firing first, the second
+        fire waits on losses not written)."""
+        if not self.simultaneous:
+            return self.sequenced
         roll, defender_roll = getattr(action, "roll", None), getattr(action, "defender_roll", None)
-        if roll is None or defender_roll is None or not self.simultaneous:
+        if roll is None or defender_roll is None:
             return None
         inflicted, suffered = dict(self.attacker.losses).get(roll), dict(self.defender.losses).get(defender_roll)
         return None if inflicted is None or suffered is None else f"{suffered}/{inflicted}"

@@ -10,7 +10,7 @@ from pbem.model.state import State, UnitState
 from pbem.rules.combat import FireWorking, SideFire
 from pbem.rules.ruleset import TurnContext, mismatch
 
-from .combat import CombatRules
+from .combat import CombatRules, _fort_lost
 from .events import ROLL_CARDS
 
 
@@ -77,14 +77,52 @@ class ExplainRules(CombatRules):
             else:
                 why = "its condition does not hold here" if drm is not None else "it does more than modify a roll"
                 notes.append(f"combat card {card_id} {card['name']}: not counted below ({why}); the check leaves this combat's results unjudged")
+        sequenced, waiting = None, ""
         if action.flank_pin is not None:
             notes.append(self._flank_note(action, state, attackers, defenders))
+            sequenced, waiting = self._flank_sequence(action, state, attackers, defenders, fort)
         return FireWorking(
             target=self.where(target),
             attacker=self._side_fire("attacker", "roll", attackers, 0, attacker_shifts, attacker_drms),
             defender=self._side_fire("defender", "defender_roll", defenders, fort, defender_shifts, defender_drms),
-            notes=tuple(notes), simultaneous=action.flank_pin is None,
+            notes=tuple(notes), simultaneous=action.flank_pin is None, sequenced=sequenced, waiting=waiting,
         )  # fmt: skip
+
+    def _flank_sequence(self, action, state: State, attackers: list[UnitState], defenders: list[UnitState], fort: int) -> tuple[str | None, str]:
+        """12.3.3: the result of a flank attack for the rolls written, fired in sequence as the check of 12.2.8 fires
+        it (a success: the attacker first, the defender with what is left; a failure: the defender first, the
+        attacker with what is left, the losses the first fire caused being those written); or, when it cannot be
+        worked out, what the player must add, named exactly."""
+        missing = [what for what, value in (("the attacker's roll", action.roll), ("the defender's roll (defender_roll)", action.defender_roll),
+                                            ("the flank roll", action.flank_roll)) if value is None]
+        if missing:
+            return None, f"{' and '.join(missing)} missing: write {'them' if len(missing) > 1 else 'it'}, or the result"
+        side = attackers[0].side
+        card_drm = self.card_drms(action, state, side) if action.cards else (0, 0)
+        if card_drm is None:
+            return None, f"combat cards {', '.join(action.cards)} not all modelled: write the result"
+        drm = self.module.tables["fire"]["sinai_drm"] if all(self.where(u.at) == "Sinai" for u in attackers) else 0
+        drm += card_drm[0]
+        attacker_shift, defender_shift = self.shifts(state, action.target, fort_only=not defenders)
+        free = self._free_flank_spaces(action, state, attackers)
+        flank = action.flank_roll + len(free) * self.module.tables["flank_attack"]["drm_per_free_space"]
+        if flank >= self.module.tables["flank_attack"]["success_at_least"]:  # the attacker fires first
+            defender_loss = self.fire(attackers, 0, attacker_shift, action.roll + drm)[0]
+            cancel = "cancel_retreat" in action.declared and action.losses_defender
+            fired_at = action.losses_defender[:-1] if cancel else action.losses_defender
+            if not fired_at and self._most_loss(state, defenders, defender_loss):
+                return None, (f"the flank attempt succeeds (12.3.3): the attacker fires first and inflicts {defender_loss}, and the defender fires with what "
+                              "that leaves: write the defender's losses (\"defender loses ...\"), or the result")
+            firing = self._after(state, defenders, fired_at, action.replacements)[0]
+            attacker_loss = self.fire(firing, 0 if _fort_lost(action) else fort, defender_shift, action.defender_roll + card_drm[1])[0]
+        else:  # a failed attempt: the defender fires first
+            attacker_loss = self.fire(defenders, fort, defender_shift, action.defender_roll + card_drm[1])[0]
+            if not action.losses_attacker and self._most_loss(state, attackers, attacker_loss):
+                return None, (f"the flank attempt fails (12.3.3): the defender fires first and inflicts {attacker_loss}, and the attacker fires with what "
+                              "that leaves: write the attacker's losses (\"attacker loses ...\"), or the result")
+            shooting = self._after(state, attackers, action.losses_attacker, action.replacements)[0]
+            defender_loss = self.fire(shooting, 0, attacker_shift, action.roll + drm)[0]
+        return f"{attacker_loss}/{defender_loss}", ""
 
     def _side_fire(self, who: str, field: str, units: list[UnitState], fort: int, shifts, drms) -> SideFire:
         army, corps = self._tables()
