@@ -178,3 +178,12 @@ def test_no_retreat_attack_reads_its_column_for_every_roll_and_needs_no_result(p
     (tmp_path / "t.json").write_text(json.dumps(turn))
     refused = pbem("check", tmp_path / "t.json", "--state", SAMPLES / "no-retreat" / "state-1941.json")
     assert refused.code == 0 and "[warning] no result written and the module does not work this combat out" in refused.out
+
+
+def test_12_3_2_a_refused_flank_attempt_without_a_result_is_still_judged(pbem, tmp_path):
+    # Lemberg attacks from nowhere: no flank sequence; both sides fire together, and the pin is refused.
+    refused = lambda text: text.replace("flank Kamenets Podolski roll 4, defender roll 4, roll 3 = 1/4", "flank Lemberg roll 4, defender roll 4, roll 3")
+    result = pbem("check", _pog_turn(tmp_path, refused))
+    assert result.code == 1 and "rule 12.3.2 [illegal] the pinning space Lemberg is not one of the attacking spaces" in result.out, result.out
+    missing = pbem("check", _pog_turn(tmp_path, lambda text: text.replace("defender roll 4, roll 3 = 1/4", "roll 3")))
+    assert "[warning] no result written and the defender's roll (defender_roll) missing: write it, or the result" in missing.out, missing.out

@@ -134,21 +134,9 @@ class CombatRules(PathsOfGloryBase):
         found = []
         target = action.target
         label = self.where(target)
-        effects = self.module.tables["terrain_effects"]
         flanked = failed = False
         if action.flank_pin is not None:
-            terrain = effects["terrain"].get(self.module.map.terrain[target], {})
-            why = []
-            if len(spaces) < self.module.tables["flank_attack"]["minimum_spaces"]:
-                why.append("the attack comes from one space")
-            if not any(self.is_army(u) for u in attackers):
-                why.append("no army attacks")
-            if not terrain.get("flank", True):
-                why.append(f"{label} is {self.module.map.terrain[target]}")
-            if self.trench(state, target):
-                why.append(f"{label} holds a trench")
-            if not defenders:
-                why.append(f"{label} is an unoccupied fort")
+            why = self.flank_refused(state, target, attackers, defenders, spaces)
             if why:
                 found.append(illegal("12.3.1", f"no flank attack on {label}: {'; '.join(why)}", action))
             elif action.flank_pin not in spaces:
@@ -198,6 +186,23 @@ class CombatRules(PathsOfGloryBase):
         found += self._fort_losses(action, state, defenders, fort, suffered_by_defender)
         found += self._retreat_and_advance(action, state, attackers, defenders, suffered_by_attacker, suffered_by_defender)
         return found
+
+    def flank_refused(self, state: State, target: int, attackers: list[UnitState], defenders: list[UnitState], spaces: list[int]) -> list[str]:
+        """12.3.1: why no flank attack may be made on ``target`` by ``attackers`` from ``spaces`` (empty: it may)."""
+        label = self.where(target)
+        terrain = self.module.tables["terrain_effects"]["terrain"].get(self.module.map.terrain[target], {})
+        why = []
+        if len(spaces) < self.module.tables["flank_attack"]["minimum_spaces"]:
+            why.append("the attack comes from one space")
+        if not any(self.is_army(u) for u in attackers):
+            why.append("no army attacks")
+        if not terrain.get("flank", True):
+            why.append(f"{label} is {self.module.map.terrain[target]}")
+        if self.trench(state, target):
+            why.append(f"{label} holds a trench")
+        if not defenders:
+            why.append(f"{label} is an unoccupied fort")
+        return why
 
     def card_drms(self, action, state: State, side: str) -> tuple[int, int] | None:
         """The die roll modifiers (attacker's, defender's) of the combat cards played, or None where a card's effect

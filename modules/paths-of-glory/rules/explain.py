@@ -104,6 +104,11 @@ class ExplainRules(CombatRules):
         drm = self.module.tables["fire"]["sinai_drm"] if all(self.where(u.at) == "Sinai" for u in attackers) else 0
         drm += card_drm[0]
         attacker_shift, defender_shift = self.shifts(state, action.target, fort_only=not defenders)
+        spaces = sorted({u.at for u in attackers})
+        if self.flank_refused(state, action.target, attackers, defenders, spaces) or action.flank_pin not in spaces:
+            # no flank attack may be made here (the check says why, 12.3.1-12.3.2): both sides fire together
+            attacker_loss = self.fire(defenders, fort, defender_shift, action.defender_roll + card_drm[1])[0]
+            return f"{attacker_loss}/{self.fire(attackers, 0, attacker_shift, action.roll + drm)[0]}", ""
         free = self._free_flank_spaces(action, state, attackers)
         flank = action.flank_roll + len(free) * self.module.tables["flank_attack"]["drm_per_free_space"]
         if flank >= self.module.tables["flank_attack"]["success_at_least"]:  # the attacker fires first
