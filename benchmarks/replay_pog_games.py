@@ -9,7 +9,8 @@ Each run does for every game-turn file what ``pbem check`` does: ``load_turn`` (
 resolving every unit and space) + ``load_start_state`` (the engine's start state, schema-checked) + ``replay``.
 Paths of Glory's rules trace supply in that replay wherever the rules ask (activation, movement, attacks, SR,
 entrenching, reinforcements, and every unit on the map in the Attrition phase), so supply tracing is included.
-Prints actions per second, the median of the runs (target: 20,000).
+Prints actions per second, the median of the runs (target: 20,000), with actions per CPU-second (process time,
+less skewed by other processes on a shared machine) and the load average.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import argparse
 import cProfile
 import gc
 import io
+import os
 import pstats
 import statistics
 import sys
@@ -48,14 +50,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no game-turn files under {args.games}: run modules/paths-of-glory/tools/rtt/run.py first", file=sys.stderr)
         return 2
     check_all(files[:1])  # the module built once, as in any session
-    rates, actions = [], 0
+    rates, cpu_rates, actions = [], [], 0
     for _ in range(args.runs):
         gc.collect()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         actions = check_all(files)
         rates.append(actions / (time.perf_counter() - started))
+        cpu_rates.append(actions / (time.process_time() - cpu))
     print(f"{len(files)} game-turn files, {actions} actions: files+replay {statistics.median(rates):,.0f} actions/s "
-          f"(median of {args.runs}; runs {', '.join(f'{r:,.0f}' for r in rates)})")
+          f"(median of {args.runs}; runs {', '.join(f'{r:,.0f}' for r in rates)}); "
+          f"{statistics.median(cpu_rates):,.0f} actions per CPU-second; load average {os.getloadavg()[0]:.1f}")
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()

@@ -6,8 +6,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from pbem.model.resources import data_dir
+
+# Property tests judge behaviour, not speed: on a loaded machine (parallel workers, CI) a slow example is not a
+# failure, so no per-example deadline and no "too slow" health check (speed has its own tests and benchmarks).
+settings.register_profile("pbem", deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile("pbem")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

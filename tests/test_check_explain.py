@@ -51,78 +51,62 @@ def test_without_explain_nothing_changes(pbem):
     assert "odds" not in json.loads(result.out)
 
 
-POG = SAMPLES / "paths-of-glory" / "legal-01-guns-of-august-opening.json"
+def _pog_turn(tmp_path, change=lambda text: text):
+    """The Paths of Glory turn of docs/notation.md (Sedan, then Tarnopol with a flank attempt), changed, as a file."""
+    import re
 
-
-def _pog_without(tmp_path, *fields):
-    """The Guns of August opening with ``fields`` left out of its first attack (Sedan)."""
-    turn = json.loads(POG.read_text())
-    turn.pop("$schema", None)
-    attack = next(a for a in turn["actions"] if "attack" in a)
-    for name in fields:
-        attack.pop(name, None)
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(turn))
+    text = (data_dir("docs") / "notation.md").read_text()
+    turn = re.search(r"## A Paths of Glory turn.*?```\n(.*?)```", text, re.S).group(1)
+    path = tmp_path / "t.pbem"
+    path.write_text(change(turn))
     return path
 
 
-def test_paths_of_glory_attack_shows_both_fires(pbem):
-    result = pbem("check", POG, "--explain", "--format", "json")
-    assert result.code == 0
+def test_paths_of_glory_attack_shows_both_fires(pbem, tmp_path):
+    result = pbem("check", _pog_turn(tmp_path), "--explain", "--format", "json")
+    assert result.code == 0, result.out
     report = json.loads(result.out)
     Draft202012Validator(json.loads((data_dir("schemas") / "report.schema.json").read_text())).validate(report)
     sedan, tarnopol = report["odds"]
     attacker, defender = sedan["fire"]
     assert (attacker["strength"], attacker["table"], attacker["column"]) == (10, "army", "9-11")
     assert (defender["strength"], defender["table"], defender["column"]) == (3, "army", "3")
-    # The sample's claim, 2/5 with roll 4 and defender roll 3, is what the two tables give.
+    # The turn's claim, 2/5 with roll 4 and defender roll 3, is what the two tables give.
     assert attacker["losses"]["4"] == 5 and defender["losses"]["3"] == 2 and sedan["simultaneous"]
     assert not tarnopol["simultaneous"] and "flank attempt succeeds" in tarnopol["notes"][0]
-    text = pbem("check", POG, "--explain").out
+    text = pbem("check", _pog_turn(tmp_path), "--explain").out
     assert "attacker's fire: GE 2nd Army 5 + GE 3rd Army 5 = 10 CF on the army table, column 9-11" in text
     assert "losses inflicted by defender roll: 1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 6: 4" in text
 
 
 def test_paths_of_glory_trench_shifts_and_card_drms_carry_their_rules(pbem, tmp_path):
-    turn = json.loads(POG.read_text())
-    turn.pop("$schema", None)
     state = json.loads((data_dir("modules") / "paths-of-glory" / "scenarios" / "1914.json").read_text())
     state["status"]["trenches"]["Sedan"] = {"level": 1, "owner": "ap"}
-    attack = next(a for a in turn["actions"] if "attack" in a)
-    attack["cards"] = ["CP-03"]  # Von Francois: +1 for Germans attacking Russians only, so not counted here
     (tmp_path / "s.json").write_text(json.dumps({k: v for k, v in state.items() if k not in ("$schema", "id", "last_turn", "note", "source", "title")}))
-    turn["start"] = {"state": "s.json"}
-    (tmp_path / "t.json").write_text(json.dumps(turn))
-    text = pbem("check", tmp_path / "t.json", "--explain").out
+
+    def change(text):  # from the trenched state; Von Francois (+1 for Germans attacking Russians only) played
+        return text.replace("Scenario: 1914\n", "Scenario: 1914\nStart: s.json\n").replace("attack Sedan,", "attack Sedan, cards CP-03,")
+
+    text = pbem("check", _pog_turn(tmp_path, change), "--explain").out
     assert "shifts: trench level 1 -1 (12.2.8, Terrain Effects Chart) -> column 6-8" in text
     assert "shifts: trench level 1 +1 (12.2.8, Terrain Effects Chart) -> column 4" in text
     assert "combat card CP-03 Von Francois: not counted below (its condition does not hold here)" in text
 
 
 def test_an_attack_without_a_result_takes_the_tables_result(pbem, tmp_path):
-    result = pbem("check", _pog_without(tmp_path, "result"), "--explain")
+    result = pbem("check", _pog_turn(tmp_path, lambda text: text.replace(", roll 4 = 2/5", ", roll 4")), "--explain")
     assert result.code == 0, result.out
     assert "[roll] attack on Sedan, defender roll 3, roll 4 = 2/5" in result.out
 
 
 def test_an_attack_without_a_result_whose_losses_do_not_fit_it_is_judged(pbem, tmp_path):
-    path = _pog_without(tmp_path, "result")
-    turn = json.loads(path.read_text())
-    attack = next(a for a in turn["actions"] if "attack" in a)
-    attack["roll"] = 1  # the tables give 3, not 5: the FR 5th Army's loss stands, but the GE advance is still judged
-    attack["defender_roll"] = 6
-    path.write_text(json.dumps(turn))
-    result = pbem("check", path)
+    # Rolls 1 and 6: the tables give 4/3, so the FR 5th Army's one loss and its retreat are judged against that.
+    result = pbem("check", _pog_turn(tmp_path, lambda text: text.replace("defender roll 3, roll 4 = 2/5", "defender roll 6, roll 1")))
     assert result.code == 1 and "= 4/3" in result.out
 
 
 def test_a_flank_attack_without_a_result_is_left_unjudged_with_a_warning(pbem, tmp_path):
-    turn = json.loads(POG.read_text())
-    turn.pop("$schema", None)
-    attack = [a for a in turn["actions"] if "attack" in a][1]
-    attack.pop("result")
-    (tmp_path / "t.json").write_text(json.dumps(turn))
-    result = pbem("check", tmp_path / "t.json")
+    result = pbem("check", _pog_turn(tmp_path, lambda text: text.replace(", roll 3 = 1/4", ", roll 3")))
     assert result.code == 0 and "[warning] no result written and the result waits on the losses chosen" in result.out
 
 
@@ -137,3 +121,26 @@ def test_china_war_and_red_winter_attacks_need_no_result(pbem, tmp_path):
         result = pbem("check", path, "--explain")
         assert result.code == 0, result.out
         assert "results: " in result.out and "[roll] attack on" in result.out
+
+
+def test_no_retreat_attack_reads_its_column_for_every_roll_and_needs_no_result(pbem, tmp_path):
+    sample = SAMPLES / "no-retreat" / "legal-01-axis-turn.json"
+    turn = json.loads(sample.read_text())
+    turn.pop("$schema", None)
+    for action in turn["actions"]:
+        action.pop("result", None) if "attack" in action else None
+    (tmp_path / "t.json").write_text(json.dumps(turn))
+    result = pbem("check", tmp_path / "t.json", "--state", SAMPLES / "no-retreat" / "state-1941.json", "--explain", "--format", "json")
+    assert result.code == 0, result.out
+    report = json.loads(result.out)
+    Draft202012Validator(json.loads((data_dir("schemas") / "report.schema.json").read_text())).validate(report)
+    (column,) = report["odds"]
+    assert column["column"] == "3/1" and column["results"] == {"1": "CB", "2": "EX", "3": "DR", "4": "DR", "5": "DS", "6": "DD"}
+    # A column the CRT does not print and no result: nothing to take the result from, so the attack is left
+    # unchecked with a warning that asks for the result (written, the column is judged as before).
+    for action in turn["actions"]:
+        if "attack" in action:
+            action["column"] = action["odds"] = "9/1"
+    (tmp_path / "t.json").write_text(json.dumps(turn))
+    refused = pbem("check", tmp_path / "t.json", "--state", SAMPLES / "no-retreat" / "state-1941.json")
+    assert refused.code == 0 and "[warning] no result written and the module does not work this combat out" in refused.out

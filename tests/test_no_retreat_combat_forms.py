@@ -155,3 +155,28 @@ def test_an_unsupplied_defender_may_retreat_two_hexes_more(pbem, tmp_path):
     four = {**dr([]), "retreats": {"SU-3BYELORUSSIAN": ["1308", "1309", "1310", "1311"]}}
     assert check(pbem, tmp_path, [COMBAT, four], units={"SU-3BYELORUSSIAN": {"markers": ["unsupplied"]}}) == []
     assert check(pbem, tmp_path, [COMBAT, four]) == [("CRT", "illegal")]  # a supplied one retreats 2
+
+
+def test_explain_gives_the_rounding_the_reach_and_every_rolls_result(pbem, tmp_path):
+    from pbem.model.schemas import validator
+
+    check(pbem, tmp_path, [COMBAT, PANZERS_CB])
+    result = pbem("check", tmp_path / "turn.json", "--explain", "--format", "json")
+    report = json.loads(result.out)
+    validator("report").validate(report)
+    (worked,) = report["odds"]
+    assert (worked["attack"], worked["defence"], worked["column"]) == (14, 4, "3/1")
+    assert worked["odds"].startswith("3/1 or 4/1") and "1/2 to 6/1" in worked["parts"][0]
+    assert worked["results"] == {"1": "CB", "2": "EX", "3": "DR", "4": "DR", "5": "DS", "6": "DD"}  # the Axis CRT at 3:1
+
+
+def test_one_counterblow_a_marker(pbem, tmp_path):
+    assert check(pbem, tmp_path, [COMBAT, CB_CARD, CB_CARD, soviet_counterblow(), soviet_counterblow()]) == []  # two cards, two markers
+    assert check(pbem, tmp_path, [COMBAT, CB_CARD, soviet_counterblow(), soviet_counterblow()]) == [("4.0", "illegal")]
+
+
+def test_a_counterblow_need_not_be_declared_where_a_cb_result_or_card_allows_it(pbem, tmp_path):
+    plain = {"attack": ["SU-3BYELORUSSIAN"], "target": "1206", "column": "1/2", "roll": 4, "result": "-"}
+    assert check(pbem, tmp_path, [COMBAT, PANZERS_CB, plain]) == []  # the CB result's marker on 1st Panzer's hex
+    assert check(pbem, tmp_path, [COMBAT, CB_CARD, {**plain, "target": "1306", "column": "1/1", "roll": 3}]) == []
+    assert check(pbem, tmp_path, [COMBAT, {**plain, "target": "1306", "column": "1/1", "roll": 3}]) == [("4.0", "illegal")]

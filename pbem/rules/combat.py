@@ -193,6 +193,29 @@ class StrengthTable:
         return self.rows[die][self.shifted(strength, shift)]
 
 
+@dataclass(frozen=True)
+class ColumnResults:
+    """What a CRT gives on a column the player names, where the module does not work the odds out (its sources lack
+    the rule): the table, the column, and the result for every roll."""
+
+    target: str
+    table: str  # which CRT
+    column: str
+    results: tuple[tuple[int, str], ...]
+    note: str = ""  # why the odds are not worked out
+
+    def expected(self, action: Any) -> str | None:
+        return dict(self.results).get(action.roll)
+
+    def lines(self) -> list[str]:
+        head = f"attack on {self.target}: the {self.table} at column {self.column} (as written)"
+        return [head + (f"; {self.note}" if self.note else ""), "results: " + ", ".join(f"{roll}: {result}" for roll, result in self.results)]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"target": self.target, "table": self.table, "column": self.column, "note": self.note,
+                "results": {str(roll): result for roll, result in self.results}}  # fmt: skip
+
+
 Modifier = tuple[str, int, str]  # (what, signed amount, the rule that gives it or "")
 
 

@@ -84,7 +84,7 @@ class NoRetreatBase(Ruleset):
         seen.append(name)
         ctx.new_phase(name, action.side or ctx.active_side)
         ctx.extra["events_this_phase"] = 0
-        for key in ("cb_results", "cb_cards", "cb_markers", "cb_due", "attacks_resolved", "counterattack"):
+        for key in ("cb_results", "cb_cards", "cb_markers", "cb_due", "cb_used", "attacks_resolved", "counterattack"):
             ctx.extra.pop(key, None)  # counterblow markers and results live within one combat phase
         return found
 

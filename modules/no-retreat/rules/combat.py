@@ -17,12 +17,13 @@ paths' hexes, advance distance.
 from __future__ import annotations
 
 from pbem.model.actions import Combat
+from pbem.rules.combat import CombatOdds
 from pbem.model.state import State
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal, mismatch
 
 from .counterblows import CB_DUE, CB_RESULTS, RESOLVED, CounterblowRules
-from .odds import odds_claim
+from .odds import odds_claim, reach, rounding, strengths
 
 RETREAT_HEXES = 2
 # An unsupplied defender retreats 2 hexes more (no-retreat-game.com's FAQ, "retreating 2 additional hexes when
@@ -31,6 +32,30 @@ UNSUPPLIED_EXTRA = 2
 
 
 class CombatRules(CounterblowRules):
+    def odds_attack(self, action: Combat, state: State, ctx: TurnContext) -> CombatOdds | None:
+        """The working of an attack for ``pbem check --explain``: strengths, the columns any rounding gives and the
+        printed shifts can reach (rule 10 is not in the sources), and every roll's result at the claimed column."""
+        units = [state.units[u] for u in action.attackers]
+        if not units or not any(u.on_map for u in units):
+            return None
+        side = units[0].side
+        crt = self.crts[side]
+        columns = crt["columns"]
+        attack, defence = strengths(self, action, side, state)
+        claimed = action.column or action.odds
+        if defence <= 0 or attack <= 0 or claimed not in columns:
+            return None
+        low, high = rounding(attack, defence, columns)
+        first, last = reach(low, high, columns)
+        rounded = columns[low] if low == high else f"{columns[low]} or {columns[high]}"
+        at = columns.index(claimed)
+        return CombatOdds(
+            target=self.where(action.target), attack=attack, defence=defence, odds=f"{rounded} (any rounding)",
+            parts=(f"the printed shifts reach {columns[first]} to {columns[last]}", f"the {side} CRT"),
+            shifts=(("as claimed: the shifts are rule 10's, not in the sources", 0, ""),), column=claimed, die_row=None,
+            results=tuple((roll, crt["rows"][str(roll)][at]) for roll in range(1, 7)),
+        )  # fmt: skip
+
     def check_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
         found: list[Violation] = []
         if ctx.phase != "combat":

@@ -9,7 +9,8 @@ it is read on that side's own CRT (each side attacks on its own table).
 
 Log forms (``README``, "Counterblows"): the card ``{"card": "12", "use": "soviet:counterblow"}``; the marker
 ``{"special": "counterblow", "at": "1306"}`` (optional: a counterblow attack places it on its target when none
-is there); the attack ``{"attack": [...], "target": "1306", "declare": ["counterblow"], ...}``.
+is there); the attack ``{"attack": [...], "target": "1306", "declare": ["counterblow"], ...}`` (the declaration is
+optional where a CB result or a card spent allows the attack).
 
 What they leave open, so judged every way or made an option (``module.json`` ``option_choices``):
 - whether a card-designated marker sits on the hex the counterblow attacks or on the counterblowing unit (the
@@ -38,6 +39,7 @@ CB_CARDS = "cb_cards"  # cards spent for counterblows whose marker is not placed
 CB_MARKERS = "cb_markers"  # hex -> "card" | "result": markers not yet attacked
 CB_DUE = "cb_due"  # with counterblow_resolution=immediate: the marker hex the next attack must strike
 RESOLVED = "attacks_resolved"  # attacks resolved in this combat phase
+CB_USED = "cb_used"  # hexes whose Counterblow marker was struck
 
 
 class CounterblowRules(NoRetreatBase):
@@ -84,6 +86,8 @@ class CounterblowRules(NoRetreatBase):
                 return [illegal("5.4", f"the Counterblow marker goes on a hex with units (the hex struck or the unit striking); {self.where(hex_)} is empty", action)]
             markers[hex_] = "card"
             return []
+        if hex_ in ctx.extra.get(CB_USED, ()):
+            return [illegal("4.0", f"the Counterblow marker on {self.where(hex_)} was already struck: one counterblow a marker, and no CB result or card spent designates another", action)]
         if results:
             where = " or ".join(sorted(self.where(h) for hs in results for h in hs))
             return [illegal("CRT", f"CB: the marker goes on the hex of one of the {phasing} attacking units ({where}), not on {self.where(hex_)}", action)]
@@ -99,8 +103,9 @@ class CounterblowRules(NoRetreatBase):
         marked = action.target if action.target in markers else next((h for h in markers if h in hexes_from and markers[h] == "card"), None)
         found: list[Violation] = []
         if marked is None:
-            if not declared:
-                return None
+            pending = ctx.extra.get(CB_CARDS, 0) or any(action.target in hexes for hexes in ctx.extra.get(CB_RESULTS, []))
+            if not declared and not pending:
+                return None  # not a counterblow: a counterattack, or an attack out of turn
             found += self._place_marker(action.target, action, state, ctx)
             if found:
                 return found
@@ -108,6 +113,7 @@ class CounterblowRules(NoRetreatBase):
         if markers[marked] == "result" and marked != action.target:
             return [illegal("CRT", f"the CB marker is on {self.where(marked)}: the counterblow strikes that hex, not {self.where(action.target)}", action)]
         del markers[marked]
+        ctx.extra.setdefault(CB_USED, set()).add(marked)
         if ctx.extra.get(CB_DUE) == marked:
             ctx.extra[CB_DUE] = None
         return found

@@ -58,11 +58,21 @@ def rounding(attack: int, defence: int, columns: list[str]) -> tuple[int, int]:
     return low, high
 
 
+def strengths(rules: "NoRetreatBase", action: Combat, side: str, state: State) -> tuple[int, int]:
+    """The printed strengths of the attacking units on the map and of the other side's units in the target hex."""
+    attack = sum(rules.face(state.units[u])["strength"] for u in action.attackers if state.units[u].on_map)
+    defence = sum(rules.face(u)["strength"] for u in state.units_at(action.target) if u.side != side)
+    return attack, defence
+
+
+def reach(low: int, high: int, columns: list[str]) -> tuple[int, int]:
+    """The first and last column the printed shifts can reach from the rounding pair ``low``, ``high``."""
+    return max(0, low - MAX_LEFT), min(len(columns) - 1, high + MAX_RIGHT)
+
+
 def odds_claim(rules: "NoRetreatBase", action: Combat, side: str, columns: list[str], state: State, ctx: TurnContext) -> list[Violation]:
     """A mismatch (or, after an event, a warning) for a claimed odds or column no reading of rule 10 gives."""
-    attack = sum(rules.face(state.units[u])["strength"] for u in action.attackers if state.units[u].on_map)
-    defenders = [u for u in state.units_at(action.target) if u.side != side]
-    defence = sum(rules.face(u)["strength"] for u in defenders)
+    attack, defence = strengths(rules, action, side, state)
     if defence <= 0 or attack <= 0:
         return []
     low, high = rounding(attack, defence, columns)
@@ -79,7 +89,7 @@ def odds_claim(rules: "NoRetreatBase", action: Combat, side: str, columns: list[
     column = action.column or action.odds
     if column in columns:
         at = columns.index(column)
-        first, last = max(0, low - MAX_LEFT), min(len(columns) - 1, high + MAX_RIGHT)
+        first, last = reach(low, high, columns)
         if not first <= at <= last:
             found.append(report("CRT", f"{ratio} rounds to {rounded} and the printed shifts move it at most {MAX_LEFT} columns left and {MAX_RIGHT} right ({columns[first]} to {columns[last]}), so {column} is out of reach{tail}", action))
     return found

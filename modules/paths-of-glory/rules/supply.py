@@ -135,18 +135,28 @@ class SupplyRules(PathsOfGloryBase):
     def enemy_spaces(self, state: State, side: str) -> frozenset[int]:
         """The spaces holding a unit not of ``side`` (kept per layout of the units, ``State.layout``)."""
         cache = self.__dict__.setdefault("_enemy_spaces", {})
-        key = (state.layout, side)
-        found = cache.get(key)
+        layout = state.layout
+        found = cache.get((layout, side))
         if found is None:
             if len(cache) >= 64:
                 cache.clear()
             units = state.units
-            sides_at: dict[int, set[str]] = {}
+            held: dict[str, list[int]] = {side: []}  # the spaces each side's units hold alone
+            empty = []
             for location, ids in state.stacks.items():
-                sides_at[location] = {units[u].side for u in ids}
-            for one in {side, *(s for sides in sides_at.values() for s in sides)}:  # every side at once
-                cache[(state.layout, one)] = frozenset(loc for loc, sides in sides_at.items() if sides and sides != {one})
-            found = cache[key]
+                if not ids:
+                    empty.append(location)
+                    continue
+                one = units[ids[0]].side
+                for unit_id in ids:
+                    if units[unit_id].side != one:
+                        break  # units of two sides: an enemy space for every side
+                else:
+                    held.setdefault(one, []).append(location)
+            occupied = frozenset(state.stacks).difference(empty)
+            for one, alone in held.items():  # every side at once: the other side asks next
+                cache[(layout, one)] = occupied.difference(alone)
+            found = cache[(layout, side)]
         return found
 
     def controllers(self, state: State) -> list[str | None]:
@@ -256,11 +266,12 @@ class SupplyRules(PathsOfGloryBase):
         candidates = self.__dict__.get("_port_candidates")
         if candidates is None:
             candidates = self.__dict__["_port_candidates"] = [loc for loc in range(len(game_map)) if game_map.extra[loc].get("port")]
-        found = [loc for loc in candidates if self._port(state, loc, side)]
+        controllers = self.controllers(state)
+        found = [loc for loc in candidates if self._port(state, loc, side, controllers)]
         beachhead = state.status.get("mef_beachhead")
         if side == "ap" and beachhead:
             location = game_map.find(beachhead)
-            if location is not None and location not in found and self._port(state, location, side):
+            if location is not None and location not in found and self._port(state, location, side, controllers):
                 found.append(location)
         return found
 
@@ -297,14 +308,17 @@ class SupplyRules(PathsOfGloryBase):
             found = self.__dict__["_supply_locations"] = [loc for loc in range(len(supply)) if supply[loc] is not None]
         return found
 
-    def _port(self, state: State, location: int, side: str) -> bool:
+    def _port(self, state: State, location: int, side: str, controllers: list[str | None] | None = None) -> bool:
+        """Whether ``location`` is a friendly port of ``side`` (``controllers``: ``self.controllers(state)`` when the
+        caller has it)."""
         extra = self.module.map.extra[location]
         if side == "ap" and self.module.map.label(location) == state.status.get("mef_beachhead"):
             return True  # 9.5.3.5: the beach-head space is an Allied port
-        if extra.get("port") != side or self.controller(state, location) != side:
+        controller = self.controller if controllers is None else (lambda _, at: controllers[at])
+        if extra.get("port") != side or controller(state, location) != side:
             return False
         if side == "ap" and self.module.map.label(location) == "Constantinople":
-            return self.controller(state, self.module.map.index("Gallipoli")) == "ap"  # 14.1.4
+            return controller(state, self.module.map.index("Gallipoli")) == "ap"  # 14.1.4
         return True
 
     # --- the Attrition phase ----------------------------------------------------------------------------
