@@ -541,3 +541,18 @@ def test_a_pattern_without_the_group_its_reader_takes_is_refused(pbem, tmp_path,
     mapping[key[0]][key[1]] = pattern
     (module / "vassal.json").write_text(json.dumps(mapping))
     _one_line_refusal(pbem("module", "validate", module), "vassal.json", pointer, group)
+
+
+@pytest.mark.parametrize("level", ["classic", "", "Total War", "total_war "])
+def test_a_state_with_a_commitment_level_the_game_lacks_is_refused(pbem, tmp_path, level):
+    """Found by the long fuzz pass: a Paths of Glory state whose side was at commitment 'classic' reached the
+    card rules (exit 3, a ValueError); the module's status schema names the three levels (LR2022 16.1)."""
+    samples = data_dir("samples") / "paths-of-glory"
+    turn = samples / "illegal-13.2.2-two-russian-corps-redeploy-to-the-near-east.json"
+    state = json.loads((samples / "state-russian-corps-in-the-caucasus.json").read_text())
+    state["status"]["commitment"]["ap"] = level
+    (tmp_path / "state.json").write_text(json.dumps(state))
+    out = tmp_path / "out.json"
+    result = pbem("check", turn, "--state", tmp_path / "state.json", "--write-state", out)
+    _one_line_refusal(result, "state.json", "/status/commitment/ap")
+    assert not out.exists()
