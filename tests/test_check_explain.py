@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
@@ -55,7 +56,7 @@ def _pog_turn(tmp_path, change=lambda text: text):
     """The Paths of Glory turn of docs/notation.md (Sedan, then Tarnopol with a flank attempt), changed, as a file."""
     import re
 
-    text = (data_dir("docs") / "notation.md").read_text()
+    text = (Path(__file__).resolve().parents[1] / "docs" / "notation.md").read_text()  # docs are not installed
     turn = re.search(r"## A Paths of Glory turn.*?```\n(.*?)```", text, re.S).group(1)
     path = tmp_path / "t.pbem"
     path.write_text(change(turn))
