@@ -79,10 +79,11 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
     outcomes = context.outcomes
     for action in turn.actions:
         action = rules.resolve(action, state, context)  # what the player left to pbem (a counter of a kind) is chosen
-        odds = rules.odds(action, state, context) if explain or _unclaimed(action) else None
+        unclaimed = _unclaimed(action)
+        odds = rules.odds(action, state, context) if explain or unclaimed else None
         if odds is not None and explain:
             worked.append((action, odds))
-        if _unclaimed(action):
+        if unclaimed:
             # No result written ("write the attack with any roll"): the tables' result for the roll is the result.
             expected = odds.expected(action) if odds is not None else None
             if expected is None:
