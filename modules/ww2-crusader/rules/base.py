@@ -38,7 +38,7 @@ class CrusaderBase(Ruleset):
         self.tables = Tables(module.path, module.tables, tables_file if tables_file is not None else group_file())
         self.alias: dict[str, str] = self.tables.value("terrain_alias", "map") or {}
         self.armoured_arms = frozenset(module.options.get("armoured_arms", ("armour",)))
-        self.infantry_arms = frozenset(module.options.get("infantry_arms", ("infantry", "cavalry", "mechanised_infantry")))
+        self.infantry_arms = frozenset(module.options.get("infantry_arms", ("infantry", "cavalry", "motorized_infantry")))
 
     # --- not checked ----------------------------------------------------------------------------------------
     def not_checked(self, rule: str, what: str, action=None, ctx: TurnContext | None = None) -> list[Violation]:
@@ -71,9 +71,11 @@ class CrusaderBase(Ruleset):
         return len(unit.unit.type.steps) - unit.step
 
     def values(self, unit: UnitState) -> dict[str, Any]:
-        """The unit card's values (stamina, extra MP, RP costs) from the tables in force: by unit id, else type."""
+        """The unit card's values (stamina, extra MP, RP costs): the tables' ``unit_values`` (a group's file, by
+        unit id or counter type) over the counter type's own (counters.json, supplied values marked there)."""
         types = self.tables.value("unit_values", "types") or {}
-        return types.get(unit.id) or types.get(unit.unit.type.id) or {}
+        printed = unit.unit.type.attributes
+        return printed | (types.get(unit.unit.type.id) or {}) | (types.get(unit.id) or {})
 
     def stamina(self, state: State, unit: UnitState) -> int | None:
         """The unit's stamina: the status's record, else the card's full value; None when neither is known."""
@@ -93,7 +95,8 @@ class CrusaderBase(Ruleset):
         state.status.setdefault("stamina", {})[unit.id] = max(0, now + change)
 
     def armoured(self, unit: UnitState) -> bool:
-        return unit.unit.type.arm in self.armoured_arms
+        printed = unit.unit.type.attributes.get("armoured")
+        return printed if isinstance(printed, bool) else unit.unit.type.arm in self.armoured_arms
 
     def infantry(self, unit: UnitState) -> bool:
         return unit.unit.type.arm in self.infantry_arms

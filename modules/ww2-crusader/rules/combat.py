@@ -76,10 +76,10 @@ class CombatRules(CrusaderBase):
                 found.append(illegal("W-Cbt/2", f"{name} is disordered (stamina 0) and may not attack (混乱状态的单位不能进攻)", action))
             elif self.marked(state, "extra_mp", unit_id):
                 found.append(illegal("W-Cbt/2", f"{name} used extra MP this turn and may not attack (使用了额外移动力的单位不能进攻)", action))
-            elif unit_id in already or self.marked(state, "attacked", unit_id):
-                found.append(illegal("W-Round/3", f"{name} attacks at most once a turn", action))
             elif round_ == 2 and self.marked(state, "first_round", unit_id):
                 found.append(illegal("W-Round/1", f"{name} moved or attacked in the first round: a first-round unit may not attack in the 2nd attack segment", action))
+            elif unit_id in already or self.marked(state, "attacked", unit_id):
+                found.append(illegal("W-Round/3", f"{name} attacks at most once a turn", action))
             elif round_ == 1 and self.marked(state, "second_round_only", unit_id):
                 found.append(illegal("W-Round/4", f"{name} was reinforced, replenished or reorganised this turn: it acts only in the second round", action))
         units = [state.units[u] for u in action.units if u in state.units]

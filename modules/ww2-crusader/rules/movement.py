@@ -46,10 +46,10 @@ class MovementRules(CrusaderBase):
             return [illegal("W-Move/1", f"{name} is not on the map", action)]
         if self.disordered(state, unit):
             return [illegal("W-Stam/1", f"{name} is disordered (stamina 0) and may not move (混乱单位不能移动或进攻)", action)]
-        if self.marked(state, "moved", unit.id):
-            return [illegal("W-Round/3", f"{name} has already moved this turn: a unit moves at most once a turn", action)]
         if segment_round == 2 and self.marked(state, "first_round", unit.id):
             return [illegal("W-Round/1", f"{name} moved or attacked in the first round: a first-round unit may not move in the 2nd move segment", action)]
+        if self.marked(state, "moved", unit.id):
+            return [illegal("W-Round/3", f"{name} has already moved this turn: a unit moves at most once a turn", action)]
         if segment_round == 1 and self.marked(state, "second_round_only", unit.id):
             return [illegal("W-Round/4", f"{name} was reinforced, replenished or reorganised this turn: it acts only in the second round", action)]
         return []

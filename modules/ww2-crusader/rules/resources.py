@@ -24,6 +24,9 @@ class ResourceRules(CrusaderBase):
     def zone_for(self, unit) -> str:
         """W-Reinf/1: mechanised, cavalry and artillery units wait in zone 2; all others in zone 1."""
         kind = unit.unit.type
+        printed = kind.attributes.get("waiting_zone")
+        if printed in (1, 2):
+            return ZONE_1 if printed == 1 else ZONE_2
         return ZONE_2 if kind.mechanized or kind.arm in self.module.options.get("zone_2_arms", ("armour", "cavalry", "artillery")) else ZONE_1
 
     def spend(self, state: State, side: str, kind: str, amount: int | None, what: str, rule: str, action, ctx) -> list[Violation]:
