@@ -12,9 +12,6 @@ from ww2_crusader_support import (
 
 from pbem.model.errors import PbemError
 
-RULES = None
-
-
 def rules():
     from pbem.engine.rulesets import module_ruleset
 
@@ -228,12 +225,10 @@ def test_attackers_must_be_adjacent():
 # --- W-Res/2 odds ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("attack_, defence, odds", [(8, 5, (2, 1)), (11, 5, (3, 1)), (5, 5, (1, 1)), (5, 8, (1, 1)), (3, 8, (1, 2)), (1, 6, (1, 5)), (1, 20, (1, 5)), (0, 4, (1, 5))])
 def test_odds_round_in_the_attackers_favour_with_a_1_5_floor(attack_, defence, odds):
-    from importlib import import_module
-    combat = import_module("pbem_module_ww2_crusader.combat") if False else None
-    assert rules().__class__.__mro__  # the module's rules load
-    from sys import modules
-    crusader_odds = next(m for n, m in modules.items() if n.endswith("ww2_crusader.combat")).crusader_odds
-    assert crusader_odds(attack_, defence) == odds
+    import sys
+
+    rules()  # the module's rules code is loaded as a package named after the module
+    assert sys.modules["pbem_module_ww2_crusader.combat"].crusader_odds(attack_, defence) == odds
 
 
 def test_a_wrong_odds_claim_is_reported():
@@ -254,12 +249,13 @@ def test_a_disordered_defender_shifts_one_column_right():
 def test_an_out_of_supply_attacker_shifts_one_column_left():
     start = setup_combat()
     start.units["PZ-1"].supplied = False
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, "DeX", column="1/1", losses={"attacker": ["PZ-1", "PZ-2"], "defender": ["GB-INF-1"]})], start) if False else None
-    start = setup_combat()
-    start.units["PZ-1"].supplied = False
     found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, "DeX", column="1/1",
                                                                                         losses_attacker=("PZ-1", "PZ-2"), losses_defender=("GB-INF-1",))], start)
     assert illegal(found) == set()
+    start = setup_combat()
+    start.units["PZ-1"].supplied = False
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, "D", column="2/1")], start)
+    assert illegal(found) == {"W-Mod/1", "W-CRT/1"}
 
 
 def test_assault_moves_the_column_by_the_die():
