@@ -81,6 +81,21 @@ ESCARPMENTS: dict[str, list[tuple[float, float]]] = {
 }
 
 
+# The Egypt-Libya border, north to south (approximate trace, see README): it reaches the sea in the Gulf of Sollum
+# 8 km west of Sollum, passes 5 km east of Fort Capuzzo, and runs south to the 25th meridian. A hex is Egyptian
+# when its centre lies east of the trace at its latitude.
+BORDER: list[tuple[float, float]] = [(32.40, 25.08), (31.64, 25.08), (31.575, 25.11), (31.45, 25.06), (31.30, 25.04), (30.90, 25.03)]
+
+
+def border_lon(lat: float) -> float:
+    """The border's longitude at ``lat`` (linear between the trace's points)."""
+    for (la, lo), (lb, lob) in zip(BORDER, BORDER[1:]):
+        if lb <= lat <= la:
+            t = 0.0 if la == lb else (la - lat) / (la - lb)
+            return lo + t * (lob - lo)
+    raise ValueError(f"latitude {lat} is outside the border trace")
+
+
 def to_km(lat: float, lon: float) -> tuple[float, float]:
     """Projected (x east, y south) in km from the centre of hex 0101."""
     return (lon - WEST) * KM_PER_DEG_LON, (NORTH - lat) * KM_PER_DEG_LAT
