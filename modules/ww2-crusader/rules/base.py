@@ -41,14 +41,15 @@ class CrusaderBase(Ruleset):
         self.infantry_arms = frozenset(module.options.get("infantry_arms", ("infantry", "cavalry", "motorized_infantry")))
 
     # --- not checked ----------------------------------------------------------------------------------------
-    def not_checked(self, rule: str, what: str, action=None, ctx: TurnContext | None = None) -> list[Violation]:
+    def not_checked(self, rule: str, what: str, action=None, ctx: TurnContext | None = None,
+                    why: str = "no tables file in force gives it; see the module README") -> list[Violation]:
         """A warning, once per turn and kind: ``what`` needs a value no tables file in force gives."""
         if ctx is not None:
             said = ctx.extra.setdefault("not_checked", set())
             if (rule, what) in said:
                 return []
             said.add((rule, what))
-        return [warning(rule, f"not checked: {what} (no tables file in force gives it; see the module README)", action)]
+        return [warning(rule, f"not checked: {what} ({why})", action)]
 
     # --- terrain --------------------------------------------------------------------------------------------
     def main_terrain(self, location: int) -> str:
@@ -210,8 +211,14 @@ class CrusaderBase(Ruleset):
         touched = ctx.extra.pop("stack_touched", set())
         return self.check_stacking(state, touched, ctx, action) if touched else []
 
-    def touch(self, ctx: TurnContext, location: int) -> None:
+    def touch(self, ctx: TurnContext, location: int, state: State | None = None, action=None) -> list[Violation]:
+        """A hex units ended a move, placement, retreat or advance in. W-Stack/3 (移动结束后不能; 不得主动造成超堆叠):
+        by default judged at once, when that unit's move ends (option ``stacking_checked``: ``end_of_each_move``);
+        ``end_of_segment`` judges only what stands at the segment's end (case C14's other reading)."""
+        if state is not None and self.module.options.get("stacking_checked", "end_of_each_move") == "end_of_each_move":
+            return self.check_stacking(state, (location,), ctx, action)
         ctx.extra.setdefault("stack_touched", set()).add(location)
+        return []
 
     def finish(self, state: State, ctx: TurnContext) -> list[Violation]:
         return self.end_segment(state, ctx)

@@ -19,6 +19,7 @@ from pbem.rules.ruleset import TurnContext, illegal, mismatch
 
 from .base import ATTACK_SEGMENTS, CrusaderBase
 
+HALFAYA = "halfaya_pass"  # the map's feature for the two Halfaya Pass hexes
 ASSAULT = "assault"  # 猛攻, declared on the attack
 RETREAT_MAX = 2
 RETREAT_MIN = {"D1": 1, "D2": 2}
@@ -78,6 +79,8 @@ class CombatRules(CrusaderBase):
                 found.append(illegal("W-Cbt/2", f"{name} used extra MP this turn and may not attack (使用了额外移动力的单位不能进攻)", action))
             elif round_ == 2 and self.marked(state, "first_round", unit_id):
                 found.append(illegal("W-Round/1", f"{name} moved or attacked in the first round: a first-round unit may not attack in the 2nd attack segment", action))
+            elif (unit_id in already and len(action.units) == 1 and all(units == (unit_id,) and t != target for t, units in declared if unit_id in units)):
+                found += self.not_checked("W-Cbt/5", "a one-against-many attack (one unit against several hexes: 以一对多)", action, ctx, why="not built yet")
             elif unit_id in already or self.marked(state, "attacked", unit_id):
                 found.append(illegal("W-Round/3", f"{name} attacks at most once a turn", action))
             elif round_ == 1 and self.marked(state, "second_round_only", unit_id):
@@ -165,6 +168,8 @@ class CombatRules(CrusaderBase):
         found: list[Violation] = []
         attack = sum(u.face.attack for u in attackers)
         defence = sum(u.face.defence for u in defenders)
+        if HALFAYA in self.module.map.features[action.target]:
+            defence += len(defenders)  # Crusader special terrain: Halfaya Pass, 部队防御力+1 (each unit, case C51)
         if defence <= 0:  # W-Res/3 防御力0: DE outright (the source's sentence ends with "?"; README)
             if action.result not in (None, "DE", "E"):
                 found.append(mismatch("W-Res/3", f"the defenders' total defence is 0: the result is DE, not {action.result}", action))
@@ -262,8 +267,12 @@ class CombatRules(CrusaderBase):
             if bad:
                 found.append(illegal("W-Retreat/1", f"{name}: {bad}", action))
             need = RETREAT_MIN.get(theirs, 0)
-            if len(path) < need and self._can_retreat(unit, action.target, need, attacker_at, unresolved, state):
-                found.append(illegal("W-CRT/1", f"{theirs}: {name} must retreat at least {need} hex{'es' if need > 1 else ''} and can (D#: 至少要撤退#格); it retreated {len(path)}", action))
+            if len(path) < need:
+                if self._can_retreat(unit, action.target, need, attacker_at, unresolved, state):
+                    found.append(illegal("W-CRT/1", f"{theirs}: {name} must retreat at least {need} hex{'es' if need > 1 else ''} and can (D#: 至少要撤退#格); it retreated {len(path)}", action))
+                elif theirs == "D2" and unit.id not in action.losses_defender:
+                    # W-CRT/2 无路可退: D2 becomes De (a D2 that cannot go 2 hexes counts as no retreat: case C55, reading 2)
+                    found.append(illegal("W-CRT/2", f"D2 and {name} cannot retreat 2 hexes: the result becomes De and it loses one state (所有D2战果变成De); the loss is not listed", action))
         return found
 
     def _bad_retreat(self, unit: UnitState, path: tuple[int, ...], attacker_at: set[int], unresolved: set[int], state: State) -> str | None:
@@ -273,7 +282,8 @@ class CombatRules(CrusaderBase):
                 return f"{self.where(b)} is not next to {self.where(a)}"
             if any(u.side != unit.side for u in state.units_at(b)):
                 return f"it may not retreat into the enemy in {self.where(b)}"
-            if any(game_map.is_adjacent(b, at) for at in attacker_at):
+            last = b == path[-1]
+            if (last or self.module.options.get("retreat_adjacent", "destination") == "every_hex") and any(game_map.is_adjacent(b, at) for at in attacker_at):
                 return f"{self.where(b)} is next to an attacking unit (不能进入与进攻单位相邻的格, even if friendly units hold it)"
             if b in unresolved:
                 return f"{self.where(b)} is a declared attack not yet resolved"
@@ -310,9 +320,14 @@ class CombatRules(CrusaderBase):
             unit = state.units.get(unit_id)
             if unit is not None and unit.on_map:
                 self.set_stamina(state, unit, -1 - (2 if attacker_part(result) == "AD" else 0) - (0 if unit.supplied else 1))
+        found: list[Violation] = []
         for unit_id, path in action.retreats.items():
             if path:
-                self.touch(ctx, path[-1])
+                found += self.touch(ctx, path[-1], state, action)
+        for unit_id in action.advance:
+            unit = state.units.get(unit_id)
+            if unit is not None and unit.on_map:
+                found += self.touch(ctx, unit.at, state, action)
         for unit in state.units_at(action.target):
             if unit.side != ctx.phase_side:
                 self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (0 if unit.supplied else 1))
@@ -320,7 +335,7 @@ class CombatRules(CrusaderBase):
             unit = state.units.get(unit_id)
             if unit is not None and unit.on_map:
                 self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (0 if unit.supplied else 1))
-        return []
+        return found
 
 
 SPECIAL_ORDERS = {"declare", "recruit"}

@@ -48,6 +48,8 @@ class MovementRules(CrusaderBase):
             return [illegal("W-Stam/1", f"{name} is disordered (stamina 0) and may not move (混乱单位不能移动或进攻)", action)]
         if segment_round == 2 and self.marked(state, "first_round", unit.id):
             return [illegal("W-Round/1", f"{name} moved or attacked in the first round: a first-round unit may not move in the 2nd move segment", action)]
+        if unit.id in ctx.moved:
+            return [illegal("W-Move/1", f"{name} has finished its move: a unit that has moved may not move again (移动完毕的单位不能再次移动)", action)]
         if self.marked(state, "moved", unit.id):
             return [illegal("W-Round/3", f"{name} has already moved this turn: a unit moves at most once a turn", action)]
         if segment_round == 1 and self.marked(state, "second_round_only", unit.id):
@@ -124,11 +126,15 @@ class MovementRules(CrusaderBase):
             if unit is None:
                 continue
             self.mark(state, "moved", unit_id)
+            ctx.moved.add(unit_id)
             if segment_round == 1:
                 self.mark(state, "first_round", unit_id)
             if EXTRA_MP in action.declared:
                 self.mark(state, "extra_mp", unit_id)
                 self.set_stamina(state, unit, -1)  # W-Move/2: paid at the end of the move
-            if unit.on_map:
-                self.touch(ctx, unit.at)
-        return []
+        found: list[Violation] = []
+        for unit_id in action.units:
+            unit = state.units.get(unit_id)
+            if unit is not None and unit.on_map:
+                found += self.touch(ctx, unit.at, state, action)
+        return found

@@ -85,14 +85,14 @@ class ResourceRules(CrusaderBase):
             if unit is None or unit.box != ZONE_1:
                 where = "waiting zone 2: it comes a turn later" if unit is not None and unit.box == ZONE_2 else "not in waiting zone 1"
                 found.append(illegal("W-Reinf/1", f"{unit_id} is {where} (only waiting zone 1 is placed, 等待一区)", action, at=action.at))
-        found += self.not_checked("W-Reinf/3", "whether the hex is a friendly reinforcement area (needs the supply net)", action, ctx)
+        found += self.not_checked("W-Reinf/3", "whether the hex is a friendly reinforcement area", action, ctx, why="needs the supply net, not built yet")
         return found
 
     def after_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
         for unit_id in action.units:
             self.mark(state, "second_round_only", unit_id)  # W-Reinf/2
-        self.touch(ctx, action.at)
-        return []
+            self.mark(state, "placed", unit_id)
+        return self.touch(ctx, action.at, state, action)
 
     def check_replace(self, action: Replace, state: State, ctx: TurnContext) -> list[Violation]:
         """Replenishment (补员): +1 state for the card's replenish RP, once a turn, not with reorganisation."""
@@ -102,6 +102,8 @@ class ResourceRules(CrusaderBase):
         if unit is None or not unit.on_map or action.at is not None or action.box is not None:
             return [illegal("W-Repl/1", f"{action.unit} is not a unit on the map to replenish", action)]
         name = self.name(unit.id)
+        if self.marked(state, "placed", unit.id):
+            return [illegal("W-Repl/1", f"{name} was placed this turn: replenishment comes first in the entry segment (双方先进行补员), before placement", action)]
         if self.marked(state, "replenished", unit.id):
             return [illegal("W-Repl/1", f"{name} was already replenished this turn: once a unit a turn", action)]
         if self.marked(state, "reorganised", unit.id):
@@ -109,7 +111,7 @@ class ResourceRules(CrusaderBase):
         if unit.step == 0:
             return [illegal("W-Repl/1", f"{name} is already at its highest state", action)]
         found = self.spend(state, unit.side, "rp", self.values(unit).get("replenish_rp"), f"replenishing {name}", "W-Repl/1", action, ctx)
-        return found + self.not_checked("W-Reinf/3", "whether the hex is a friendly reinforcement area (needs the supply net)", action, ctx)
+        return found + self.not_checked("W-Reinf/3", "whether the hex is a friendly reinforcement area", action, ctx, why="needs the supply net, not built yet")
 
     def after_replace(self, action: Replace, state: State, ctx: TurnContext) -> list[Violation]:
         unit = state.units.get(action.unit)
