@@ -119,3 +119,27 @@ def test_the_map_picture_shows_sea_coast_towns_and_the_escarpment(style):
     brown = tuple(int(ESCARPMENT[i : i + 2], 16) for i in (1, 3, 5))
     mx, my = (ax + bx) / 2, (ay + by) / 2
     assert any(rgb(image, mx + dx, my + dy) == brown for dx in range(-2, 3) for dy in range(-2, 3))
+
+
+def test_a_turn_picture_shows_each_units_establishment_bar(tmp_path, style):
+    """Three units on the map at steps 0, 1 and 2 (③, ②, ①): their counters carry no bar, a black and a white bar."""
+    from pbem.art.overlay import overlay
+    from pbem.model.module import load_module
+    from pbem.model.state import State, load_state_document
+
+    module = load_module("ww2-crusader")
+    units = [{"id": "AUS-9-DIV", "at": "0704", "step": 0}, {"id": "AUS-7-DIV", "at": "1104", "step": 1}, {"id": "NZ-2-DIV", "at": "1405", "step": 2}]
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"module": "ww2-crusader", "turn": 1, "units": units}), encoding="utf-8")
+    state = State.from_json(module, load_state_document(path))
+    picture = map_picture(module.map, style, hex_size=60)
+    image = overlay(picture, state, [], style, legend=False).convert("RGB")
+
+    def top_band(label):
+        x, y = picture.centers[module.map.index(label)]
+        rows = range(round(y - picture.radius), round(y))
+        return [rgb(image, x, yy) for yy in rows]
+
+    assert (0x11, 0x11, 0x11) in top_band("1104")
+    assert (255, 255, 255) in top_band("1405")
+    assert (0x11, 0x11, 0x11) not in top_band("0704") and (255, 255, 255) not in top_band("0704")
