@@ -29,6 +29,8 @@ KNOWN = {
     "Mersa Matruh": (31.35, 27.233),  # Wikipedia, Mersa Matruh: 31°21'N 27°14'E
     "Gazala": (32.14528, 23.3575),  # Wikipedia, Gazala: 32°08'43"N 23°21'27"E
     "Fort Capuzzo": (31.575167, 25.063333),  # it.wikipedia, Forte Capuzzo: 31°34.51'N 25°03.8'E
+    "Bardia": (31.767, 25.100),  # Wikipedia, Bardia, Libya: 31°46'N 25°06'E
+    "Bir Hakeim": (31.59389, 23.48),  # Wikipedia, Bir Hakeim: 31°35'38"N 23°28'48"E
 }
 COAST_PLACES = ["Tobruk", "Bardia", "Sollum", "Sidi Barrani", "Mersa Matruh", "Gazala", "Buq Buq"]
 REQUIRED = [
@@ -121,6 +123,20 @@ def test_distances_between_places_are_real(data, game_map):
     assert 14 <= hexes("Sollum", "Mersa Matruh") <= 16
     assert hexes("Tobruk", "El Adem") == 1
     assert hexes("Bardia", "Fort Capuzzo") == 1
+
+
+def test_the_frontier_runs_between_capuzzo_and_sollum(data):
+    """Fort Capuzzo, Bardia and Sidi Omar are in Libya; Sollum, Halfaya and Sidi Barrani in Egypt."""
+    places = named(data)
+    rows = data["layers"]["country"]["rows"]
+    legend = data["layers"]["country"]["legend"]
+
+    def country(name):
+        label = places[name]
+        return legend[rows[int(label[2:]) - 1][int(label[:2]) - 1]]
+
+    assert {country(n) for n in ("Fort Capuzzo", "Bardia", "Sidi Omar", "Tobruk")} == {"Libya"}
+    assert {country(n) for n in ("Sollum", "Halfaya Pass (1/2)", "Halfaya Pass (2/2)", "Sidi Barrani", "Mersa Matruh")} == {"Egypt"}
 
 
 def test_coast_towns_are_land_next_to_sea(data, game_map):

@@ -156,6 +156,7 @@ def build(is_land) -> dict:
         entry = {"name": name, "features": [], "lat": lat, "lon": lon, "source": source}
         if kind == "town":
             terrain[at] = "town"
+            entry["city"] = name
         if kind == "fort":
             entry["features"].append("fortification")
         if coastal:
@@ -185,9 +186,9 @@ def build(is_land) -> dict:
     west, east = road[0], road[-1]
     if SPEC.unformat(west)[0] != 1 or SPEC.unformat(east)[0] != geo.COLUMNS:
         raise SystemExit(f"the coast road must run from the west edge to the east edge, not {west}..{east}")
-    hexes.setdefault(west, {"features": []}).update(name="Via Balbia (west edge, to Derna)", supply="axis")
+    hexes.setdefault(west, {"features": []}).update(name="Via Balbia (to Derna)", supply="axis")
     hexes[west]["features"] += ["supply_source", "road_entry"]
-    hexes.setdefault(east, {"features": []}).update(name="Coast road (east edge, to Alexandria)", supply="allied")
+    hexes.setdefault(east, {"features": []}).update(name="Coast road (to Alexandria)", supply="allied")
     hexes[east]["features"] += ["supply_source", "road_entry"]
     for h in ("Tobruk", "Mersa Matruh"):
         at = next(k for k, e in hexes.items() if e.get("name") == h)
@@ -221,6 +222,14 @@ def build(is_land) -> dict:
             row += "~" if label_ in sea else code[terrain.get(label_, "plain")]
         rows.append(row)
 
+    countries = []
+    for r in range(1, geo.ROWS + 1):
+        row = ""
+        for c in range(1, geo.COLUMNS + 1):
+            lat, lon = geo.to_latlon(*geo.centre_km(c, r))
+            row += "-" if geo.label(c, r) in sea else "E" if lon > geo.border_lon(lat) else "L"
+        countries.append(row)
+
     hexsides = []
     for name_, trace in geo.ESCARPMENTS.items():
         for a, b in escarpment_sides(trace, sea):
@@ -235,7 +244,8 @@ def build(is_land) -> dict:
             "real geography at the source's scale (a hex is 15 km across the flats): coast and sea hexes from the "
             "global-land-mask land mask, towns and places at their real coordinates (per-hex lat/lon/source; sources "
             "in tools/README.md), the coast road (Via Balbia) with its west (axis) and east (allied) map-edge supply "
-            "sources, the railway east of Mersa Matruh, escarpment hexsides, Halfaya Pass as two mountain hexes. "
+            "sources, the railway east of Mersa Matruh, escarpment hexsides, Halfaya Pass as two mountain hexes, the "
+            "Egypt-Libya border (country layer). "
             "Numbering CCRR from 0101 in the north-west, columns west to east, rows north to south, flat-topped "
             "hexes, even columns half a hex lower. Projection: equirectangular about 31.75 N."
             + (f" Forced to land (a named place on a mostly-sea hex): {', '.join(sorted(forced_land))}." if forced_land else "")
@@ -259,7 +269,10 @@ def build(is_land) -> dict:
             "hex_across_km": geo.HEX_ACROSS_KM,
             "origin": "centre of hex 0101",
         },
-        "layers": {"terrain": {"legend": legend, "rows": rows}},
+        "layers": {
+            "terrain": {"legend": legend, "rows": rows},
+            "country": {"legend": {"L": "Libya", "E": "Egypt", "-": None}, "rows": countries},
+        },
         "hexes": dict(sorted(hexes.items())),
         "hexsides": hexsides,
         "roads": [{"name": "Via Balbia / coast road", "hexes": road}],

@@ -35,7 +35,7 @@ ROWS = 10  # to 31.01 N: south of Bir el Gubi and Sidi Omar
 # fortification), source key (README "Sources of coordinates"), coastal (must lie on land next to sea).
 PLACES: list[tuple[str, float, float, str, str, bool]] = [
     ("Tobruk", 32.07611, 23.96139, "town", "wp-tobruk", True),
-    ("Bardia", 31.7597, 25.0750, "town", "wp-bardia", True),
+    ("Bardia", 31.767, 25.100, "town", "wp-bardia", True),
     ("Sollum", 31.5500, 25.1600, "town", "wp-sallum", True),
     ("Sidi Barrani", 31.61083, 25.92556, "town", "wp-sidi-barrani", True),
     ("Mersa Matruh", 31.3500, 27.2330, "town", "wp-mersa-matruh", True),
@@ -48,7 +48,7 @@ PLACES: list[tuple[str, float, float, str, str, bool]] = [
     ("Bir el Gubi", 31.4300, 23.8000, "place", "approx", False),
     ("Sidi Omar", 31.3900, 24.9700, "place", "approx", False),
     ("Sidi Azeiz", 31.6700, 24.9300, "place", "approx", False),
-    ("Bir Hakeim", 31.5900, 23.4800, "place", "approx", False),
+    ("Bir Hakeim", 31.59389, 23.48000, "place", "wp-bir-hakeim", False),
 ]
 HALFAYA = ("Halfaya Pass", 31.500, 25.183, "wp-halfaya")
 
@@ -60,7 +60,7 @@ ROAD_WAYPOINTS: list[tuple[float, float]] = [
     (32.02, 23.70),  # Acroma
     (32.07611, 23.96139),  # Tobruk
     (31.94, 24.50),  # Gambut
-    (31.7597, 25.0750),  # Bardia
+    (31.767, 25.100),  # Bardia
     (31.575167, 25.063333),  # Fort Capuzzo
     (31.5500, 25.1600),  # Sollum (down the escarpment through the Halfaya/Sollum passes)
     (31.5100, 25.5500),  # Buq Buq
@@ -79,6 +79,21 @@ ESCARPMENTS: dict[str, list[tuple[float, float]]] = {
     "Sollum-Halfaya escarpment": [(31.63, 25.11), (31.53, 25.13), (31.45, 25.25), (31.28, 25.48)],
     "Sidi Rezegh escarpment": [(31.99, 23.98), (31.96, 24.10), (31.92, 24.25), (31.90, 24.40)],
 }
+
+
+# The Egypt-Libya border, north to south (approximate trace, see README): it reaches the sea in the Gulf of Sollum
+# 8 km west of Sollum, passes 5 km east of Fort Capuzzo, and runs south to the 25th meridian. A hex is Egyptian
+# when its centre lies east of the trace at its latitude.
+BORDER: list[tuple[float, float]] = [(32.40, 25.08), (31.64, 25.08), (31.575, 25.11), (31.45, 25.06), (31.30, 25.04), (30.90, 25.03)]
+
+
+def border_lon(lat: float) -> float:
+    """The border's longitude at ``lat`` (linear between the trace's points)."""
+    for (la, lo), (lb, lob) in zip(BORDER, BORDER[1:]):
+        if lb <= lat <= la:
+            t = 0.0 if la == lb else (la - lat) / (la - lb)
+            return lo + t * (lob - lo)
+    raise ValueError(f"latitude {lat} is outside the border trace")
 
 
 def to_km(lat: float, lon: float) -> tuple[float, float]:
