@@ -303,3 +303,30 @@ def test_c77_replenishment_limits():
     start = state({}, status={"rp": {"axis": 10}})
     start.units["IT-INF-2"].box, start.units["IT-INF-2"].step = "waiting_zone_1", 1
     assert illegal(run("axis", [phase("reinforcement_entry"), reinforce(["IT-INF-2"], "0103"), replenish("IT-INF-2")], start)) == {"W-Repl/1"}
+
+
+# --- A. resource phase (C07, C85) --------------------------------------------------------------------------------
+def rp_roll(side, values, result):
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Roll
+
+    return Roll(index=0, source=SRC, purpose="rp", dice=f"{len(values)}d6", values=tuple(values), side=side, result=result)
+
+
+@pytest.mark.parametrize("side, values, result, ok", [
+    ("axis", (5, 2), "2", True), ("axis", (5, 2), "5", False), ("axis", (5,), "5", False),   # Crusader Axis: lower of 2d6
+    ("allied", (5,), "5", True), ("allied", (5, 2), "2", False),                              # the British roll normally
+])
+def test_c07_crusader_rp_rolls(side, values, result, ok):
+    start = state({}, status={"rp": {"axis": 0, "allied": 0}, "cp": {"axis": 4, "allied": 4}})
+    assert (illegal(run(side, [phase("resource"), rp_roll(side, values, result)], start)) == set()) is ok
+    if ok:
+        assert start.status["rp"][side] == int(result) and start.status["cp"][side] == 6  # C85: +2 CP
+
+
+def test_rp_is_rolled_once_a_turn_and_only_in_the_resource_phase():
+    start = state({}, status={"rp": {"axis": 0}})
+    assert illegal(run("axis", [phase("resource"), rp_roll("allied", (3,), "3"), rp_roll("allied", (6,), "6")], start)) == {"W-§1"}
+    assert start.status["rp"]["allied"] == 3
+    assert illegal(run("axis", [phase("move_1"), rp_roll("allied", (3,), "3")], state({}))) == {"W-§1"}

@@ -130,3 +130,49 @@ class ResourceRules(CrusaderBase):
     def after_card(self, action: CardPlay, state: State, ctx: TurnContext) -> list[Violation]:
         self.pay(state, action.side or ctx.active_side, "cp", self.tables.value("cards", "costs", action.card or ""))
         return []
+
+
+class ResourcePhaseRules(ResourceRules):
+    """The resource supply phase (W-§1 双方资源补给阶段): each side's RP roll, once a turn, and +2 CP with it.
+
+    A roll is ``{"roll": {"purpose": "rp", "side": "axis", "value": [5, 2], "result": "2"}}``. A side named in the
+    option ``rp_lower_of_two`` (Crusader: the Axis, 以数值较小的一个的数值) rolls two dice and gains the lower; any
+    other side rolls one die. The CP cap is not in the source: not applied unless a tables file gives it.
+    """
+
+    def check_roll(self, action, state: State, ctx: TurnContext) -> list[Violation]:
+        if action.purpose != "rp":
+            return [illegal("W-§1", f"no roll for {action.purpose!r} in this game (rolls: rp)", action)]
+        if ctx.phase != "resource":
+            return [illegal("W-§1", f"RP are rolled in the resource phase, not in {ctx.phase or 'no segment'}", action)]
+        side = action.side or ctx.active_side
+        if side not in self.module.sides:
+            return [illegal("W-§1", f"an RP roll names the side it is for ({', '.join(self.module.sides)})", action)]
+        if side in ctx.extra.setdefault("rp_rolled", set()):
+            return [illegal("W-§1", f"{side} rolls for RP once a turn", action)]
+        lower = side in self.module.options.get("rp_lower_of_two", ())
+        dice = 2 if lower else 1
+        if len(action.values) != dice or not all(1 <= v <= 6 for v in action.values):
+            how = "two dice, taking the lower (十字军沙漠)" if lower else "one die"
+            return [illegal("W-§1", f"{side} rolls {how} for RP, not {list(action.values)}", action)]
+        gained = min(action.values)
+        if action.result is not None and action.result.strip() != str(gained):
+            return [illegal("W-§1", f"{side} gains {gained} RP from {list(action.values)}, not {action.result}", action)]
+        return []
+
+    def after_roll(self, action, state: State, ctx: TurnContext) -> list[Violation]:
+        side = action.side or ctx.active_side
+        rolled = ctx.extra.setdefault("rp_rolled", set())
+        if action.purpose != "rp" or side not in self.module.sides or side in rolled:
+            return []  # a second roll was reported and gains nothing
+        rolled.add(side)
+        values = [v for v in action.values if 1 <= v <= 6]
+        if not values:
+            return []
+        gained = min(values)
+        rp, cp = state.status.setdefault("rp", {}), state.status.setdefault("cp", {})
+        rp[side] = rp.get(side, 0) + gained
+        cap = self.tables.value("resources", "cp_cap")
+        total = cp.get(side, 0) + (self.tables.value("resources", "cp_per_turn") or 0)
+        cp[side] = min(total, cap) if cap is not None else total
+        return []
