@@ -114,7 +114,7 @@ def test_c22c_a_disordered_enemy_projects_no_zoc():
 def test_c24_extra_mp_with_stamina_one_leaves_the_unit_disordered():
     start = state({"PZ-1": "0102", "GB-INF-1": "0404"}, status={"stamina": {"PZ-1": 1}})
     assert illegal(run("axis", [phase("move_1"), move("PZ-1", "0202", declare=["extra_mp"])], start)) == set()
-    assert start.status["stamina"]["PZ-1"] == 0 and module_ruleset(MODULE).disordered(start, start.units["PZ-1"])
+    assert start.units["PZ-1"].tallies["stamina"] == 0 and module_ruleset(MODULE).disordered(start, start.units["PZ-1"])
 
 
 def test_c25_a_replenished_unit_attacks_only_in_the_second_round():
@@ -221,7 +221,7 @@ def test_c52_stamina_after_ad_and_d(roll, result, attacker_after, defender_after
     start = state({"IT-INF-1": "0403", "GB-INF-1": ("0404", 2)})  # 3 against 3: 1:1; stamina 3 and 3
     found = run("axis", [phase("attack_1"), declare(["IT-INF-1"], "0404"), attack(["IT-INF-1"], "0404", roll, result)], start)
     assert illegal(found) == set()
-    assert start.status["stamina"] == {"IT-INF-1": attacker_after, "GB-INF-1": defender_after}
+    assert (start.units["IT-INF-1"].tallies["stamina"], start.units["GB-INF-1"].tallies["stamina"]) == (attacker_after, defender_after)
 
 
 def test_c53_d2_retreating_one_hex_when_two_are_open_is_illegal():

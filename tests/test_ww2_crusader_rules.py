@@ -121,7 +121,7 @@ def test_the_second_move_has_one_mp_less():
 def test_extra_mp_adds_the_card_value_for_one_stamina():
     start = state({"IT-INF-1": "0102"})
     assert illegal(run("axis", [phase("move_1"), move("IT-INF-1", "0202", "0302", "0402", "0502", declare=["extra_mp"])], start)) == set()
-    assert start.status["stamina"]["IT-INF-1"] == 2
+    assert start.units["IT-INF-1"].tallies["stamina"] == 2
 
 
 def test_extra_mp_is_barred_leaving_an_enemy_strong_zoc_with_no_friend():

@@ -88,6 +88,8 @@ def state(units: dict[str, str | tuple[str, int]], *, status: dict | None = None
         result.units[unit_id].step = step
         result.place(unit_id, H(at))
     result.status = json.loads(json.dumps(status or {}))
+    for unit_id, stamina in result.status.pop("stamina", {}).items():  # a unit's stamina is its tally
+        result.units[unit_id].tallies["stamina"] = stamina
     return result
 
 
