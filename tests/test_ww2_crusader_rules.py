@@ -279,8 +279,8 @@ def test_d1_defender_must_retreat_when_it_can():
 def test_d1_without_a_retreat_stays_legal():
     # IT-INF-1 in 0505 holds it and its strong ZOC closes 0405; 0504 and 0305 touch the attackers
     start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "GB-INF-1": "0404", "IT-INF-1": "0505"})
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), declare(["IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 1)], start)
-    assert "W-CRT/1" not in illegal(found)
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), declare(["IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 2, "D1")], start)
+    assert illegal(found) == set()
 
 
 def test_retreat_may_not_enter_a_hex_next_to_an_attacker_or_go_three_hexes():

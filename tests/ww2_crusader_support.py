@@ -21,11 +21,12 @@ SRC = Source("test.json", 1, 1)
 # A 7x6 flat-top grid, CCRR labels. Plain unless named; a road 0103-0203-0303-0403-0503 (east-west, row 3)
 # and a river between 0404 and 0405.
 TERRAIN = {"0303": "town", "0204": "forest", "0305": "mountain", "0601": "sea", "0602": "desert"}
+# and a track over the mountain 0305 to 0306 (a road: the stacking bonus), the mountain being a Halfaya Pass hex
 MAP = {
     "id": "crusader-test", "kind": "hex", "default_terrain": "plain",
     "grid": {"label": "CCRR", "orientation": "flat", "shifted": "even", "first_column": 1, "columns": 7, "first_row": 1, "rows": 6},
-    "hexes": {label: {"terrain": terrain} for label, terrain in TERRAIN.items()},
-    "roads": [{"name": "coast road", "hexes": ["0103", "0203", "0303", "0403", "0503"]}],
+    "hexes": {label: {"terrain": terrain} | ({"features": ["halfaya_pass"]} if label == "0305" else {}) for label, terrain in TERRAIN.items()},
+    "roads": [{"name": "coast road", "hexes": ["0103", "0203", "0303", "0403", "0503"]}, {"name": "pass track", "hexes": ["0305", "0306"]}],
     "hexsides": [{"hexes": ["0404", "0405"], "features": ["river"]}],
 }
 

@@ -252,7 +252,7 @@ class CombatRules(CrusaderBase):
     def _retreats(self, action: Combat, theirs: str, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
         found: list[Violation] = []
         retreats = dict(action.retreats)
-        if retreats and theirs not in MAY_RETREAT:
+        if any(retreats.values()) and theirs not in MAY_RETREAT:
             return [illegal("W-CRT/1", f"a {ctx.extra.get('result')} result lets no defender retreat", action)]
         unresolved = {t for t, _ in ctx.extra.get("declared", []) if t != action.target} - ctx.extra.get("resolved_hexes", set())
         attacker_at = {u.at for u in attackers}
