@@ -45,7 +45,7 @@ PLACES: list[tuple[str, float, float, str, str, bool]] = [
     ("Fort Capuzzo", 31.575167, 25.063333, "fort", "wp-it-capuzzo", False),
     ("Sidi Rezegh", 31.9000, 24.2000, "place", "approx", False),
     ("Gambut", 31.9400, 24.5000, "place", "approx", False),
-    ("Bir el Gubi", 31.4300, 23.8000, "place", "approx", False),
+    ("Bir el Gubi", 31.5200, 23.9000, "place", "approx", False),
     ("Sidi Omar", 31.3900, 24.9700, "place", "approx", False),
     ("Sidi Azeiz", 31.6700, 24.9300, "place", "approx", False),
     ("Bir Hakeim", 31.59389, 23.48000, "place", "wp-bir-hakeim", False),
