@@ -235,16 +235,16 @@ def test_c53_d2_retreating_one_hex_when_two_are_open_is_illegal():
 
 def surrounded():
     # attackers in 0403, 0304 and 0505: 0504, 0305 and 0405 touch them, 0505 is theirs: no retreat
-    return state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "IT-INF-1": "0505", "GB-INF-1": "0404"})  # 11 against 5: 3:1
+    return state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "IT-INF-1": "0505", "GB-INF-1": "0404"})  # 11 against 5: 3:1, cut off: 4:1
 
 
 def test_c54_no_retreat_d1_becomes_d_and_stays():
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2", "IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 2, "D1")], surrounded())
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2", "IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 4, "D1")], surrounded())
     assert illegal(found) == set()
 
 
 def test_c54_no_retreat_d2_becomes_de():
-    acts = lambda **kw: [phase("attack_1"), declare(["PZ-1", "PZ-2", "IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 1, "D2", **kw)]
+    acts = lambda **kw: [phase("attack_1"), declare(["PZ-1", "PZ-2", "IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 2, "D2", **kw)]
     assert illegal(run("axis", acts(), surrounded())) == {"W-CRT/2"}
     assert illegal(run("axis", acts(losses_defender=("GB-INF-1",)), surrounded())) == set()
 
@@ -330,3 +330,49 @@ def test_rp_is_rolled_once_a_turn_and_only_in_the_resource_phase():
     assert illegal(run("axis", [phase("resource"), rp_roll("allied", (3,), "3"), rp_roll("allied", (6,), "6")], start)) == {"W-§1"}
     assert start.status["rp"]["allied"] == 3
     assert illegal(run("axis", [phase("move_1"), rp_roll("allied", (3,), "3")], state({}))) == {"W-§1"}
+
+
+# --- D. supply (C27-C32) and recovery (C16) --------------------------------------------------------------------
+def supply_of(start, unit_id):
+    return module_ruleset(MODULE).supply(start, start.units[unit_id])
+
+
+def test_c29_a_line_of_any_length_along_a_clean_road_is_full_supply():
+    assert supply_of(state({"PZ-1": "0503"}), "PZ-1") == "full"
+
+
+def test_c30_a_unit_off_the_road_is_in_limited_supply():
+    assert supply_of(state({"IT-INF-1": "0402"}), "IT-INF-1") == "limited"  # reading 1: 始终沿着交通线, from its own hex
+
+
+def test_c28_a_friendly_held_strong_zoc_passes_supply_but_cuts_the_road():
+    start = state({"PZ-1": "0503", "IT-INF-1": "0303", "GB-INF-1": "0302"})  # ③: strong ZOC on the town 0303
+    assert supply_of(start, "PZ-1") == "limited"
+    start = state({"PZ-1": "0503", "IT-INF-1": "0303", "GB-INF-1": ("0302", 1)})  # ②: weak, and a friend holds it
+    assert supply_of(start, "PZ-1") == "full"
+
+
+def test_a_surrounded_unit_is_out_of_supply():
+    assert supply_of(surrounded(), "GB-INF-1") == "none"
+
+
+def test_c32_an_out_of_supply_defender_loses_one_more_stamina():
+    start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "IT-INF-1": "0505", "GB-ARM-1": "0404"})  # 11 against 4: 3:1, cut off: 4:1
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2", "IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 4, "D1")], start)
+    assert illegal(found) == set()
+    assert start.units["GB-ARM-1"].tallies["stamina"] == 0  # 4 − 2 (D) − 1 (combat) − 1 (out of supply): disordered
+
+
+@pytest.mark.parametrize("where, supplied, ok", [("0103", True, True), ("0402", True, True), ("0103", False, False)])
+def test_c16_recovery_then_the_second_move(where, supplied, ok):
+    start = state({"IT-INF-1": where}, status={"stamina": {"IT-INF-1": 0}})
+    start.units["IT-INF-1"].supplied = supplied
+    found = run("axis", [phase("move_1"), phase("attack_1"), phase("recovery"), phase("move_2"), move("IT-INF-1", "0202" if where == "0103" else "0502")], start)
+    assert (illegal(found) == set()) is ok
+    assert start.units["IT-INF-1"].tallies["stamina"] == ({"0103": 2, "0402": 1}[where] if supplied else 0)  # full +2, limited +1
+
+
+def test_recovery_never_goes_past_the_cards_stamina():
+    start = state({"IT-INF-1": "0103"}, status={"stamina": {"IT-INF-1": 2}})
+    run("axis", [phase("recovery")], start)
+    assert start.units["IT-INF-1"].tallies["stamina"] == 3  # the card's 3 (assumed) is the most

@@ -279,7 +279,7 @@ def test_d1_defender_must_retreat_when_it_can():
 def test_d1_without_a_retreat_stays_legal():
     # IT-INF-1 in 0505 holds it and its strong ZOC closes 0405; 0504 and 0305 touch the attackers
     start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "GB-INF-1": "0404", "IT-INF-1": "0505"})
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), declare(["IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 2, "D1")], start)
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), declare(["IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 4, "D1")], start)  # cut off: 4:1
     assert illegal(found) == set()
 
 

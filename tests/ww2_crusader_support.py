@@ -25,7 +25,8 @@ TERRAIN = {"0303": "town", "0204": "forest", "0305": "mountain", "0601": "sea", 
 MAP = {
     "id": "crusader-test", "kind": "hex", "default_terrain": "plain",
     "grid": {"label": "CCRR", "orientation": "flat", "shifted": "even", "first_column": 1, "columns": 7, "first_row": 1, "rows": 6},
-    "hexes": {label: {"terrain": terrain} | ({"features": ["halfaya_pass"]} if label == "0305" else {}) for label, terrain in TERRAIN.items()},
+    "hexes": {label: {"terrain": terrain} | ({"features": ["halfaya_pass"]} if label == "0305" else {}) for label, terrain in TERRAIN.items()}
+    | {"0103": {"supply": "axis"}, "0706": {"supply": "allied"}},  # the sides' supply sources: the road's west end, the south-east corner
     "roads": [{"name": "coast road", "hexes": ["0103", "0203", "0303", "0403", "0503"]}, {"name": "pass track", "hexes": ["0305", "0306"]}],
     "hexsides": [{"hexes": ["0404", "0405"], "features": ["river"]}],
 }

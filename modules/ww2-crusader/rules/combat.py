@@ -17,7 +17,8 @@ from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal, mismatch
 
-from .base import ATTACK_SEGMENTS, CrusaderBase
+from .base import ATTACK_SEGMENTS
+from .supply import SupplyRules
 
 HALFAYA = "halfaya_pass"  # the map's feature for the two Halfaya Pass hexes
 ASSAULT = "assault"  # 猛攻, declared on the attack
@@ -46,7 +47,7 @@ def attacker_part(result: str) -> str:
     return result.split("/")[1] if "/" in result else (result if result.startswith("A") else "")
 
 
-class CombatRules(CrusaderBase):
+class CombatRules(SupplyRules):
     """check_special(declare) / check_attack / after_attack."""
 
     # --- declaration (W-Cbt/1-4) ---------------------------------------------------------------------------
@@ -135,6 +136,7 @@ class CombatRules(CrusaderBase):
         defenders = [u for u in state.units_at(action.target) if u.side != ctx.phase_side]
         if not attackers or not defenders:
             return found + [illegal("W-Cbt/1", "an attack needs attacking units on the map and enemies in the target hex", action)]
+        ctx.extra["cut_off"] = {u.id for u in attackers + defenders if self.out_of_supply(state, u)}  # before the combat
         found += self._odds_and_result(action, attackers, defenders, state, ctx)
         return found
 
@@ -144,9 +146,9 @@ class CombatRules(CrusaderBase):
         missing: list[str] = []
         if any(self.disordered(state, u) for u in defenders):
             shifts["disorder"] = 1  # W-Mod/3 混乱修正
-        if any(not u.supplied for u in attackers):
+        if any(self.out_of_supply(state, u) for u in attackers):
             shifts["attacker_oos"] = -1  # W-Mod/4 断补修正
-        if any(not u.supplied for u in defenders):
+        if any(self.out_of_supply(state, u) for u in defenders):
             shifts["defender_oos"] = 1
         terrain = self.main_terrain(action.target)
         shift = self.tables.value("terrain_shifts", "shifts", terrain)
@@ -310,6 +312,7 @@ class CombatRules(CrusaderBase):
         ctx.extra["resolved"] = ctx.extra.get("resolved", 0) + 1
         ctx.extra.setdefault("resolved_hexes", set()).add(action.target)
         result = ctx.extra.pop("result", None) or ""
+        cut_off = ctx.extra.pop("cut_off", set())
         round_ = ATTACK_SEGMENTS.get(ctx.phase or "")
         for unit_id in action.attackers:
             self.mark(state, "attacked", unit_id)
@@ -319,7 +322,7 @@ class CombatRules(CrusaderBase):
         for unit_id in action.attackers:
             unit = state.units.get(unit_id)
             if unit is not None and unit.on_map:
-                self.set_stamina(state, unit, -1 - (2 if attacker_part(result) == "AD" else 0) - (0 if unit.supplied else 1))
+                self.set_stamina(state, unit, -1 - (2 if attacker_part(result) == "AD" else 0) - (1 if unit.id in cut_off else 0))
         found: list[Violation] = []
         for unit_id, path in action.retreats.items():
             if path:
@@ -330,11 +333,11 @@ class CombatRules(CrusaderBase):
                 found += self.touch(ctx, unit.at, state, action)
         for unit in state.units_at(action.target):
             if unit.side != ctx.phase_side:
-                self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (0 if unit.supplied else 1))
+                self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (1 if unit.id in cut_off else 0))
         for unit_id in action.retreats:
             unit = state.units.get(unit_id)
             if unit is not None and unit.on_map:
-                self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (0 if unit.supplied else 1))
+                self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (1 if unit.id in cut_off else 0))
         return found
 
 
