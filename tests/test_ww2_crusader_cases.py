@@ -376,3 +376,33 @@ def test_recovery_never_goes_past_the_cards_stamina():
     start = state({"IT-INF-1": "0103"}, status={"stamina": {"IT-INF-1": 2}})
     run("axis", [phase("recovery")], start)
     assert start.units["IT-INF-1"].tallies["stamina"] == 3  # the card's 3 (assumed) is the most
+
+
+# --- L. duplicate identity (C78), on the real counters ---------------------------------------------------------------
+
+
+def real_state(on_map: dict[str, str]):
+    from pbem.model.module import load_module
+    from pbem.model.state import State, UnitState
+
+    module = load_module("ww2-crusader")
+    start = State(module, scenario=None, turn=2, side="axis", phase=None)
+    for unit_id, unit_def in module.units.items():
+        start.units[unit_id] = UnitState(unit=unit_def, side=unit_def.type.side, box="pool")
+    for unit_id, where in on_map.items():
+        start.place(unit_id, module.map.index(where))
+    start.status = {"rp": {"axis": 50, "allied": 50}}
+    return module, start
+
+
+@pytest.mark.parametrize("on_map, recruit_id, ok", [
+    ("DE-21PZ-1941", "DE-5LEI-1941", False),   # one formation through the reorganisation chain
+    ("DE-21PZ-1941", "DE-21PZ-1944", False),   # the same designation and side
+    ("DE-5LEI-1941", "DE-21PZ-1944", True),    # different formations
+])
+def test_c78_duplicate_identity(on_map, recruit_id, ok):
+    module, start = real_state({on_map: "0102"})
+    found = run("axis", [phase("reinforcement_declaration"), recruit(recruit_id)], start, module=module)
+    assert (illegal(found) == set()) is ok
+    if not ok:
+        assert illegal(found) == {"W-Unit/1"}

@@ -58,6 +58,10 @@ class ResourceRules(CrusaderBase):
             if unit is None or unit.on_map or unit.box in (ZONE_1, ZONE_2):
                 found.append(illegal("W-Reinf/1", f"{unit_id} is not a unit that can be recruited (on the map or already waiting)", action))
                 continue
+            twin = self.same_formation_in_play(state, unit)
+            if twin is not None:
+                found.append(illegal("W-Unit/1", f"{self.name(unit_id)} may not be recruited while {self.name(twin)} is in play: the same designation, or one formation through reorganisations (同名单位)", action))
+                continue
             cost = self.values(unit).get("recruit_rp")
             total = None if cost is None else owed.get(unit.side, 0) + cost
             found += self.spend(state, unit.side, "rp", total, f"recruiting {self.name(unit_id)}" + (" with the units before it" if owed.get(unit.side) else ""), "W-Reinf/1", action, ctx)
@@ -75,6 +79,42 @@ class ResourceRules(CrusaderBase):
             self.pay(state, unit.side, "rp", self.values(unit).get("recruit_rp"))
             state.remove(unit_id, self.zone_for(unit))
         return []
+
+    def formation(self, type_id: str) -> frozenset[str]:
+        """W-Unit/1: every counter type linked to ``type_id`` by a chain of reorganisations (card ``reorganise.into``),
+        either way: one formation."""
+        chains = self.__dict__.get("_chains")
+        if chains is None:
+            links: dict[str, set[str]] = {t: {t} for t in self.module.counter_types}
+            for type_id_, kind in self.module.counter_types.items():
+                into = (kind.attributes.get("reorganise") or {}).get("into")
+                if into in links:
+                    links[type_id_].add(into)
+                    links[into].add(type_id_)
+            chains = {}
+            for start in links:
+                seen, todo = {start}, [start]
+                while todo:
+                    for near in links[todo.pop()]:
+                        if near not in seen:
+                            seen.add(near)
+                            todo.append(near)
+                chains[start] = frozenset(seen)
+            self.__dict__["_chains"] = chains
+        return chains.get(type_id, frozenset({type_id}))
+
+    def same_formation_in_play(self, state: State, unit) -> str | None:
+        """Another unit in play (on the map or waiting) of the same side and designation, or of one formation."""
+        kind = unit.unit.type
+        designation = kind.attributes.get("designation")
+        chain = self.formation(kind.id)
+        for other in state.units.values():
+            if other.id == unit.id or other.side != unit.side or not (other.on_map or other.box in (ZONE_1, ZONE_2)):
+                continue
+            other_kind = other.unit.type
+            if other_kind.id in chain or (designation is not None and other_kind.attributes.get("designation") == designation):
+                return other.id
+        return None
 
     def check_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
         if ctx.phase != "reinforcement_entry":
