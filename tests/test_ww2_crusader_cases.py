@@ -406,3 +406,38 @@ def test_c78_duplicate_identity(on_map, recruit_id, ok):
     assert (illegal(found) == set()) is ok
     if not ok:
         assert illegal(found) == {"W-Unit/1"}
+
+
+# --- L. placement (C76) and the Crusader replenishment places (C81) ------------------------------------------------
+def place(where, extra_units=None):
+    start = state(extra_units or {})
+    start.units["IT-INF-1"].box = "waiting_zone_1"
+    found = run("axis", [phase("reinforcement_entry"), reinforce(["IT-INF-1"], where)], start)
+    return illegal(found), start
+
+
+def test_c76_placement_on_a_reinforcement_area_at_state_two():
+    found, start = place("0303")  # a town linked to the source 0103 by the railway
+    assert found == set() and start.units["IT-INF-1"].step == 1  # ② of three rows
+    assert place("0103")[0] == set()  # the supply source itself
+    assert place("0203")[0] == {"W-Reinf/3"}  # neither a source nor a town
+
+
+def test_c76_a_railway_cut_by_an_empty_weak_zoc_closes_the_town():
+    assert place("0303", {"GB-INF-1": ("0204", 1)})[0] == {"W-Reinf/3"}  # ② British in 0204: weak ZOC on the rail hex 0203
+    assert place("0303", {"GB-INF-1": ("0204", 1), "IT-INF-2": "0203"})[0] == set()  # a friendly unit there: not cut
+
+
+@pytest.mark.parametrize("unit_id, where, ok", [("UK-70-DIV", "1505", False), ("UK-70-DIV", "0703", True), ("IT-27-BRESCIA", "0503", True)])
+def test_c81_crusader_replenishment_places(unit_id, where, ok):
+    module, start = real_state({unit_id: where})
+    start.units[unit_id].step = 1
+    side = start.units[unit_id].side
+    found = run(side, [phase("reinforcement_entry"), replenish(unit_id)], start, module=module)
+    assert (illegal(found) == set()) is ok
+
+
+def test_c81_the_axis_does_not_replenish_out_of_supply():
+    module, start = real_state({"IT-27-BRESCIA": "0503"})
+    start.units["IT-27-BRESCIA"].step, start.units["IT-27-BRESCIA"].supplied = 1, False
+    assert illegal(run("axis", [phase("reinforcement_entry"), replenish("IT-27-BRESCIA")], start, module=module)) == {"W-Repl/1"}

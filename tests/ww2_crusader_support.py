@@ -27,6 +27,7 @@ MAP = {
     "grid": {"label": "CCRR", "orientation": "flat", "shifted": "even", "first_column": 1, "columns": 7, "first_row": 1, "rows": 6},
     "hexes": {label: {"terrain": terrain} | ({"features": ["halfaya_pass"]} if label == "0305" else {}) for label, terrain in TERRAIN.items()}
     | {"0103": {"supply": "axis"}, "0706": {"supply": "allied"}},  # the sides' supply sources: the road's west end, the south-east corner
+    "rails": [{"name": "railway", "track": "single", "hexes": ["0103", "0203", "0303"]}],
     "roads": [{"name": "coast road", "hexes": ["0103", "0203", "0303", "0403", "0503"]}, {"name": "pass track", "hexes": ["0305", "0306"]}],
     "hexsides": [{"hexes": ["0404", "0405"], "features": ["river"]}],
 }

@@ -13,12 +13,12 @@ from pbem.model.state import State
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal
 
-from .base import CrusaderBase
+from .supply import SupplyRules
 
 ZONE_1, ZONE_2 = "waiting_zone_1", "waiting_zone_2"
 
 
-class ResourceRules(CrusaderBase):
+class ResourceRules(SupplyRules):
     """Recruiting, placement, replenishment and card play, each paid without credit."""
 
     def zone_for(self, unit) -> str:
@@ -125,11 +125,16 @@ class ResourceRules(CrusaderBase):
             if unit is None or unit.box != ZONE_1:
                 where = "waiting zone 2: it comes a turn later" if unit is not None and unit.box == ZONE_2 else "not in waiting zone 1"
                 found.append(illegal("W-Reinf/1", f"{unit_id} is {where} (only waiting zone 1 is placed, 等待一区)", action, at=action.at))
-        found += self.not_checked("W-Reinf/3", "whether the hex is a friendly reinforcement area", action, ctx, why="needs the supply net, not built yet")
+        side = ctx.phase_side or ctx.active_side
+        if not self.reinforcement_area(state, side, action.at):
+            found.append(illegal("W-Reinf/3", f"{self.where(action.at)} is not a {side} reinforcement area: a supply source, or a town linked to one by a railway the enemy has not cut (增援区域)", action, at=action.at))
         return found
 
     def after_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
         for unit_id in action.units:
+            unit = state.units.get(unit_id)
+            if unit is not None:
+                unit.step = max(0, len(unit.unit.type.steps) - 2)  # W-Reinf/2: placed at state ② (编制等级默认为②)
             self.mark(state, "second_round_only", unit_id)  # W-Reinf/2
             self.mark(state, "placed", unit_id)
         return self.touch(ctx, action.at, state, action)
@@ -151,7 +156,24 @@ class ResourceRules(CrusaderBase):
         if unit.step == 0:
             return [illegal("W-Repl/1", f"{name} is already at its highest state", action)]
         found = self.spend(state, unit.side, "rp", self.values(unit).get("replenish_rp"), f"replenishing {name}", "W-Repl/1", action, ctx)
-        return found + self.not_checked("W-Reinf/3", "whether the hex is a friendly reinforcement area", action, ctx, why="needs the supply net, not built yet")
+        return found + self._replenish_place(unit, state, action)
+
+    def _replenish_place(self, unit, state: State, action) -> list[Violation]:
+        """W-Repl/1: on a friendly reinforcement area, unless the scenario says where (option ``replenish_at``:
+        Crusader: the British only in Tobruk and Mersa Matruh, the Axis anywhere not out of supply)."""
+        rule = self.module.options.get("replenish_at", {}).get(unit.side)
+        name = self.name(unit.id)
+        if rule == "supplied":
+            if self.out_of_supply(state, unit):
+                return [illegal("W-Repl/1", f"{name} is out of supply: the {unit.side} side replenishes anywhere but out of supply", action)]
+            return []
+        if isinstance(rule, list):
+            if self.where(unit.at) not in rule:
+                return [illegal("W-Repl/1", f"{name} is in {self.where(unit.at)}: the {unit.side} side replenishes only in {', '.join(rule)}", action)]
+            return []
+        if not self.reinforcement_area(state, unit.side, unit.at):
+            return [illegal("W-Repl/1", f"{name} is not on a friendly reinforcement area (增援区域)", action)]
+        return []
 
     def after_replace(self, action: Replace, state: State, ctx: TurnContext) -> list[Violation]:
         unit = state.units.get(action.unit)

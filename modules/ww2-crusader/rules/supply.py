@@ -99,6 +99,29 @@ class SupplyRules(CrusaderBase):
                 queue.append(near)
         return NONE
 
+    def reinforcement_area(self, state: State, side: str, location: int) -> bool:
+        """W-Reinf/3 (增援区域): a friendly supply source, or a town linked to one by a railway the enemy has not cut
+        (no rail hex on the way in an enemy strong ZOC, or in a weak one without a friendly unit, or enemy-held)."""
+        targets = self.sources(state, side)
+        if location in targets:
+            return True
+        if self.main_terrain(location) != "town" or not self._passable(state, location, side) and not self.friendly_in(state, location, side):
+            return False
+        game_map = self.module.map
+        seen, queue = {location}, deque([location])
+        while queue:
+            here = queue.popleft()
+            for near in game_map.neighbours[here]:
+                if near in seen or game_map.rail(here, near) is None:
+                    continue
+                if near in targets:
+                    return True
+                if not self._passable(state, near, side) or self._cut(state, near, side):
+                    continue
+                seen.add(near)
+                queue.append(near)
+        return False
+
     def out_of_supply(self, state: State, unit: UnitState) -> bool:
         return self.supply(state, unit) == NONE
 
