@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from ww2_crusader_support import MODULE, attack, declare, illegal, move, phase, recruit, reinforce, replenish, run, state
+from ww2_crusader_support import MODULE, H, attack, declare, illegal, move, phase, recruit, reinforce, replenish, run, state
 
 from pbem.engine.rulesets import module_ruleset
 
@@ -441,3 +441,38 @@ def test_c81_the_axis_does_not_replenish_out_of_supply():
     module, start = real_state({"IT-27-BRESCIA": "0503"})
     start.units["IT-27-BRESCIA"].step, start.units["IT-27-BRESCIA"].supplied = 1, False
     assert illegal(run("axis", [phase("reinforcement_entry"), replenish("IT-27-BRESCIA")], start, module=module)) == {"W-Repl/1"}
+
+
+# --- J. tactical and second advance (C65-C68) ------------------------------------------------------------------------
+def advance_case(advance: dict, retreat=("0505", "0506"), result="D2", roll=1, units=None):
+    start = state(units or {"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": "0404"})  # 12 against 5: 3:1, a 1 is D2
+    attackers = [u for u in (units or {"PZ-1": 0, "PZ-2": 0}) if not u.startswith("GB")]
+    fields = {"retreats": {"GB-INF-1": list(retreat)}} if retreat else {}
+    combat = attack(attackers, "0404", roll, result, **fields)
+    combat.advance = tuple(advance)
+    combat.advance_paths = {u: tuple(H(h) for h in path) for u, path in advance.items()}
+    return illegal(run("axis", [phase("attack_1"), declare(attackers, "0404"), combat], start))
+
+
+def test_c65_advance_only_when_the_hex_is_cleared():
+    assert advance_case({"PZ-1": ["0404"]}) == set()
+    assert advance_case({"PZ-1": ["0404"]}, retreat=(), result="D", roll=4) == {"W-Adv/1"}
+
+
+def test_c66_second_hex_for_mechanised_units_leaving_enough_behind():
+    assert advance_case({"PZ-1": ["0404"], "PZ-2": ["0404", "0505"]}) == set()  # 6 left against the 5 defence
+    assert advance_case({"PZ-1": ["0404", "0504"], "PZ-2": ["0404", "0505"]}) == {"W-Adv/2"}  # nothing left behind
+
+
+def test_c67_no_second_hex_across_a_river_or_into_rough_terrain():
+    assert advance_case({"PZ-1": ["0404"], "PZ-2": ["0404", "0405"]}) == {"W-Adv/2"}  # the river 0404-0405
+    assert advance_case({"PZ-1": ["0404"], "PZ-2": ["0404", "0305"]}) == {"W-Adv/2"}  # mountain
+
+
+def test_c68_infantry_never_advances_a_second_hex():
+    units = {"PZ-1": "0403", "IT-INF-1": "0304", "PZ-2": "0304", "GB-INF-1": "0404"}  # 15 against 5: 3:1
+    assert advance_case({"PZ-1": ["0404"], "IT-INF-1": ["0404", "0505"]}, units=units) == {"W-Adv/2"}
+
+
+def test_a_second_hex_after_a_one_hex_retreat_is_illegal():
+    assert advance_case({"PZ-1": ["0404"], "PZ-2": ["0404", "0504"]}, retreat=("0505",), result="D1", roll=2) == {"W-Adv/2"}

@@ -249,6 +249,51 @@ class CombatRules(SupplyRules):
             if missing:
                 found.append(illegal("W-CRT/1", f"{result}: every attacker loses one state; not listed: {', '.join(missing)}", action))
         found += self._retreats(action, theirs, attackers, defenders, state, ctx)
+        found += self._advance(action, attackers, defenders, state)
+        return found
+
+    def _advance(self, action: Combat, attackers, defenders, state: State) -> list[Violation]:
+        """W-Adv/1-2 (战术推进): into the battle hex only when every defender was destroyed or retreated; a second hex
+        only for mechanised units, when the defenders retreated 2 hexes or were all destroyed, leaving in the battle
+        hex attackers whose attack is at least the defenders' original defence, and never through forest, mountain,
+        swamp, lake/sea or beach or across a river."""
+        advancing = list(action.advance)
+        if not advancing:
+            return []
+        found: list[Violation] = []
+        paths = {u: tuple(action.advance_paths.get(u) or (action.target,)) for u in advancing}
+        retreats = {u: tuple(p for p in action.retreats.get(u, ()) if p != action.target) for u in action.retreats}
+        destroyed = set(action.eliminated) | {u.id for u in defenders if u.id in action.losses_defender and self.establishment(u) <= 1}
+        cleared = all(u.id in destroyed or retreats.get(u.id) for u in defenders)
+        if not cleared:
+            return [illegal("W-Adv/1", f"a defender is still in {self.where(action.target)}: an advance follows only when every defender was destroyed or retreated (所有守军被击退或消灭)", action)]
+        by_id = {u.id: u for u in attackers}
+        far = all(u.id in destroyed or len(retreats.get(u.id, ())) >= 2 for u in defenders)
+        staying = [u for u in advancing if len(paths[u]) == 1]
+        left = sum(by_id[u].face.attack for u in staying if u in by_id)
+        defence = sum(u.face.defence for u in defenders)
+        rough = {"forest", "mountain", "swamp", "lake", "sea", "beach"}
+        game_map = self.module.map
+        for unit_id in advancing:
+            unit, path = by_id.get(unit_id), paths[unit_id]
+            if unit is None:
+                found.append(illegal("W-Adv/1", f"{unit_id} did not attack here and may not advance", action))
+                continue
+            name = self.name(unit_id)
+            if path[0] != action.target or len(path) > 2 or any(not game_map.is_adjacent(a, b) for a, b in zip(path, path[1:])):
+                found.append(illegal("W-Adv/2", f"{name}: an advance enters the battle hex and at most one hex more", action))
+                continue
+            if len(path) == 1:
+                continue
+            crossed = [(unit.at, path[0])] + list(zip(path, path[1:]))
+            if not unit.unit.type.mechanized:
+                found.append(illegal("W-Adv/2", f"{name} is not mechanised: only mechanised units advance a second hex (步兵不能进行二次推进)", action))
+            elif not far:
+                found.append(illegal("W-Adv/2", f"{name}: a second hex only when the defenders retreated 2 hexes or were all destroyed", action))
+            elif left < defence:
+                found.append(illegal("W-Adv/2", f"{name}: the units left in the battle hex attack {left}, less than the defenders' {defence} defence (留下攻击力总和不少于原守军防御力总和的单位)", action))
+            elif any(self.main_terrain(h) in rough for h in path) or any("river" in game_map.hexside(a, b) for a, b in crossed):
+                found.append(illegal("W-Adv/2", f"{name}: no second hex through forest, mountain, swamp, lake/sea or beach, or across a river", action))
         return found
 
     def _retreats(self, action: Combat, theirs: str, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
