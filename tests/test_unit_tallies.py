@@ -47,3 +47,13 @@ def test_a_state_without_them_writes_none():
 def test_bad_tallies_or_facing_are_refused_where_they_are(tallies, facing):
     with pytest.raises(PbemError, match="state.json"):
         read(written(tallies, facing))
+
+
+def test_a_hex_map_gives_the_hexside_between_neighbours():
+    game_map = MODULE.map
+    a = game_map.index("3004")
+    sides = sorted(game_map.direction(a, n) for n in game_map.neighbours[a])
+    assert sides == [0, 1, 2, 3, 4, 5]
+    for n in game_map.neighbours[a]:
+        assert game_map.direction(n, a) == (game_map.direction(a, n) + 3) % 6  # opposite sides 3 apart
+    assert game_map.direction(a, a) is None

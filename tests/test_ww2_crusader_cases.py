@@ -476,3 +476,97 @@ def test_c68_infantry_never_advances_a_second_hex():
 
 def test_a_second_hex_after_a_one_hex_retreat_is_illegal():
     assert advance_case({"PZ-1": ["0404"], "PZ-2": ["0404", "0504"]}, retreat=("0505",), result="D1", roll=2) == {"W-Adv/2"}
+
+
+# --- K. dig-ins and formations with facings (C40, C47, C48, C79, C80) --------------------------------------------------
+def special(order, units, at):
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Special
+
+    return Special(index=0, source=SRC, order=order, units=tuple(units), at=H(at))
+
+
+@pytest.mark.parametrize("units, stamina, ok", [
+    ({"GB-INF-1": "0404"}, {}, True),                                   # (a) ③ alone
+    ({"GB-INF-1": ("0404", 1)}, {}, False),                             # (b) ② alone
+    ({"GB-INF-1": ("0404", 1), "GB-INF-2": ("0404", 2)}, {}, True),     # (c) ② and ①: the ② forms a ZOC
+    ({"GB-INF-1": ("0404", 2), "GB-INF-2": ("0404", 2)}, {}, False),    # (d) two ①
+    ({"GB-INF-1": "0404"}, {"GB-INF-1": 0}, False),                     # (f) disordered
+    ({"GB-ARM-1": "0404"}, {}, False),                                  # not infantry
+])
+def test_c79_dig_in_eligibility(units, stamina, ok):
+    start = state(units, status={"stamina": stamina})
+    found = run("allied", [phase("turn_start"), special("dig_in", list(units), "0403")], start)
+    assert (illegal(found) == set()) is ok
+    if ok:
+        assert all("dug_in" in start.units[u].markers and start.units[u].facing is not None for u in units)
+
+
+def test_c79g_dig_in_only_at_turn_start():
+    assert illegal(run("allied", [phase("move_2"), special("dig_in", ["GB-INF-1"], "0403")], state({"GB-INF-1": "0404"}))) == {"W-Dig/1"}
+
+
+def dug_in_defender(attackers: dict):
+    start = state(attackers | {"GB-INF-1": "0404"})  # dig in facing 0403: front 0403 and its two neighbours, rear the rest
+    run("allied", [phase("turn_start"), special("dig_in", ["GB-INF-1"], "0403")], start)
+    return start
+
+
+@pytest.mark.parametrize("attackers, column", [
+    ({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1)}, "1/1"),   # (a) all through front faces: one column to the defender
+    ({"PZ-1": ("0403", 1), "PZ-2": ("0505", 1)}, "3/1"),   # (b) front and rear: the rear, best for the attacker
+])
+def test_c47_dig_in_facing_shift(attackers, column):
+    rules = module_ruleset(MODULE)
+    start = dug_in_defender(attackers)
+    assert rules.face_of(start.units["GB-INF-1"], H("0304")) == "front" and rules.face_of(start.units["GB-INF-1"], H("0505")) == "rear"
+    found = run("axis", [phase("attack_1"), declare(list(attackers), "0404"), attack(list(attackers), "0404", 4, {"1/1": "DeX", "3/1": "D"}[column], column=column,
+                **({"losses_attacker": tuple(attackers), "losses_defender": ("GB-INF-1",)} if column == "1/1" else {}))], start)
+    assert illegal(found) == set()
+
+
+def test_a_dug_in_unit_that_attacks_loses_its_position():
+    start = state({"GB-INF-1": "0404", "PZ-1": ("0403", 2)})
+    found = run("allied", [phase("turn_start"), special("dig_in", ["GB-INF-1"], "0403"), phase("move_1", "allied"), phase("attack_1", "allied"),
+                           declare(["GB-INF-1"], "0403"), attack(["GB-INF-1"], "0403", 6, "AD")], start)
+    assert illegal(found) == set() and "dug_in" not in start.units["GB-INF-1"].markers
+
+
+@pytest.mark.parametrize("unit, where, ok", [("PZ-1", "0404", True), ("PZ-1", "0303", False), ("PZ-1", ("0404", 1), False), ("IT-INF-1", "0404", False)])
+def test_c80_formation_eligibility(unit, where, ok):
+    start = state({unit: where})
+    found = run("axis", [phase("turn_start"), special("formation", [unit], "0405")], start) if where != "0303" else \
+        run("axis", [phase("turn_start"), special("formation", [unit], "0403")], start)
+    assert (illegal(found) == set()) is ok
+
+
+def test_c80d_a_formation_dissolves_entering_a_town():
+    start = state({"PZ-1": "0403"})
+    run("axis", [phase("turn_start"), special("formation", ["PZ-1"], "0404"), phase("move_1"), move("PZ-1", "0303")], start)
+    assert "panzerkeil" not in start.units["PZ-1"].markers
+
+
+def test_c80f_a_formation_turns_only_as_it_moves():
+    start = state({"PZ-1": "0403"})
+    assert illegal(run("axis", [phase("turn_start"), special("formation", ["PZ-1"], "0404"), phase("move_1"), special("face", ["PZ-1"], "0503")], start)) == {"W-Form/3"}
+    start = state({"PZ-1": "0403"})
+    assert illegal(run("axis", [phase("turn_start"), special("formation", ["PZ-1"], "0404"), phase("move_1"), move("PZ-1", "0504"), special("face", ["PZ-1"], "0505")], start)) == set()
+
+
+def test_c40_a_formation_attacks_only_toward_its_spearhead():
+    def attack_from(front):
+        start = state({"PZ-1": "0403", "GB-INF-1": "0404"})
+        return illegal(run("axis", [phase("turn_start"), special("formation", ["PZ-1"], front), phase("move_1"), phase("attack_1"), declare(["PZ-1"], "0404")], start))
+    assert attack_from("0404") == set()
+    assert attack_from("0303") == {"W-Form/3"}  # facing 0303, 0404 is not on its front
+
+
+@pytest.mark.parametrize("attacker_at, face", [("0505", "flank"), ("0405", "rear"), ("0403", "front")])
+def test_c48_royal_tank_corps_faces(attacker_at, face):
+    # GB-ARM-1 in 0404 faces 0403: one front face (0403), the opposite side (0405) rear, the four others flanks
+    start = state({"GB-ARM-1": "0404", "PZ-1": (attacker_at, 1)})
+    run("allied", [phase("turn_start"), special("formation", ["GB-ARM-1"], "0403")], start)
+    rules = module_ruleset(MODULE)
+    assert rules.face_of(start.units["GB-ARM-1"], H(attacker_at)) == face
+    assert rules.facing_shift([start.units["PZ-1"]], [start.units["GB-ARM-1"]]) == {"rear": 1, "flank": 0, "front": -1}[face]

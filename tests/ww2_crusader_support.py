@@ -40,10 +40,10 @@ def _type(side: str, arm: str, mechanized: bool, rows: list[tuple[int, int, int]
 
 COUNTERS = {
     "counter_types": {
-        "pz": _type("axis", "armour", True, [(6, 4, 6), (4, 3, 6), (2, 2, 5)]),
+        "pz": _type("axis", "armour", True, [(6, 4, 6), (4, 3, 6), (2, 2, 5)]) | {"attributes": {"formation": "panzerkeil"}},
         "it_inf": _type("axis", "infantry", False, [(3, 4, 3), (2, 3, 3), (1, 2, 3)]),
         "art": _type("axis", "artillery", False, [(0, 2, 2), (0, 1, 2)]),
-        "gb_arm": _type("allied", "armour", True, [(5, 4, 6), (4, 3, 6), (2, 2, 5)]),
+        "gb_arm": _type("allied", "armour", True, [(5, 4, 6), (4, 3, 6), (2, 2, 5)]) | {"attributes": {"formation": "royal_tank_corps"}},
         "gb_inf": _type("allied", "infantry", False, [(3, 5, 3), (2, 4, 3), (1, 3, 3)]),
     },
     "units": [{"id": f"{kind.upper().replace('_', '-')}-{n}", "type": kind} for kind in ("pz", "it_inf", "art", "gb_arm", "gb_inf") for n in (1, 2, 3, 4, 5)],

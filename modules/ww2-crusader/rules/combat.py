@@ -18,6 +18,7 @@ from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal, mismatch
 
 from .base import ATTACK_SEGMENTS
+from .formations import DUG_IN, FORMATIONS, FormationRules
 from .supply import SupplyRules
 
 HALFAYA = "halfaya_pass"  # the map's feature for the two Halfaya Pass hexes
@@ -47,7 +48,7 @@ def attacker_part(result: str) -> str:
     return result.split("/")[1] if "/" in result else (result if result.startswith("A") else "")
 
 
-class CombatRules(SupplyRules):
+class CombatRules(FormationRules, SupplyRules):
     """check_special(declare) / check_attack / after_attack."""
 
     # --- declaration (W-Cbt/1-4) ---------------------------------------------------------------------------
@@ -78,6 +79,8 @@ class CombatRules(SupplyRules):
                 found.append(illegal("W-Cbt/2", f"{name} is disordered (stamina 0) and may not attack (混乱状态的单位不能进攻)", action))
             elif self.marked(state, "extra_mp", unit_id):
                 found.append(illegal("W-Cbt/2", f"{name} used extra MP this turn and may not attack (使用了额外移动力的单位不能进攻)", action))
+            elif self.kind(unit) in FORMATIONS and self.face_of(unit, target) != "front":
+                found.append(illegal("W-Form/3", f"{name} is in battle formation and attacks only toward its spearhead (只能朝“矛头”方向进攻): {self.where(target)} is on its {self.face_of(unit, target)}", action))
             elif round_ == 2 and self.marked(state, "first_round", unit_id):
                 found.append(illegal("W-Round/1", f"{name} moved or attacked in the first round: a first-round unit may not attack in the 2nd attack segment", action))
             elif (unit_id in already and len(action.units) == 1 and all(units == (unit_id,) and t != target for t, units in declared if unit_id in units)):
@@ -150,6 +153,9 @@ class CombatRules(SupplyRules):
             shifts["attacker_oos"] = -1  # W-Mod/4 断补修正
         if any(self.out_of_supply(state, u) for u in defenders):
             shifts["defender_oos"] = 1
+        facing = self.facing_shift(attackers, defenders)  # W-Mod/6-7
+        if facing:
+            shifts["facing"] = facing
         terrain = self.main_terrain(action.target)
         shift = self.tables.value("terrain_shifts", "shifts", terrain)
         if shift is None:
@@ -359,6 +365,7 @@ class CombatRules(SupplyRules):
         result = ctx.extra.pop("result", None) or ""
         cut_off = ctx.extra.pop("cut_off", set())
         round_ = ATTACK_SEGMENTS.get(ctx.phase or "")
+        self.end_formations(state, [state.units[u] for u in action.attackers if u in state.units and DUG_IN in state.units[u].markers])  # W-Dig/3
         for unit_id in action.attackers:
             self.mark(state, "attacked", unit_id)
             if round_ == 1:
@@ -383,7 +390,8 @@ class CombatRules(SupplyRules):
             unit = state.units.get(unit_id)
             if unit is not None and unit.on_map:
                 self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (1 if unit.id in cut_off else 0))
+        self.end_formations(state, [u for u in state.units.values() if u.on_map and self.kind(u) and self.disordered(state, u)])  # W-Stam/1
         return found
 
 
-SPECIAL_ORDERS = {"declare", "recruit"}
+SPECIAL_ORDERS = {"declare", "recruit", "dig_in", "formation", "face"}

@@ -71,7 +71,8 @@ class ResourceRules(SupplyRules):
 
     def after_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
         if action.order != "recruit":
-            return []
+            parent = getattr(super(), "after_special", None)  # dig-ins, formations, facings
+            return parent(action, state, ctx) if parent is not None else []
         for unit_id in action.units:
             unit = state.units.get(unit_id)
             if unit is None or unit.on_map or unit.box in (ZONE_1, ZONE_2):
