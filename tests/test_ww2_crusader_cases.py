@@ -570,3 +570,47 @@ def test_c48_royal_tank_corps_faces(attacker_at, face):
     rules = module_ruleset(MODULE)
     assert rules.face_of(start.units["GB-ARM-1"], H(attacker_at)) == face
     assert rules.facing_shift([start.units["PZ-1"]], [start.units["GB-ARM-1"]]) == {"rear": 1, "flank": 0, "front": -1}[face]
+
+
+# --- L. reorganisation (C78) on the real counters -----------------------------------------------------------------------
+def reorganise(old, new):
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Special
+
+    return Special(index=0, source=SRC, order="reorganise", units=(old,), result=new)
+
+
+def test_c78_the_5th_light_reorganises_into_the_21st_panzer_at_the_same_state():
+    module, start = real_state({"DE-5LEI-1941": "0503"})
+    start.units["DE-5LEI-1941"].step = 1  # ②
+    found = run("axis", [phase("reinforcement_entry"), reorganise("DE-5LEI-1941", "DE-21PZ-1941")], start, module=module)
+    assert illegal(found) == set()
+    new = start.units["DE-21PZ-1941"]
+    assert new.on_map and module.map.label(new.at) == "0503" and new.step == 1 and start.units["DE-5LEI-1941"].box == "removed"
+    assert start.status["rp"]["axis"] == 46  # 4 RP (supplied card value)
+
+
+@pytest.mark.parametrize("actions, rule", [
+    (lambda: [reorganise("IT-27-BRESCIA", "DE-21PZ-1941")], "W-Reorg/1"),                     # no reorganisation on its card
+    (lambda: [reorganise("DE-5LEI-1941", "DE-15PZ-1941")], "W-Reorg/1"),                      # not what the card says
+    (lambda: [replenish("DE-5LEI-1941"), reorganise("DE-5LEI-1941", "DE-21PZ-1941")], "W-Reorg/1"),  # both in one turn
+])
+def test_c77c_c78_reorganisation_limits(actions, rule):
+    module, start = real_state({"DE-5LEI-1941": "0503", "IT-27-BRESCIA": "0504"})
+    start.units["DE-5LEI-1941"].step = 1
+    assert illegal(run("axis", [phase("reinforcement_entry"), *actions()], start, module=module)) == {rule}
+
+
+def test_a_reorganised_unit_acts_only_in_the_second_round():
+    module, start = real_state({"DE-5LEI-1941": "0503"})
+    found = run("axis", [phase("reinforcement_entry"), reorganise("DE-5LEI-1941", "DE-21PZ-1941"), phase("move_1"), move_real(module, "DE-21PZ-1941", "0503", "0603")], start, module=module)
+    assert illegal(found) == {"W-Round/4"}
+
+
+def move_real(module, unit, *path):
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Move
+
+    return Move(index=0, source=SRC, units=(unit,), path=tuple(module.map.index(p) for p in path))

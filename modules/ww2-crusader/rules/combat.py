@@ -394,4 +394,4 @@ class CombatRules(FormationRules, SupplyRules):
         return found
 
 
-SPECIAL_ORDERS = {"declare", "recruit", "dig_in", "formation", "face"}
+SPECIAL_ORDERS = {"declare", "recruit", "reorganise", "dig_in", "formation", "face"}

@@ -70,6 +70,9 @@ class ResourceRules(SupplyRules):
         return found
 
     def after_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        if action.order == "reorganise":
+            self._after_reorganise(action, state)
+            return []
         if action.order != "recruit":
             parent = getattr(super(), "after_special", None)  # dig-ins, formations, facings
             return parent(action, state, ctx) if parent is not None else []
@@ -175,6 +178,51 @@ class ResourceRules(SupplyRules):
         if not self.reinforcement_area(state, unit.side, unit.at):
             return [illegal("W-Repl/1", f"{name} is not on a friendly reinforcement area (增援区域)", action)]
         return []
+
+    def check_reorganise(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        """W-Reorg/1 (整编): ``{"special": "reorganise", "units": [old], "result": new unit id}``: only as the old unit's
+        card says (``reorganise.into``, ``cost`` RP), once a turn, not with a replenishment, where it may replenish
+        (the Crusader relaxation read as covering this 特殊补员: case C81, reading 1)."""
+        if ctx.phase != "reinforcement_entry":
+            return [illegal("W-§1", f"reorganisation is in the reinforcement entry segment, not in {ctx.phase or 'no segment'}", action)]
+        unit = state.units.get(action.units[0]) if len(action.units) == 1 else None
+        if unit is None or not unit.on_map or unit.side != (ctx.phase_side or ctx.active_side):
+            return [illegal("W-Reorg/1", "a reorganisation names one of the player's units on the map", action)]
+        name = self.name(unit.id)
+        rule = self.values(unit).get("reorganise") or {}
+        new = state.units.get((action.result or "").strip())
+        if not rule.get("into"):
+            return [illegal("W-Reorg/1", f"{name}'s card lists no reorganisation (只有单位卡上标有整编的单位)", action)]
+        if new is None or new.unit.type.id != rule["into"]:
+            wanted = [u for u, d in self.module.units.items() if d.type.id == rule["into"]]
+            return [illegal("W-Reorg/1", f"{name} reorganises into {', '.join(wanted) or rule['into']}, not {action.result!r}", action)]
+        if new.on_map or new.box in (ZONE_1, ZONE_2):
+            return [illegal("W-Unit/1", f"{self.name(new.id)} is already in play", action)]
+        if self.marked(state, "reorganised", unit.id):
+            return [illegal("W-Reorg/1", f"{name} was already reorganised this turn", action)]
+        if self.marked(state, "replenished", unit.id):
+            return [illegal("W-Reorg/1", f"{name} was replenished this turn: a unit may not both reorganise and replenish (进行了整编就不能进行补员)", action)]
+        twin = next((o.id for o in state.units.values() if o.id not in (unit.id, new.id) and o.side == new.side and (o.on_map or o.box in (ZONE_1, ZONE_2))
+                     and o.unit.type.attributes.get("designation") == new.unit.type.attributes.get("designation")), None)
+        if twin is not None:
+            return [illegal("W-Unit/1", f"{self.name(new.id)} may not come in while {self.name(twin)} is in play (同名单位)", action)]
+        found = self.spend(state, unit.side, "rp", rule.get("cost"), f"reorganising {name}", "W-Reorg/1", action, ctx)
+        return found + self._replenish_place(unit, state, action)
+
+    def _after_reorganise(self, action: Special, state: State) -> None:
+        unit = state.units.get(action.units[0]) if len(action.units) == 1 else None
+        new = state.units.get((action.result or "").strip())
+        rule = (self.values(unit).get("reorganise") or {}) if unit is not None else {}
+        if unit is None or new is None or not unit.on_map or new.on_map or new.unit.type.id != rule.get("into"):
+            return
+        self.pay(state, unit.side, "rp", rule.get("cost"))
+        where, level = unit.at, self.establishment(unit)
+        state.remove(unit.id, "removed")  # the old unit and its card leave the game (移出游戏)
+        new.step = min(max(0, len(new.unit.type.steps) - level), len(new.unit.type.steps) - 1)  # the same state
+        state.place(new.id, where)
+        for unit_id in (unit.id, new.id):
+            self.mark(state, "reorganised", unit_id)
+        self.mark(state, "second_round_only", new.id)
 
     def after_replace(self, action: Replace, state: State, ctx: TurnContext) -> list[Violation]:
         unit = state.units.get(action.unit)
