@@ -614,3 +614,39 @@ def move_real(module, unit, *path):
     from pbem.model.actions import Move
 
     return Move(index=0, source=SRC, units=(unit,), path=tuple(module.map.index(p) for p in path))
+
+
+# --- H. the attack bonus (C57) ----------------------------------------------------------------------------------------
+def bonus_turn(first_roll=1, first_result="De", bonus_units=("PZ-1",), formation=True, second_advance=False):
+    # PZ-1 in Panzerkeil at 0403 facing 0404; with PZ-2 it wipes out the ① infantry there (12 against 3: 4:1, a 1 is De)
+    start = state({"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": ("0404", 2), "GB-INF-2": "0405"})
+    first = attack(["PZ-1", "PZ-2"], "0404", first_roll, first_result, **({"losses_defender": ("GB-INF-1",)} if first_result == "De" else {"retreats": {"GB-INF-1": ["0505", "0506"]}}))
+    first.advance, first.advance_paths = ("PZ-1",), {"PZ-1": (H("0404"),)}
+    bonus = attack(list(bonus_units), "0405", 2, "D", retreats={"GB-INF-2": ["0406"]})  # 6 against 5, across the river: 1:1, a 2 is D
+    if second_advance:
+        bonus.advance, bonus.advance_paths = ("PZ-1",), {"PZ-1": (H("0405"), H("0406"))}
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Special
+
+    actions = [phase("turn_start")] + ([Special(index=0, source=SRC, order="formation", units=("PZ-1",), at=H("0404"))] if formation else []) + [
+        phase("move_1"), phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), first,
+        Special(index=0, source=SRC, order="bonus", units=tuple(bonus_units), at=H("0405")), bonus]
+    return illegal(run("axis", actions, start)), start
+
+
+def test_c57_a_formation_attacks_again_after_a_wipe_out_for_no_stamina():
+    found, start = bonus_turn()
+    assert found == set()
+    assert start.units["PZ-1"].tallies["stamina"] == 3  # −1 for the first combat only
+    assert start.units["GB-INF-2"].tallies["stamina"] == 0  # 3 − 2 (D) − 1
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"first_roll": 2, "first_result": "D2"},   # (a) the defenders retreated: no bonus
+    {"bonus_units": ("PZ-2",)},               # (e) PZ-2 is in no formation
+    {"formation": False},                     # no formation at all
+    {"second_advance": True},                 # (d) no second hex after the bonus
+])
+def test_c57_when_there_is_no_bonus(kwargs):
+    assert bonus_turn(**kwargs)[0] & {"W-Bonus/1"}

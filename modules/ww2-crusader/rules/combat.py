@@ -97,6 +97,35 @@ class CombatRules(FormationRules, SupplyRules):
         declared.append((target, tuple(action.units)))
         return found
 
+    def check_bonus(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        """W-Bonus/1 (进攻奖励): right after a combat that destroyed every defender, a battle formation among its
+        attackers may attack once more, alone or with units from adjacent hexes; once a formation a turn."""
+        last = ctx.extra.get("last_combat")
+        if ctx.phase not in ATTACK_SEGMENTS or last is None or last["index"] != action.index - 1 or not last["wiped"]:
+            return [illegal("W-Bonus/1", "an attack bonus comes immediately after a combat that destroyed every defender (当守军被全部消灭后…立即)", action)]
+        if action.at is None or not action.units:
+            return [illegal("W-Cbt/1", "a bonus attack names its units and the hex it attacks", action)]
+        formed = [u for u in action.units if u in last["attackers"] and u in state.units and self.kind(state.units[u]) in FORMATIONS]
+        if not formed:
+            return [illegal("W-Bonus/1", "only a battle formation that took part in the combat earns the bonus attack", action)]
+        used = [u for u in formed if self.marked(state, "bonus", u)]
+        if used:
+            return [illegal("W-Bonus/1", f"{self.name(used[0])} has had its attack bonus this turn (只能获得一次进攻奖励)", action)]
+        found: list[Violation] = []
+        for unit_id in action.units:
+            unit = state.units.get(unit_id)
+            if unit is None or unit.side != ctx.phase_side or not unit.on_map or not self.module.map.is_adjacent(unit.at, action.at):
+                found.append(illegal("W-Cbt/1", f"{unit_id} is not an attacking unit next to {self.where(action.at)}", action))
+            elif self.kind(unit) in FORMATIONS and self.face_of(unit, action.at) != "front":
+                found.append(illegal("W-Form/3", f"{self.name(unit_id)} is in battle formation and attacks only toward its spearhead", action))
+            elif unit_id not in formed and (self.marked(state, "attacked", unit_id) or self.disordered(state, unit)):
+                found.append(illegal("W-Round/3", f"{self.name(unit_id)} may not join the bonus attack: it attacked already or is disordered", action))
+        if not any(u.side != ctx.phase_side for u in state.units_at(action.at)):
+            found.append(illegal("W-Cbt/1", f"no enemy unit is in {self.where(action.at)}", action))
+        ctx.extra.setdefault("declared", []).append((action.at, tuple(action.units)))
+        ctx.extra["bonus"] = {"target": action.at, "formed": set(formed)}
+        return found
+
     def check_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
         method = getattr(self, f"check_{action.order}", None) if action.order in SPECIAL_ORDERS else None
         if method is None:
@@ -256,6 +285,11 @@ class CombatRules(FormationRules, SupplyRules):
                 found.append(illegal("W-CRT/1", f"{result}: every attacker loses one state; not listed: {', '.join(missing)}", action))
         found += self._retreats(action, theirs, attackers, defenders, state, ctx)
         found += self._advance(action, attackers, defenders, state)
+        destroyed = set(action.eliminated) | {u.id for u in defenders if u.id in action.losses_defender and self.establishment(u) <= 1}
+        ctx.extra["wiped"] = all(u.id in destroyed for u in defenders)
+        bonus = ctx.extra.get("bonus")
+        if bonus and bonus["target"] == action.target and any(len(action.advance_paths.get(u, ())) > 1 for u in action.advance):
+            found.append(illegal("W-Bonus/1", "after a bonus attack the formation may advance but not a second hex (不能进行二次推进)", action))
         return found
 
     def _advance(self, action: Combat, attackers, defenders, state: State) -> list[Violation]:
@@ -364,6 +398,13 @@ class CombatRules(FormationRules, SupplyRules):
         ctx.extra.setdefault("resolved_hexes", set()).add(action.target)
         result = ctx.extra.pop("result", None) or ""
         cut_off = ctx.extra.pop("cut_off", set())
+        bonus = ctx.extra.get("bonus") if (ctx.extra.get("bonus") or {}).get("target") == action.target else None
+        free = bonus["formed"] if bonus else set()  # W-Bonus/1: the formation pays no stamina for its bonus attack
+        if bonus:
+            for unit_id in free:
+                self.mark(state, "bonus", unit_id)
+            ctx.extra.pop("bonus", None)
+        ctx.extra["last_combat"] = {"index": action.index, "attackers": set(action.attackers), "wiped": ctx.extra.pop("wiped", False)}
         round_ = ATTACK_SEGMENTS.get(ctx.phase or "")
         self.end_formations(state, [state.units[u] for u in action.attackers if u in state.units and DUG_IN in state.units[u].markers])  # W-Dig/3
         for unit_id in action.attackers:
@@ -373,7 +414,7 @@ class CombatRules(FormationRules, SupplyRules):
         # W-Stam/2: every participant −1 after the result; AD attackers and D defenders −2 more (W-CRT/1)
         for unit_id in action.attackers:
             unit = state.units.get(unit_id)
-            if unit is not None and unit.on_map:
+            if unit is not None and unit.on_map and unit_id not in free:
                 self.set_stamina(state, unit, -1 - (2 if attacker_part(result) == "AD" else 0) - (1 if unit.id in cut_off else 0))
         found: list[Violation] = []
         for unit_id, path in action.retreats.items():
@@ -394,4 +435,4 @@ class CombatRules(FormationRules, SupplyRules):
         return found
 
 
-SPECIAL_ORDERS = {"declare", "recruit", "reorganise", "dig_in", "formation", "face"}
+SPECIAL_ORDERS = {"declare", "bonus", "recruit", "reorganise", "dig_in", "formation", "face"}
