@@ -650,3 +650,12 @@ def test_c57_a_formation_attacks_again_after_a_wipe_out_for_no_stamina():
 ])
 def test_c57_when_there_is_no_bonus(kwargs):
     assert bonus_turn(**kwargs)[0] & {"W-Bonus/1"}
+
+
+def test_c36_defenders_attacked_one_against_many_are_attacked_by_no_one_else():
+    start = state({"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": "0404", "GB-INF-2": "0503"})
+    found = run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), declare(["PZ-1"], "0503"), declare(["PZ-2"], "0404")], start)
+    assert illegal(found) == {"W-Cbt/5"}
+    start = state({"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": "0404", "GB-INF-2": "0503"})
+    found = run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), declare(["PZ-1"], "0503"), attack(["PZ-1"], "0404", 3, "D")], start)
+    assert illegal(found) == set() and ("W-Cbt/5", "warning") in found  # its resolution is not built: not checked, not refused

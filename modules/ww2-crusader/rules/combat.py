@@ -84,11 +84,17 @@ class CombatRules(FormationRules, SupplyRules):
             elif round_ == 2 and self.marked(state, "first_round", unit_id):
                 found.append(illegal("W-Round/1", f"{name} moved or attacked in the first round: a first-round unit may not attack in the 2nd attack segment", action))
             elif (unit_id in already and len(action.units) == 1 and all(units == (unit_id,) and t != target for t, units in declared if unit_id in units)):
-                found += self.not_checked("W-Cbt/5", "a one-against-many attack (one unit against several hexes: 以一对多)", action, ctx, why="not built yet")
+                many = ctx.extra.setdefault("one_vs_many", {})
+                many.setdefault(unit_id, {t for t, units in declared if units == (unit_id,)}).add(target)
+                found += self.not_checked("W-Cbt/5", "the resolution of a one-against-many attack (one unit against several hexes: 以一对多)", action, ctx, why="not built yet")
             elif unit_id in already or self.marked(state, "attacked", unit_id):
                 found.append(illegal("W-Round/3", f"{name} attacks at most once a turn", action))
             elif round_ == 1 and self.marked(state, "second_round_only", unit_id):
                 found.append(illegal("W-Round/4", f"{name} was reinforced, replenished or reorganised this turn: it acts only in the second round", action))
+        many = {t: u for u, targets in ctx.extra.get("one_vs_many", {}).items() for t in targets}
+        clash = [t for t, units in declared + [(target, tuple(action.units))] if t in many and units != (many[t],)]
+        if clash:
+            found.append(illegal("W-Cbt/5", f"{self.where(clash[0])} is attacked one-against-many by {self.name(many[clash[0]])}: no other unit may attack it (遭到这种攻击的守军,不能再被其他单位攻击)", action, at=clash[0]))
         units = [state.units[u] for u in action.units if u in state.units]
         if units and all(u.face.attack == 0 for u in units) and not any(t == target for t, _ in declared):
             found.append(illegal("W-Cbt/2", "units of attack 0 may join an attack but not make one alone (攻击力0)", action))
@@ -164,6 +170,8 @@ class CombatRules(FormationRules, SupplyRules):
             found.append(illegal("W-Cbt/3", f"the attack on {self.where(action.target)} is made by other units than were declared ({', '.join(sorted(declared_here))})", action, at=action.target))
         if action.target in ctx.extra.setdefault("resolved_hexes", set()):
             found.append(illegal("W-Res/1", f"the combat on {self.where(action.target)} was already resolved", action, at=action.target))
+        if any(action.target in targets for targets in ctx.extra.get("one_vs_many", {}).values()):
+            return found + self.not_checked("W-Cbt/5", "the resolution of a one-against-many attack", action, ctx, why="not built yet")
         attackers = [state.units[u] for u in action.attackers if u in state.units and state.units[u].on_map]
         defenders = [u for u in state.units_at(action.target) if u.side != ctx.phase_side]
         if not attackers or not defenders:
