@@ -659,3 +659,23 @@ def test_c36_defenders_attacked_one_against_many_are_attacked_by_no_one_else():
     start = state({"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": "0404", "GB-INF-2": "0503"})
     found = run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), declare(["PZ-1"], "0503"), attack(["PZ-1"], "0404", 3, "D")], start)
     assert illegal(found) == set() and ("W-Cbt/5", "warning") in found  # its resolution is not built: not checked, not refused
+
+
+def test_c75_zone_2_moves_to_zone_1_after_the_entry_segment_and_zone_1_is_placed_whole():
+    start = state({}, status={"rp": {"axis": 30}})
+    found = run("axis", [phase("reinforcement_declaration"), recruit("PZ-1", "IT-INF-1"), phase("reinforcement_entry"),
+                         reinforce(["IT-INF-1"], "0103"), phase("initiative")], start)
+    assert illegal(found) == set() and start.units["PZ-1"].box == "waiting_zone_1"  # (d) placed next turn
+    start = state({}, status={"rp": {"axis": 30}})
+    found = run("axis", [phase("reinforcement_declaration"), recruit("IT-INF-1"), phase("reinforcement_entry"), phase("initiative")], start)
+    assert illegal(found) == {"W-Reinf/1"}  # (e) a zone-1 unit kept back
+
+
+def test_every_state_the_rules_leave_fits_the_status_schema():
+    from pbem.model.jsonsource import parse_json
+    from pbem.model.schemas import check
+
+    _, start = bonus_turn()
+    start.status["this_turn"]["zones_moved"] = ["2"]
+    text = start.written_json()
+    check(parse_json(text, "after.json"), "state")

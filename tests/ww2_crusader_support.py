@@ -84,7 +84,7 @@ def state(units: dict[str, str | tuple[str, int]], *, status: dict | None = None
     result = State(MODULE, scenario=None, turn=turn, side=first, phase=None)
     result.first_side = first
     for unit_id, unit_def in MODULE.units.items():
-        result.units[unit_id] = UnitState(unit=unit_def, side=unit_def.type.side, box="reinforcements")
+        result.units[unit_id] = UnitState(unit=unit_def, side=unit_def.type.side, box="pool")
     for unit_id, where in units.items():
         at, step = (where, 0) if isinstance(where, str) else where
         result.units[unit_id].step = step

@@ -48,6 +48,27 @@ class ResourceRules(SupplyRules):
         if amount is not None and side in pool:
             pool[side] = max(0, pool[side] - amount)
 
+    def check_phase(self, action, state: State, ctx: TurnContext) -> list[Violation]:
+        """Leaving the entry segment: every unit of the player's waiting zone 1 was placed (所有单位, case C75e)."""
+        found: list[Violation] = []
+        leaving = ctx.extra.get("segment") == "reinforcement_entry" and action.name != "reinforcement_entry"
+        if leaving:
+            left = sorted(u.id for u in state.units.values() if u.box == ZONE_1 and u.side == ctx.active_side)
+            if left:
+                found.append(illegal("W-Reinf/1", f"waiting zone 1 is placed whole in the entry segment (将等待一区的所有单位放置); still waiting: {', '.join(left[:5])}", action))
+        ctx.extra["left_entry"] = leaving
+        return found + super().check_phase(action, state, ctx)
+
+    def after_phase(self, action, state: State, ctx: TurnContext) -> list[Violation]:
+        """After the entry segment, waiting zone 2 moves to waiting zone 1 (等待二区中的单位移入等待一区), once a turn."""
+        if ctx.extra.pop("left_entry", False) and not self.record(state).get("zones_moved"):
+            self.record(state)["zones_moved"] = [str(state.turn)]
+            for unit in state.units.values():
+                if unit.box == ZONE_2:
+                    unit.box = ZONE_1
+        parent = getattr(super(), "after_phase", None)
+        return parent(action, state, ctx) if parent is not None else []
+
     def check_recruit(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
         if ctx.phase != "reinforcement_declaration":
             return [illegal("W-§1", f"units are recruited in the reinforcement declaration segment, not in {ctx.phase or 'no segment'}", action)]
