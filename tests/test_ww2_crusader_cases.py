@@ -679,3 +679,19 @@ def test_every_state_the_rules_leave_fits_the_status_schema():
     start.status["this_turn"]["zones_moved"] = ["2"]
     text = start.written_json()
     check(parse_json(text, "after.json"), "state")
+
+
+def test_c56_royal_tank_corps_turns_d_into_d1():
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Special
+
+    def turn(**fields):
+        # GB-ARM-1 (③ 5-4-6) in Royal Tank Corps formation in 0404, attacked by two ② panzers: 8 against 4, 2:1, a 4 is D
+        start = state({"GB-ARM-1": "0404", "PZ-1": ("0403", 1), "PZ-2": ("0304", 1)})
+        run("allied", [phase("turn_start"), Special(index=0, source=SRC, order="formation", units=("GB-ARM-1",), at=H("0403"))], start)
+        start.status.pop("this_turn", None)
+        return illegal(run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, **fields)], start))
+    assert turn(result="D1", retreats={"GB-ARM-1": ["0505"]}) == set()
+    assert turn(result="D", retreats={"GB-ARM-1": ["0505"]}) == set()  # the table's D, converted
+    assert turn(result="D") == {"W-CRT/1"}  # a retreat exists: D1 must retreat

@@ -248,12 +248,28 @@ class CombatRules(FormationRules, SupplyRules):
         result = row[position] if position < len(row) else None
         if result is None:
             return found + self.not_checked("W-CRT/1", f"the result in column {column}", action, ctx)
-        if action.result is not None and action.result != result:
+        converted = self._royal_tank_corps(result, attackers, defenders, action, state, ctx)
+        if action.result is not None and action.result not in (result, converted):
             found.append(mismatch("W-CRT/1", f"{column} with a die of {action.roll} gives {result} ({self.tables.origin('combat_results')}), not {action.result}", action))
-        ctx.outcome(action, f"{column}, die {action.roll}: {result}", result=result, rule="W-CRT/1")
+        if converted != result:
+            ctx.outcome(action, f"{column}, die {action.roll}: {result}, D1 for the Royal Tank Corps formation", result=converted, rule="W-Form/2")
+            result = converted
+        else:
+            ctx.outcome(action, f"{column}, die {action.roll}: {result}", result=result, rule="W-CRT/1")
         ctx.extra["result"] = result
         found += self._effects(action, result, attackers, defenders, state, ctx)
         return found
+
+    def _royal_tank_corps(self, result: str, attackers, defenders, action: Combat, state: State, ctx: TurnContext) -> str:
+        """W-Form/2: in a combat with a Royal Tank Corps formation, DeX and D become D1, unless the defenders have no
+        retreat (无路可退), when the original result stands."""
+        if result not in ("D", "DeX") or not any(self.kind(u) == "royal_tank_corps" for u in list(attackers) + list(defenders)):
+            return result
+        unresolved = {t for t, _ in ctx.extra.get("declared", []) if t != action.target} - ctx.extra.get("resolved_hexes", set())
+        attacker_at = {u.at for u in attackers}
+        if any(self._can_retreat(u, action.target, 1, attacker_at, unresolved, state) for u in defenders):
+            return "D1"
+        return result
 
     @staticmethod
     def _position(columns: list[str], odds: tuple[int, int]) -> int | None:
