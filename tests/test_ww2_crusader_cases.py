@@ -695,3 +695,64 @@ def test_c56_royal_tank_corps_turns_d_into_d1():
     assert turn(result="D1", retreats={"GB-ARM-1": ["0505"]}) == set()
     assert turn(result="D", retreats={"GB-ARM-1": ["0505"]}) == set()  # the table's D, converted
     assert turn(result="D") == {"W-CRT/1"}  # a retreat exists: D1 must retreat
+
+
+# --- K. street fighting (C70-C74) ----------------------------------------------------------------------------------------
+def street(order, units, at):
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Special
+
+    return Special(index=0, source=SRC, order=order, units=tuple(units), at=H(at))
+
+
+def test_c70_the_defender_chooses_a_street_fight_and_the_attacker_moves_in():
+    start = state({"PZ-1": "0403", "PZ-2": "0203", "GB-INF-1": "0303"})
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0303"), street("street_fight", ["PZ-1"], "0303")], start)
+    assert illegal(found) == set() and start.status["street_fights"] == ["0303"]
+    assert {u.id for u in start.units_at(H("0303"))} == {"PZ-1", "GB-INF-1"}
+    start = state({"PZ-1": "0403", "GB-INF-1": "0404"})
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), street("street_fight", ["PZ-1"], "0404")], start)) == {"W-Street/1"}
+
+
+def in_street_fight(extra=None, status=None):
+    start = state({"PZ-1": "0303", "GB-INF-1": "0303"} | (extra or {}), status=status)
+    start.status["street_fights"] = ["0303"]
+    return start
+
+
+def test_c70_a_street_fight_hex_is_isolated():
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-2"], "0303")], in_street_fight({"PZ-2": "0203"}))) == {"W-Street/3"}
+    assert illegal(run("allied", [phase("attack_1", "allied"), declare(["GB-INF-1"], "0203")], in_street_fight({"PZ-2": "0203"}))) == {"W-Street/3"}
+
+
+def test_c71_moving_in_stops_and_joins():
+    assert illegal(run("axis", [phase("move_1"), move("IT-INF-1", "0303")], in_street_fight({"IT-INF-1": "0203"}))) == set()
+    assert illegal(run("axis", [phase("move_1"), move("IT-INF-1", "0303", "0403")], in_street_fight({"IT-INF-1": "0203"}))) == {"W-Move/4"}
+
+
+@pytest.mark.parametrize("supplied, ok", [(True, True), (False, False)])
+def test_c72_leaving_only_into_supply(supplied, ok):
+    start = in_street_fight()
+    start.units["PZ-1"].supplied = supplied
+    assert (illegal(run("axis", [phase("move_1"), move("PZ-1", "0203")], start)) == set()) is ok
+
+
+@pytest.mark.parametrize("chosen, ok", [(["PZ-1"], True), ([], False)])
+def test_c73_resolution_larger_side_units_totalling_at_least_the_smaller(chosen, ok):
+    start = in_street_fight({"PZ-2": "0303", "IT-INF-1": "0303", "GB-INF-1": ("0303", 2)})  # 12 against 3: 4:1
+    found = run("axis", [phase("turn_end"), street("street_resolution", chosen, "0303")], start)
+    assert (illegal(found) == set()) is ok
+    if ok:
+        assert not start.units["GB-INF-1"].on_map and start.status["street_fights"] == []  # De on a ① unit: gone; the fight ends
+        assert start.units["PZ-2"].tallies["stamina"] == 2 and start.units["PZ-1"].step == 1  # −2 each; the chosen took De
+
+
+@pytest.mark.parametrize("defender, passes", [(("GB-ARM-1", 2), True), (("GB-INF-1", 2), False)])
+def test_c74_supply_through_a_street_fight_only_for_the_larger_side_at_5_to_1(defender, passes):
+    # the Axis 4 + 4 + 4 = 12 against a ① armoured brigade (2): 6:1, passes; against ① infantry (3): 4:1, does not
+    start = state({"PZ-1": "0303", "PZ-2": "0303", "IT-INF-1": "0303", defender[0]: ("0303", defender[1])})
+    start.status["street_fights"] = ["0303"]
+    rules = module_ruleset(MODULE)
+    assert rules.street_passes(start, H("0303"), "axis") is passes
+    assert rules.street_passes(start, H("0303"), "allied") is False

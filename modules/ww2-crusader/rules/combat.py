@@ -19,7 +19,7 @@ from pbem.rules.ruleset import TurnContext, illegal, mismatch
 
 from .base import ATTACK_SEGMENTS
 from .formations import DUG_IN, FORMATIONS, FormationRules
-from .supply import SupplyRules
+from .street import StreetRules
 
 HALFAYA = "halfaya_pass"  # the map's feature for the two Halfaya Pass hexes
 ASSAULT = "assault"  # 猛攻, declared on the attack
@@ -48,7 +48,7 @@ def attacker_part(result: str) -> str:
     return result.split("/")[1] if "/" in result else (result if result.startswith("A") else "")
 
 
-class CombatRules(FormationRules, SupplyRules):
+class CombatRules(FormationRules, StreetRules):
     """check_special(declare) / check_attack / after_attack."""
 
     # --- declaration (W-Cbt/1-4) ---------------------------------------------------------------------------
@@ -64,6 +64,9 @@ class CombatRules(FormationRules, SupplyRules):
         defenders = [u for u in state.units_at(target) if u.side != ctx.phase_side]
         if not defenders:
             return [illegal("W-Cbt/1", f"no enemy unit is in {self.where(target)}", action, at=target)]
+        streets = self.street_hexes(state)
+        if target in streets or any(u in state.units and state.units[u].at in streets for u in action.units):
+            return [illegal("W-Street/3", "a street-fight hex cannot be attacked and its units cannot attack (巷战格不能被攻击)", action, at=target)]
         round_ = ATTACK_SEGMENTS[ctx.phase]
         declared = ctx.extra.setdefault("declared", [])
         already = {u for _, units in declared for u in units}
@@ -150,7 +153,7 @@ class CombatRules(FormationRules, SupplyRules):
                 if unit is None or not unit.on_map:
                     continue
                 for near in self.module.map.neighbours[unit.at]:
-                    if near not in targets and any(u.side != unit.side for u in state.units_at(near)):
+                    if near not in targets and near not in self.street_hexes(state) and any(u.side != unit.side for u in state.units_at(near)):
                         found.append(illegal("W-Cbt/4", f"{self.name(unit_id)} attacks {self.where(target)} but the enemy in {self.where(near)}, also next to it, is attacked by no one (发起进攻时,必须同时攻击与进攻单位相邻的敌军单位)", action, at=near))
                         targets.add(near)  # said once per hex
         return found
@@ -398,6 +401,8 @@ class CombatRules(FormationRules, SupplyRules):
                 return f"{self.where(b)} is next to an attacking unit (不能进入与进攻单位相邻的格, even if friendly units hold it)"
             if b in unresolved:
                 return f"{self.where(b)} is a declared attack not yet resolved"
+            if b in self.street_hexes(state):
+                return f"{self.where(b)} is a street fight: retreats may not enter it (撤退的单位不能进入或经过巷战格)"
             if self.enemy_zoc(state, b, unit.side) and not self.friendly_in(state, b, unit.side, besides=(unit.id,)):
                 return f"{self.where(b)} is in an enemy ZOC with no friendly unit"
         return None
@@ -459,4 +464,4 @@ class CombatRules(FormationRules, SupplyRules):
         return found
 
 
-SPECIAL_ORDERS = {"declare", "bonus", "recruit", "reorganise", "dig_in", "formation", "face"}
+SPECIAL_ORDERS = {"declare", "bonus", "recruit", "reorganise", "dig_in", "formation", "face", "street_fight", "street_resolution"}

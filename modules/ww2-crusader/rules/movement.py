@@ -14,12 +14,14 @@ from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal
 
 from .base import MOVE_SEGMENTS, STRONG, WEAK
+from .supply import NONE
 from .formations import DUG_IN, FORMATIONS, NO_FORMATION, FormationRules
+from .street import StreetRules
 
 EXTRA_MP = "extra_mp"
 
 
-class MovementRules(FormationRules):
+class MovementRules(FormationRules, StreetRules):
     """check_move / after_move."""
 
     def check_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
@@ -92,7 +94,10 @@ class MovementRules(FormationRules):
                 return [illegal("W-Move/1", f"{name}: {self.where(b)} is not next to {self.where(a)}", action, at=b)]
             if self.main_terrain(b) in impassable:
                 return [illegal("W-Move/1", f"{name} may not enter {self.where(b)} ({self.main_terrain(b)}; hint card, supplied)", action, at=b)]
-            if any(u.side != unit.side for u in state.units_at(b)):
+            street = b in self.street_hexes(state)
+            if street and n < len(path) - 2:
+                return [illegal("W-Move/4", f"{name} enters the street fight in {self.where(b)} and stops there", action, at=b)]
+            if not street and any(u.side != unit.side for u in state.units_at(b)):
                 return [illegal("W-Stack/5", f"{name} may not enter {self.where(b)}: enemy units are there (双方的单位不能互相堆叠)", action, at=b)]
             cost = self.step_cost(a, b)
             spent = None if cost is None or spent is None else spent + cost
@@ -112,6 +117,8 @@ class MovementRules(FormationRules):
                     kind = "strong" if zoc_here == STRONG else "weak"
                     found.append(illegal("W-Move/3", f"{name} enters the enemy {kind} ZOC in {self.where(b)} and must stop there ({self.tables.origin('zoc_stop')})", action, at=b))
                     break
+        if unit.at in self.street_hexes(state) and len(path) > 1 and self.supply(state, unit, path[-1]) == NONE:
+            found.append(illegal("W-Street/2", f"{name} leaves the street fight into {self.where(path[-1])}, where it would be out of supply (必须能得到正常的己方补给)", action))
         allowance = self.allowance(unit, segment_round, EXTRA_MP in action.declared)
         if spent is None or allowance is None:
             found += self.not_checked("W-Move/1", "the MP cost of a terrain or the unit's extra MP", action, ctx)
