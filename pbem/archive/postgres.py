@@ -226,8 +226,13 @@ def connect(url: str) -> Connection:
         raise ServiceError(f"{shown(url)}: PostgreSQL archives need psycopg: pip install 'pbem[postgres]'") from None
     try:
         params = conninfo_to_dict(url)
+        port = str(params.get("port") or "")
+        if port and not all(p.strip().isdigit() for p in port.split(",")):
+            raise psycopg.ProgrammingError("port")
     except psycopg.Error:
-        raise PbemError(f"--db {shown(url)}: not a valid PostgreSQL URL (postgresql://USER@HOST:PORT/DATABASE)") from None
+        # Not shown: where a URL cannot be parsed, neither can the password in it be found.
+        raise PbemError("--db: not a valid PostgreSQL URL (postgresql://USER@HOST:PORT/DATABASE; the URL given is not shown, "
+                        "as it may hold a password)") from None
     try:
         raw = psycopg.connect(url, autocommit=True, connect_timeout=int(params.get("connect_timeout") or 10),
                               application_name="pbem")  # fmt: skip
