@@ -306,8 +306,9 @@ def check_schema(db: Connection, url: str, version: int) -> None:
     names = list(expected)
     actual: dict[str, list[str]] = {}
     for table, column in db.execute(
-        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
-        " AND table_name = ANY(?)", (names,)
+        "SELECT c.relname::text, a.attname::text FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+        " WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname = ANY(?)"
+        " AND a.attnum > 0 AND NOT a.attisdropped", (names,)
     ):
         actual.setdefault(table, []).append(column)
     for table, columns in expected.items():
