@@ -29,7 +29,7 @@ from pbem.model.errors import PbemError, ServiceError
 
 LOCK_KEY = 0x5042454D  # pg_advisory_xact_lock key: "PBEM"
 MARKER = "pbem_archive"  # the table holding the application id and the schema version
-TABLES = ("games", "players", "turns", "violations", "game_numbers", "dice_records")
+TABLES = ("games", "players", "turns", "violations", "game_numbers", "dice_records", "revalidation", "revalidated")
 
 # Migration n takes the schema from version n to n + 1, as store.MIGRATIONS[n] does for SQLite.
 # Never edit a released step: append a new one, to both lists.
@@ -115,6 +115,10 @@ MIGRATIONS: tuple[str, ...] = (
         file_hash TEXT NOT NULL,
         PRIMARY KEY (game_id, name)
     );
+    """,
+    """
+    CREATE TABLE revalidation (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL, seconds DOUBLE PRECISION NOT NULL);
+    CREATE TABLE revalidated (game_id BIGINT PRIMARY KEY, actions BIGINT NOT NULL, outcome TEXT);
     """,
 )
 

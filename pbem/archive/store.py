@@ -127,6 +127,13 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, name)
     );
     """,
+    # 5 -> 6: the checkpoint of a re-validation (pbem/archive/revalidate.py): what the run depends on (``key``),
+    # and each game it has re-checked, written in the same transaction as that game's new verdicts, so a run
+    # stopped at any moment resumes where it stopped. ``outcome`` is the change or error found (JSON), NULL if none.
+    """
+    CREATE TABLE revalidation (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL, seconds REAL NOT NULL);
+    CREATE TABLE revalidated (game_id INTEGER PRIMARY KEY, actions INTEGER NOT NULL, outcome TEXT);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
