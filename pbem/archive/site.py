@@ -96,7 +96,11 @@ def _render_game(stored: games.StoredGame, row: games.GameRow, out: Path) -> dic
         summary["note"] = f"no replay: {printable(error.message)}"
         return summary
     title = printable(row.title or f"{module.name}: {row.scenario or 'game'}") + f" (game #{row.id})"
-    page = render_html(played, title=title, metadata=stored.metadata)
+    # The viewer shows these as text; made printable here too, so a bidi override in a name is seen, not obeyed.
+    metadata = {key: ({side: [printable(n) for n in names] for side, names in value.items()} if key == "players"
+                      else printable(value) if isinstance(value, str) else value)
+                for key, value in stored.metadata.items()}  # fmt: skip
+    page = render_html(played, title=title, metadata=metadata)
     write_atomic(out, sitepages.with_site_links(page))
     summary.update(replay=f"games/{row.id}.html", rolls=rolls)
     return summary
