@@ -74,6 +74,17 @@ def _kept_rolls(record: Any, players: dict[str, list[str]]) -> list[list[Any]]:
     return out
 
 
+def _side_names(module: Any) -> dict[str, str]:
+    """The module's names of its sides ("Central Powers" for ``cp``), as its art style gives them."""
+    try:
+        from pbem.art.style import load_style
+
+        style = load_style(module.path)
+    except (ImportError, PbemError):
+        return {}
+    return {side: str(style.side_name(side)) for side in module.sides}
+
+
 def _render_game(stored: games.StoredGame, row: games.GameRow, out: Path) -> dict[str, Any]:
     """Replay a game, write its page to ``out``; return what the other pages need of it."""
     from pbem.archive import sitepages
@@ -89,6 +100,7 @@ def _render_game(stored: games.StoredGame, row: games.GameRow, out: Path) -> dic
         summary["note"] = f"no replay: the module {printable(row.module)!r} is not installed"
         return summary
     summary["module_name"] = module.name
+    summary["side_names"] = _side_names(module)
     try:
         played = play_game(module, stored.turns, stored.start_name, stored.start_data, dice=stored.dice)
         rolls = _kept_rolls(played.dice(), stored.metadata["players"])

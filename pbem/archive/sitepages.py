@@ -105,8 +105,14 @@ def _players_html(game: dict[str, Any], slugs: dict[str, str], root: str) -> str
     parts = []
     for side, names in game["players"].items():
         links = ", ".join(f'<a href="{root}players/{slugs[name_key(n)]}.html">{text(n)}</a>' for n in names if name_key(n) in slugs)
-        parts.append(f'{links} <span class="side">({text(side)})</span>')
+        parts.append(f'{links} <span class="side">({_side(game, side)})</span>')
     return '<span class="vs">vs</span>'.join(parts) or '<span class="muted">-</span>'
+
+
+def _side(game: dict[str, Any], side: str) -> str:
+    """A side as the module names it ("Central Powers"), else as stored."""
+    names = game.get("side_names")
+    return text(names.get(side, side) if isinstance(names, dict) else side)
 
 
 def _verdict(game: dict[str, Any]) -> str:
@@ -122,14 +128,14 @@ def _result_html(game: dict[str, Any]) -> str:
         return '<span class="muted">none</span>'
     shown = text(game["result"])
     if kind == "win":
-        return f"{shown} <span class=side>won</span>"
+        return f'<span title="recorded: {shown}">{_side(game, str(why))} won</span>'
     if kind == "draw":
-        return f'<span class="draw">{shown}</span>'
+        return f'<span class="draw" title="recorded: {shown}">draw</span>'
     return f'{shown} <span class="side" title="{text(why)}">(not rated)</span>'
 
 
 def _game_link(game: dict[str, Any], root: str) -> str:
-    label = text(game.get("title") or f"game #{game['id']}")
+    label = text(game["title"]) if game.get("title") else f"replay #{int(game['id'])}"
     if game.get("replay"):
         return f'<a href="{root}games/{int(game["id"])}.html">{label}</a>'
     return f'{label} <span class="side">{text(game.get("note") or "no replay")}</span>'
@@ -217,8 +223,8 @@ def player_page(standing: Standing, mine: list[dict[str, Any]], table: dict[str,
         others = {side: names for side, names in g["players"].items() if side not in sides}
         rows.append(
             f'<tr><td>{text(g.get("finished") or "-")}</td><td>{_game_link(g, "../")}</td><td>{text(g.get("module_name") or g["module"])}'
-            f' <span class="side">{text(g.get("scenario") or "")}</span></td><td>{", ".join(text(s) for s in sides)}</td>'
-            f'<td>{_players_html({"players": others}, slugs, "../")}</td><td>{_result_html(g)}</td>'
+            f' <span class="side">{text(g.get("scenario") or "")}</span></td><td>{", ".join(_side(g, s) for s in sides)}</td>'
+            f'<td>{_players_html({**g, "players": others}, slugs, "../")}</td><td>{_result_html(g)}</td>'
             f'<td class="{outcome_ if outcome_ != "-" else "muted"}">{outcome_}</td><td class="num">{change}</td><td>{_verdict(g)}</td></tr>'
         )
     rating = f"{round(standing.rating)}" if standing.rated else "unrated"
