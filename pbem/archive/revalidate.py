@@ -220,9 +220,12 @@ class _checker:
 def _jobs(archive: Archive, ids: list[int], paths: dict[str, str]) -> Iterator[tuple[str, Job | tuple[int, str]]]:
     """(module id, job) for each game, or (module id, (game id, why it cannot be replayed))."""
     for gid in ids:
-        module_id, start_name, start_data = archive.db.execute(
+        row = archive.db.execute(
             "SELECT CAST(module AS TEXT), CAST(start_name AS TEXT), CAST(start_data AS BLOB) FROM games WHERE id = ?", (gid,)
         ).fetchone()
+        if row is None:  # removed (by another process) since the list was read
+            continue
+        module_id, start_name, start_data = row
         if not paths.get(module_id):
             yield module_id, (gid, f"module {module_id} is not installed; give its folder with --module")
             continue
@@ -257,7 +260,10 @@ def _results(archive: Archive, ids: list[int], paths: dict[str, str], check, win
 
 def _compare_and_store(archive: Archive, gid: int, outcome: list, version: str, store: bool) -> Change | None:
     db = archive.db
-    was_ok = bool(db.execute("SELECT ok FROM games WHERE id = ?", (gid,)).fetchone()[0])
+    row = db.execute("SELECT ok FROM games WHERE id = ?", (gid,)).fetchone()
+    if row is None:  # removed by another process while it was replayed
+        return None
+    was_ok = bool(row[0])
     before = [
         tuple(r) for r in db.execute(
             "SELECT seq, action, rule, severity, message FROM violations WHERE game_id = ? ORDER BY seq, n", (gid,)
@@ -273,6 +279,8 @@ def _compare_and_store(archive: Archive, gid: int, outcome: list, version: str, 
     if store:
         now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         with archive.transaction():
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is None:
+                return None  # removed meanwhile: nothing of it to store
             if change is not None:
                 db.execute("DELETE FROM violations WHERE game_id = ?", (gid,))
                 for seq, (verdicts, _, _) in enumerate(outcome):
