@@ -236,3 +236,17 @@ def test_browser_opens_every_modules_replay(built, page):
         page.wait_for_function("() => document.querySelectorAll('#actions li').length > 0")
         page.click("#step-next")
         assert page.text_content("#action-text")
+
+
+def test_a_site_from_a_club_server_is_the_same_site(built, capsys, pg_url, tmp_path):
+    """The site reads the archive only through its public API, so a PostgreSQL archive gives the same pages."""
+    db, site = built
+    copy_db = tmp_path / "one.sqlite"
+    game = hostile_game(tmp_path / "g1", EVIL_SOVIET, EVIL_CHINESE, 7)
+    for where in (copy_db, pg_url):
+        assert run(capsys, "archive", "--db", where, "add", *game, "--title", EVIL_TITLE, "--result", "soviet", "--finished", "2024-05-01")[0] == 0
+    code, out, _ = run(capsys, "archive", "site", pg_url, "--out", tmp_path / "pg")
+    assert code == 0 and "1 replayed" in out
+    assert run(capsys, "archive", "site", copy_db, "--out", tmp_path / "file")[0] == 0
+    assert pages(tmp_path / "pg") == pages(tmp_path / "file")
+    assert "&lt;/script&gt;&lt;img src=x" in (tmp_path / "pg" / "index.html").read_text()

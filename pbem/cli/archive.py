@@ -390,15 +390,16 @@ def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
 
 
 @archive.command()
-@click.argument("archive_file", metavar="[ARCHIVE]", required=False)
+@click.argument("archive_file", metavar="[ARCHIVE]", required=False, type=DB_LOCATION)
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path), help="The site's folder (new, empty, or one pbem wrote a site into).")
 @db_option
 @click.pass_context
 def site(ctx, archive_file, out) -> int:
     """Write a static web site of the archive to folder OUT: games (search, filters), standings, players, replays.
 
-    ARCHIVE is the archive (default: --db, else the default archive). Run it again after adding games: only
-    games that changed are replayed and rewritten. The pages work offline and on any web host, with no server.
+    ARCHIVE is the archive, a file or postgresql://... (default: --db, else the default archive). Run it again
+    after adding games: only games that changed are replayed and rewritten. The pages work offline and on any
+    web host, with no server.
     """
     from pbem.archive.site import build_site
 
