@@ -163,9 +163,14 @@ def test_a_forged_manifest_deletes_nothing_outside_the_site(built, tmp_path, cap
     (tmp_path / "victim.html").write_text("keep")
     manifest = json.loads((copy_site / "pbem-site.json").read_text())
     manifest["files"] += ["../victim.html", "/etc/passwd", "games/../../victim.html"]
+    # A summary that would put other players or a foreign link on the pages is not taken: the game is rendered again.
+    manifest["games"]["3"]["summary"].update(players={"soviet": ["Mallory"]}, replay="javascript:alert(1)")
+    manifest["games"]["4"]["summary"]["rolls"] = [["bob", "attack", 1, 6, ["<b>"], 4]]
     (copy_site / "pbem-site.json").write_text(json.dumps(manifest))
-    assert run(capsys, "archive", "site", db, "--out", copy_site)[0] == 0
+    code, out, _ = run(capsys, "archive", "site", db, "--out", copy_site)
+    assert code == 0 and "2 replayed, 4 unchanged" in out, out
     assert (tmp_path / "victim.html").read_text() == "keep"
+    assert pages(copy_site) == pages(site)
 
 
 # --- in Chromium ------------------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def _render_game(stored: games.StoredGame, row: games.GameRow, out: Path) -> dic
     from pbem.archive.viewer import render_html
     from pbem.model.module import load_module_by_id
 
-    summary: dict[str, Any] = {"module_name": row.module, "replay": None, "note": None, "rolls": []}
+    summary: dict[str, Any] = {"module_name": row.module, "replay": None, "note": None, "rolls": [], "side_names": {}}
     try:
         module = load_module_by_id(row.module)  # by id only: a received archive must not pick the code run
     except PbemError:
@@ -116,6 +116,36 @@ def _render_game(stored: games.StoredGame, row: games.GameRow, out: Path) -> dic
     write_atomic(out, sitepages.with_site_links(page))
     summary.update(replay=f"games/{row.id}.html", rolls=rolls)
     return summary
+
+
+def _checked_summary(summary: Any, gid: int) -> dict[str, Any] | None:
+    """A game's summary from the manifest if it has exactly the shape pbem writes, else ``None`` (the game is
+    rendered again): the folder is the user's, but a file read back is checked like any other."""
+    if not isinstance(summary, dict) or set(summary) != {"module_name", "replay", "note", "rolls", "side_names"}:
+        return None
+    if not isinstance(summary["module_name"], str) or summary["replay"] not in (None, f"games/{int(gid)}.html"):
+        return None
+    if not (summary["note"] is None or isinstance(summary["note"], str)):
+        return None
+    names = summary["side_names"]
+    if not isinstance(names, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in names.items()):
+        return None
+    rolls = summary["rolls"]
+    if not isinstance(rolls, list) or not all(_sound_roll(roll) for roll in rolls):
+        return None
+    return summary
+
+
+def _sound_roll(roll: Any) -> bool:
+    def number(value: Any, low: int, high: int) -> bool:
+        return type(value) is int and low <= value <= high
+
+    if not (isinstance(roll, list) and len(roll) == 6 and isinstance(roll[0], str) and isinstance(roll[1], str)):
+        return False
+    _, _, count, sides, faces, total = roll
+    if not (number(count, 1, 1000) and number(sides, 1, 10**6) and number(total, -10**6, 10**6)):
+        return False
+    return faces is None or (isinstance(faces, list) and len(faces) <= 1000 and all(number(f, -10**6, 10**6) for f in faces))
 
 
 def _read_manifest(folder: Path) -> dict[str, Any]:
@@ -171,7 +201,13 @@ def build_site(archive: Archive, folder: Path, *, progress: Callable[[str], None
     installed: dict[str, str | None] = {}
     rows = games.list_games(archive)
     for row in rows:
-        stored = games.load_game(archive, row.id)
+        try:
+            stored = games.load_game(archive, row.id)
+        except PbemError as error:  # a received archive's game with file names such as ../../x: listed, not replayed
+            summary = {"module_name": row.module, "replay": None, "note": f"not shown: {error.message}", "rolls": [], "side_names": {}}
+            summaries.append({**row.as_json(), "started": None, **summary})
+            counts["replayed"] += 1
+            continue
         if row.module not in installed:
             try:
                 installed[row.module] = load_module_by_id(row.module).version
@@ -180,9 +216,9 @@ def build_site(archive: Archive, folder: Path, *, progress: Callable[[str], None
         key = _game_key(row, stored, installed[row.module])
         page = folder / "games" / f"{int(row.id)}.html"
         previous = old_games.get(str(row.id))
-        if (isinstance(previous, dict) and previous.get("key") == key and isinstance(previous.get("summary"), dict)
-                and (previous["summary"].get("replay") is None or page.is_file())):  # fmt: skip
-            summary = previous["summary"]
+        kept = _checked_summary(previous["summary"], row.id) if isinstance(previous, dict) and previous.get("key") == key else None
+        if kept is not None and (kept["replay"] is None or page.is_file()):
+            summary = kept
             counts["unchanged"] += 1
         else:
             if progress:
