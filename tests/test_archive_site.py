@@ -255,3 +255,17 @@ def test_a_site_from_a_club_server_is_the_same_site(built, capsys, pg_url, tmp_p
     assert run(capsys, "archive", "site", copy_db, "--out", tmp_path / "file")[0] == 0
     assert pages(tmp_path / "pg") == pages(tmp_path / "file")
     assert "&lt;/script&gt;&lt;img src=x" in (tmp_path / "pg" / "index.html").read_text()
+
+
+def test_a_game_with_a_path_for_a_file_name_is_listed_not_replayed(built, capsys, tmp_path):
+    db, site = built
+    copy_db, copy_site = tmp_path / "club.sqlite", tmp_path / "site"
+    shutil.copyfile(db, copy_db)
+    shutil.copytree(site, copy_site)
+    with sqlite3.connect(copy_db) as edit:
+        edit.execute("UPDATE turns SET name = '../../evil.html' WHERE game_id = 3")
+    code, out, _ = run(capsys, "archive", "site", copy_db, "--out", copy_site)
+    assert code == 0 and "0 replayed, 5 unchanged, 1 removed, 1 not shown" in out, out
+    index = (copy_site / "index.html").read_text()
+    assert "not shown:" in index and 'href="games/3.html"' not in index and not (copy_site / "games" / "3.html").exists()
+    assert not list(tmp_path.rglob("evil*"))

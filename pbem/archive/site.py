@@ -195,7 +195,7 @@ def build_site(archive: Archive, folder: Path, *, progress: Callable[[str], None
     _prepare_folder(folder)
     old = _read_manifest(folder)
     old_games = old.get("games") if isinstance(old.get("games"), dict) else {}
-    counts = {"games": 0, "replayed": 0, "unchanged": 0, "removed": 0, "players": 0, "pages": 0}
+    counts = {"games": 0, "replayed": 0, "unchanged": 0, "removed": 0, "not_shown": 0, "players": 0, "pages": 0}
     summaries: list[dict[str, Any]] = []
     entries: dict[str, Any] = {}
     installed: dict[str, str | None] = {}
@@ -206,7 +206,7 @@ def build_site(archive: Archive, folder: Path, *, progress: Callable[[str], None
         except PbemError as error:  # a received archive's game with file names such as ../../x: listed, not replayed
             summary = {"module_name": row.module, "replay": None, "note": f"not shown: {error.message}", "rolls": [], "side_names": {}}
             summaries.append({**row.as_json(), "started": None, **summary})
-            counts["replayed"] += 1
+            counts["not_shown"] += 1
             continue
         if row.module not in installed:
             try:

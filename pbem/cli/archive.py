@@ -407,8 +407,9 @@ def site(ctx, archive_file, out) -> int:
         ctx.obj["db"] = archive_file
     archive_ = _open(ctx)
     counts = build_site(archive_, out)
+    not_shown = f", {counts['not_shown']} not shown (see the index)" if counts["not_shown"] else ""
     click.echo(
         f"wrote the site of {counted(counts['games'], 'game')} to {_shown(out)}: {counts['replayed']} replayed, {counts['unchanged']} unchanged,"
-        f" {counts['removed']} removed; {counted(counts['players'], 'player')}; open {_shown(out / 'index.html')}"
+        f" {counts['removed']} removed{not_shown}; {counted(counts['players'], 'player')}; open {_shown(out / 'index.html')}"
     )
     return EXIT_OK
