@@ -222,6 +222,11 @@ def test_browser_searches_filters_and_opens_a_player_and_a_replay(built, page):
     assert visible_rows(page) == ["5"]
     assert page.evaluate("() => [window.pwned, document.querySelectorAll('img, #bold').length]") == [None, 0]
     page.select_option("#f-result", "")
+    page.fill("#f-until", "2024-12-31")
+    assert visible_rows(page) == ["2"]
+    page.fill("#f-until", "")
+    page.fill("#f-since", "2024-06-01")
+    assert "2" not in visible_rows(page) and len(visible_rows(page)) == 5
     page.click("#games a:text('Ivan')")
     page.wait_for_load_state()
     assert page.text_content("h1") == EVIL_SOVIET and page.is_visible("#dice")

@@ -58,7 +58,8 @@ _FILTER_JS = """
 (function(){
   var rows = Array.prototype.slice.call(document.querySelectorAll('#games tbody tr'));
   var q = document.getElementById('q'), fm = document.getElementById('f-module'), fp = document.getElementById('f-player'),
-      fr = document.getElementById('f-result'), fv = document.getElementById('f-verdict'), count = document.getElementById('count');
+      fr = document.getElementById('f-result'), fv = document.getElementById('f-verdict'), count = document.getElementById('count'),
+      since = document.getElementById('f-since'), until = document.getElementById('f-until');
   function apply(){
     var words = q.value.toLowerCase().split(/\\s+/).filter(Boolean), shown = 0;
     rows.forEach(function(row){
@@ -67,13 +68,15 @@ _FILTER_JS = """
         && (!fm.value || row.getAttribute('data-module') === fm.value)
         && (!fp.value || (' ' + row.getAttribute('data-players') + ' ').indexOf(' ' + fp.value + ' ') >= 0)
         && (!fr.value || row.getAttribute('data-result') === fr.value)
-        && (!fv.value || row.getAttribute('data-verdict') === fv.value);
+        && (!fv.value || row.getAttribute('data-verdict') === fv.value)
+        && (!since.value || row.getAttribute('data-finished') >= since.value)
+        && (!until.value || (row.getAttribute('data-finished') && row.getAttribute('data-finished') <= until.value));
       row.hidden = !ok;
       if (ok) shown++;
     });
     count.textContent = shown + ' of ' + rows.length + ' game' + (rows.length === 1 ? '' : 's');
   }
-  [q, fm, fp, fr, fv].forEach(function(el){ el.addEventListener('input', apply); el.addEventListener('change', apply); });
+  [q, fm, fp, fr, fv, since, until].forEach(function(el){ el.addEventListener('input', apply); el.addEventListener('change', apply); });
   apply();
 })();
 """
@@ -153,7 +156,7 @@ def index_page(summaries: list[dict[str, Any]], table: dict[str, Standing], slug
         players = " ".join(sorted({slugs[name_key(n)] for names in g["players"].values() for n in names if name_key(n) in slugs}))
         rows.append(
             f'<tr data-module="{module_ids[g["module"]]}" data-players="{players}" data-result="{result}"'
-            f' data-verdict="{"legal" if g["ok"] else "violations"}">'
+            f' data-verdict="{"legal" if g["ok"] else "violations"}" data-finished="{text(g.get("finished") or "")}">'
             f'<td class="num">{int(g["id"])}</td><td>{_game_link(g, "")}</td><td>{text(module_names[g["module"]])}</td>'
             f'<td>{text(g.get("scenario") or "-")}</td><td>{_players_html(g, slugs, "")}</td>'
             f'<td>{text(g.get("started") or "-")}</td><td>{text(g.get("finished") or "-")}</td>'
@@ -170,6 +173,7 @@ def index_page(summaries: list[dict[str, Any]], table: dict[str, Standing], slug
 <option value="draw">draw</option><option value="unrated">result not rated</option><option value="none">no result</option></select>
 <select id="f-verdict" aria-label="verdict"><option value="">any verdict</option><option value="legal">all legal</option>
 <option value="violations">with violations</option></select>
+<label>finished from <input id="f-since" type="date"></label> <label>to <input id="f-until" type="date"></label>
 <span id="count">{len(summaries)} games</span>
 </div>
 <table id="games"><thead><tr><th class="num">#</th><th>Game (replay)</th><th>Module</th><th>Scenario</th><th>Players (side)</th>
