@@ -394,3 +394,29 @@ def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
         for line in report.lines():
             click.echo(_shown(line))
     return EXIT_VIOLATIONS if report.changed or report.errors else EXIT_OK
+
+
+@archive.command()
+@click.argument("archive_file", metavar="[ARCHIVE]", required=False, type=DB_LOCATION)
+@click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path), help="The site's folder (new, empty, or one pbem wrote a site into).")
+@db_option
+@click.pass_context
+def site(ctx, archive_file, out) -> int:
+    """Write a static web site of the archive to folder OUT: games (search, filters), standings, players, replays.
+
+    ARCHIVE is the archive, a file or postgresql://... (default: --db, else the default archive). Run it again
+    after adding games: only games that changed are replayed and rewritten. The pages work offline and on any
+    web host, with no server.
+    """
+    from pbem.archive.site import build_site
+
+    if archive_file is not None:
+        ctx.obj["db"] = archive_file
+    archive_ = _open(ctx)
+    counts = build_site(archive_, out)
+    not_shown = f", {counts['not_shown']} not shown (see the index)" if counts["not_shown"] else ""
+    click.echo(
+        f"wrote the site of {counted(counts['games'], 'game')} to {_shown(out)}: {counts['replayed']} replayed, {counts['unchanged']} unchanged,"
+        f" {counts['removed']} removed{not_shown}; {counted(counts['players'], 'player')}; open {_shown(out / 'index.html')}"
+    )
+    return EXIT_OK
