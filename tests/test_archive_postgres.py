@@ -242,8 +242,8 @@ def test_processes_adding_revalidating_and_removing_at_once(capsys, game, pg_url
 KILLED = """
 import sys, time
 from pathlib import Path
-import pbem.archive.games as target
-marker, calls, original = Path(sys.argv[1]), [], target.insert_turn
+import {module} as target
+marker, calls, original = Path(sys.argv[1]), [], target.{function}
 def wrapped(*args, **kwargs):
     result = original(*args, **kwargs)
     calls.append(1)
@@ -251,20 +251,17 @@ def wrapped(*args, **kwargs):
         marker.write_text("inside")
         time.sleep(60)
     return result
-target.insert_turn = wrapped
+target.{function} = wrapped
 from pbem.cli import main
 main(sys.argv[2:])
 """
 
 
-@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
-def test_kill_during_add_leaves_nothing(capsys, game, pg_url, tmp_path):
-    from pbem.archive import games
-    from pbem.archive.store import open_archive
-
-    assert run(capsys, "archive", "--db", pg_url, "add", game[0])[0] == 0
+def kill_inside(tmp_path: Path, url: str, module: str, function: str, args: list[str]) -> None:
+    """Run ``pbem ARGS`` until the second call of ``module.function`` (inside a transaction), then SIGKILL it
+    and wait until the server has dropped its connection (and so rolled its transaction back)."""
     marker = tmp_path / "inside"
-    child = subprocess.Popen([sys.executable, "-c", KILLED, str(marker), "archive", "--db", pg_url, "add", *map(str, game)],
+    child = subprocess.Popen([sys.executable, "-c", KILLED.format(module=module, function=function), str(marker), *args],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     deadline = time.monotonic() + 30
     while not marker.exists():
@@ -273,14 +270,54 @@ def test_kill_during_add_leaves_nothing(capsys, game, pg_url, tmp_path):
         time.sleep(0.02)
     os.kill(child.pid, signal.SIGKILL)
     child.wait(10)
-    with open_archive(pg_url) as archive:
-        deadline = time.monotonic() + 10  # the server notices the dropped connection and rolls back
-        while archive.db.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pbem' AND pid != pg_backend_pid()").fetchone()[0]:
+    with psycopg.connect(url, autocommit=True) as db:
+        deadline = time.monotonic() + 10
+        while db.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pbem' AND pid != pg_backend_pid()").fetchone()[0]:
             assert time.monotonic() < deadline
             time.sleep(0.05)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
+def test_kill_during_add_leaves_nothing(capsys, game, pg_url, tmp_path):
+    from pbem.archive import games
+    from pbem.archive.store import open_archive
+
+    assert run(capsys, "archive", "--db", pg_url, "add", game[0])[0] == 0
+    kill_inside(tmp_path, pg_url, "pbem.archive.games", "insert_turn", ["archive", "--db", pg_url, "add", *map(str, game)])
+    with open_archive(pg_url) as archive:
         assert archive.db.execute("SELECT count(*) FROM games").fetchone() == (1,)
         assert archive.db.execute("SELECT count(*) FROM turns").fetchone() == (1,)
         assert games.verify(archive) == (1, [])
     # The number the killed add took was never committed: the next game is #2.
     code, out, _ = run(capsys, "archive", "--db", pg_url, "add", *game)
     assert code == 0 and "added game #2" in out
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
+def test_kill_during_revalidate_leaves_each_game_as_it_was(capsys, game, pg_url, tmp_path):
+    for files in (game, game[:1]):
+        assert run(capsys, "archive", "--db", pg_url, "add", *files)[0] == 0
+    with psycopg.connect(pg_url, autocommit=True) as db:  # verdicts as an older module gave them
+        db.execute("DELETE FROM violations")
+        db.execute("UPDATE games SET ok = 1, violations = 0")
+    kill_inside(tmp_path, pg_url, "pbem.archive.revalidate", "store_violations", ["archive", "--db", pg_url, "revalidate", "--jobs", "1"])
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        assert db.execute("SELECT count(*) FROM violations").fetchone() == (0,)
+        assert db.execute("SELECT id, ok, violations FROM games ORDER BY id").fetchall() == [(1, 1, 0), (2, 1, 0)]
+    code, out, _ = run(capsys, "archive", "--db", pg_url, "revalidate", "--jobs", "1", "--format", "json")
+    assert code == 1 and [c["game"] for c in json.loads(out)["changed"]] == [1]
+    code, out, _ = run(capsys, "archive", "--db", pg_url, "verify")
+    assert code == 0 and "2 game(s) checked, all chains intact" in out
+
+
+def test_a_refused_game_leaves_an_empty_database_as_it_was(capsys, game, pg_url, tmp_path):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "t1.json").write_text(game[1].read_text())  # a Chinese reply with no game before it
+    (bad / "t2.json").write_text("{not json")
+    code, _, err = run(capsys, "archive", "--db", pg_url, "add", bad)
+    assert code == 2 and err.count("\n") == 1
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        assert db.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone() == (0,)
+    code, _, err = run(capsys, "archive", "--db", pg_url, "list")
+    assert code == 2 and "no pbem archive in this database" in err

@@ -243,19 +243,33 @@ def connect(url: str) -> Connection:
     except psycopg.Error as error:
         reason = clean(str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__, url)
         raise ServiceError(f"{shown(url)}: cannot connect to the archive server at {_host(params)}: {reason}") from None
-    # Text a session could have set otherwise: the archive's text is UTF-8, its times UTC.
+    # Text a session could have set otherwise: the archive's text is UTF-8.
     raw.execute("SET client_encoding TO 'UTF8'")
+    encoding = raw.execute("SHOW server_encoding").fetchone()[0]
+    if encoding != "UTF8":
+        raw.close()
+        raise PbemError.at(shown(url), f"the database's encoding is {encoding}: an archive needs a UTF8 database (createdb -E UTF8 -T template0)")
     return Connection(raw, url)
 
 
-def open_archive(url: str, *, create: bool) -> tuple[Connection, int]:
+def open_archive(url: str, *, create: bool | None) -> tuple[Connection, int]:
     """A connection to the archive at ``url``, migrated to the current schema; with ``create``, a database
-    without any archive gets one. Returns the connection and the version it was found at."""
+    without any archive gets one. Returns the connection and the version it was found at.
+
+    With ``create=None`` nothing is written: the server is reached, the database checked (pbem's archive, or
+    no archive yet) and the connection closed."""
     from pbem.archive.store import APPLICATION_ID, SCHEMA_VERSION
 
     db = connect(url)
     try:
         version = _version(db, url)
+        if create is None:  # only looking: reachable, and pbem's or empty
+            if version:
+                check_schema(db, url, min(version, SCHEMA_VERSION))
+            if version > SCHEMA_VERSION:
+                raise PbemError.at(shown(url), f"archive schema {version} is newer than this pbem understands ({SCHEMA_VERSION}); upgrade pbem")
+            db.close()
+            return db, version
         if version == 0 and not create:
             raise PbemError.at(shown(url), "no pbem archive in this database (add a game first)")
         if version > SCHEMA_VERSION:

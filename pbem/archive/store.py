@@ -255,7 +255,9 @@ def check_target(path: str | Path | None = None) -> None:
     that cannot be reached, or whose database holds something else)."""
     location = location_of(path) if path is not None else default_location()
     if is_server(location):
-        _open_server(str(location), create=True).close()
+        from pbem.archive import postgres
+
+        postgres.open_archive(str(location), create=None)
         return
     path = Path(location)
     if os.path.lexists(path):
