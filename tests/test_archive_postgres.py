@@ -189,8 +189,8 @@ found = read_game(paths)
 module = games.resolve_module(found, None)
 new = games.prepare_game(found, module, {"title": tag})
 ids = []
-for k in range(count):
-    with adding_to(url) as archive:
+with adding_to(url) as archive:  # one connection; each game its own transaction, as each 'archive add' is
+    for k in range(count):
         ids.append(games.store_game(archive, new)["id"])
 print(json.dumps(ids))
 """
