@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from pbem.archive.games import _compact, store_violations
+from pbem.archive.games import store_violations
+from pbem.archive.safetext import escape_json
 from pbem.archive.store import Archive
 from pbem.model.errors import PbemError
 from pbem.model.printable import unescaped
@@ -103,17 +104,17 @@ class Worker:
         """Replay one stored game: (id, [(verdicts, state JSON, actions) per turn]) or (id, error message)."""
         from pbem.archive.play import play_game
 
-        from pbem.model.state import written_state_text
+        from pbem.model.state import State, written_state_text
 
         gid, module_id, start_name, start_data, turns, dice, final = job
         module = self.modules[module_id]
         try:
-            played = play_game(module, turns, start_name, start_data, scratch=self.scratch, dice=dice, read_back=False)
-            states = [_compact(turn.state) for turn in played.turns]
+            played = play_game(module, turns, start_name, start_data, scratch=self.scratch, dice=dice, read_back=False, keep=State.compact_json)
+            states = [_stored_text(turn.state) for turn in played.turns]
             # A final state that is stored already, byte for byte, is not written again: proving that it reads
             # back (a tenth of the time of a game) is needed only for a new one.
             if states[-1] != final:
-                written_state_text(module, played.turns[-1].state)
+                written_state_text(module, json.loads(played.turns[-1].state))
         except PbemError as error:
             return gid, str(error)
         return gid, [
@@ -121,6 +122,11 @@ class Worker:
               for v in turn.violations], state, turn.actions)
             for turn, state in zip(played.turns, states)
         ]  # fmt: skip
+
+
+def _stored_text(compact: str) -> str:
+    """A state's compact JSON text as the archive stores it (what :func:`pbem.archive.games._compact` gives)."""
+    return compact if compact.isascii() else escape_json(compact, everything=False)
 
 
 _worker: Worker | None = None  # a pool process's own
