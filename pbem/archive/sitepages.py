@@ -38,6 +38,7 @@ table{border-collapse:collapse;width:100%;background:#fff;border:1px solid var(-
 th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{background:#efece2;font-weight:600;position:sticky;top:0}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+td.date{white-space:nowrap}
 tr:hover td{background:#f6f3ea}
 a{color:#1b4f8a}
 .side{color:var(--muted);font-size:13px}
@@ -45,8 +46,9 @@ a{color:#1b4f8a}
 .win{color:var(--win);font-weight:600}.loss{color:var(--loss);font-weight:600}.draw{color:var(--draw);font-weight:600}
 .bad{color:var(--loss)}.ok{color:var(--win)}
 #filters{display:flex;gap:12px;flex-wrap:wrap;align-items:center;margin-bottom:12px}
-#filters input[type=search]{width:22em;padding:5px 8px;font-size:15px}
-#filters select{padding:4px;font-size:14px;max-width:16em}
+#filters input[type=search]{width:18em;padding:5px 8px;font-size:15px}
+#filters select{padding:4px;font-size:14px;max-width:13em}
+#filters .dates{white-space:nowrap}
 #count{color:var(--muted)}
 .cards{display:flex;gap:14px;flex-wrap:wrap;margin:8px 0 4px}
 .card{background:#fff;border:1px solid var(--line);padding:8px 14px;min-width:7em}
@@ -159,21 +161,21 @@ def index_page(summaries: list[dict[str, Any]], table: dict[str, Standing], slug
             f' data-verdict="{"legal" if g["ok"] else "violations"}" data-finished="{text(g.get("finished") or "")}">'
             f'<td class="num">{int(g["id"])}</td><td>{_game_link(g, "")}</td><td>{text(module_names[g["module"]])}</td>'
             f'<td>{text(g.get("scenario") or "-")}</td><td>{_players_html(g, slugs, "")}</td>'
-            f'<td>{text(g.get("started") or "-")}</td><td>{text(g.get("finished") or "-")}</td>'
+            f'<td class="date">{text(g.get("started") or "-")}</td><td class="date">{text(g.get("finished") or "-")}</td>'
             f"<td>{_result_html(g)}</td><td>{_verdict(g)}</td></tr>"
         )
     module_options = "".join(f'<option value="{module_ids[m]}">{text(module_names[m])}</option>' for m in modules)
     people = sorted(table.values(), key=lambda s: (printable(s.name).casefold(), s.key))
     player_options = "".join(f'<option value="{slugs[s.key]}">{text(s.name)}</option>' for s in people)
     body = f"""<div id="filters">
-<input id="q" type="search" placeholder="Search games, players, modules, results…" aria-label="search">
+<input id="q" type="search" placeholder="Search players, modules, results…" aria-label="search">
 <select id="f-module" aria-label="module"><option value="">every module</option>{module_options}</select>
 <select id="f-player" aria-label="player"><option value="">every player</option>{player_options}</select>
 <select id="f-result" aria-label="result"><option value="">any result</option><option value="decided">won by a side</option>
 <option value="draw">draw</option><option value="unrated">result not rated</option><option value="none">no result</option></select>
 <select id="f-verdict" aria-label="verdict"><option value="">any verdict</option><option value="legal">all legal</option>
 <option value="violations">with violations</option></select>
-<label>finished from <input id="f-since" type="date"></label> <label>to <input id="f-until" type="date"></label>
+<span class="dates"><label>finished from <input id="f-since" type="date"></label> <label>to <input id="f-until" type="date"></label></span>
 <span id="count">{len(summaries)} games</span>
 </div>
 <table id="games"><thead><tr><th class="num">#</th><th>Game (replay)</th><th>Module</th><th>Scenario</th><th>Players (side)</th>
@@ -226,7 +228,7 @@ def player_page(standing: Standing, mine: list[dict[str, Any]], table: dict[str,
         change = f"{before_after[1] - before_after[0]:+.0f}" if before_after else "-"
         others = {side: names for side, names in g["players"].items() if side not in sides}
         rows.append(
-            f'<tr><td>{text(g.get("finished") or "-")}</td><td>{_game_link(g, "../")}</td><td>{text(g.get("module_name") or g["module"])}'
+            f'<tr><td class="date">{text(g.get("finished") or "-")}</td><td>{_game_link(g, "../")}</td><td>{text(g.get("module_name") or g["module"])}'
             f' <span class="side">{text(g.get("scenario") or "")}</span></td><td>{", ".join(_side(g, s) for s in sides)}</td>'
             f'<td>{_players_html({**g, "players": others}, slugs, "../")}</td><td>{_result_html(g)}</td>'
             f'<td class="{outcome_ if outcome_ != "-" else "muted"}">{outcome_}</td><td class="num">{change}</td><td>{_verdict(g)}</td></tr>'
