@@ -87,6 +87,7 @@ def test_games_without_a_rateable_result_are_not_rated():
     assert outcome("Alice won", two)[0] == "unrated"
     assert outcome("chinese", {"soviet": ["A"], "chinese": [], "x": ["C"]})[0] == "unrated"
     assert outcome("chinese", two) == ("win", "chinese") and outcome(" DRAW", two) == ("draw", None)
+    assert outcome("Central Powers", {"cp": ["A"], "ap": ["B"]}, {"cp": "Central Powers", "ap": "Allied Powers"}) == ("win", "cp")
     table = standings([{"id": 1, "result": None, "players": two}, {"id": 2, "result": "soviet", "players": {"soviet": ["A"], "chinese": ["a "]}}])
     assert table["a"].rating == START_RATING and table["a"].unrated == 2 and table["b"].unrated == 1 and not table["a"].rated
 

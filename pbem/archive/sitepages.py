@@ -128,7 +128,7 @@ def _verdict(game: dict[str, Any]) -> str:
 
 
 def _result_html(game: dict[str, Any]) -> str:
-    kind, why = outcome(game.get("result"), game["players"])
+    kind, why = outcome(game.get("result"), game["players"], game.get("side_names"))
     if not (game.get("result") or "").strip():
         return '<span class="muted">none</span>'
     shown = text(game["result"])
@@ -153,7 +153,7 @@ def index_page(summaries: list[dict[str, Any]], table: dict[str, Standing], slug
     module_names = {g["module"]: g.get("module_name") or g["module"] for g in summaries}
     rows = []
     for g in sorted(summaries, key=lambda g: (g.get("finished") or "", g["id"]), reverse=True):
-        kind, _ = outcome(g.get("result"), g["players"])
+        kind, _ = outcome(g.get("result"), g["players"], g.get("side_names"))
         result = "none" if not (g.get("result") or "").strip() else {"win": "decided", "draw": "draw"}.get(kind, "unrated")
         players = " ".join(sorted({slugs[name_key(n)] for names in g["players"].values() for n in names if name_key(n) in slugs}))
         rows.append(
