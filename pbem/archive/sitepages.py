@@ -28,7 +28,8 @@ _CSS = """
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);background:var(--bg)}
 header{background:var(--head);color:#fff;padding:10px 20px;display:flex;gap:24px;align-items:baseline;flex-wrap:wrap}
-header h1{margin:0;font-size:20px;font-weight:600}
+header .site{margin:0;font-size:20px;font-weight:600}
+h1{font-size:22px;margin:4px 0 14px}
 header nav a{color:#fff;margin-right:16px;text-decoration:none;border-bottom:2px solid transparent}
 header nav a.here{border-bottom-color:#e0b03a}
 main{padding:16px 20px;max-width:1400px}
@@ -84,7 +85,9 @@ _FILTER_JS = """
 """
 
 
-def _page(title: str, body: str, *, here: str, root: str = "", script: str = "") -> str:
+def _page(title: str, body: str, *, here: str, site: str, root: str = "", script: str = "") -> str:
+    """A page of the site: ``site`` (plain text: the club's name) and the links across the top, ``title`` (HTML)
+    heading the page."""
     nav = "".join(
         f'<a href="{root}{target}"{" class=here" if target == here else ""}>{label}</a>'
         for target, label in (("index.html", "Games"), ("standings.html", "Standings"))
@@ -94,8 +97,8 @@ def _page(title: str, body: str, *, here: str, root: str = "", script: str = "")
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        f"<header><h1>{title}</h1><nav>{nav}</nav></header>\n<main>\n{body}\n</main>\n{js}\n</body>\n</html>\n"
+        f"<title>{title} · {text(site)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+        f'<header><span class="site">{text(site)}</span><nav>{nav}</nav></header>\n<main>\n<h1>{title}</h1>\n{body}\n</main>\n{js}\n</body>\n</html>\n'
     )
 
 
@@ -146,7 +149,7 @@ def _game_link(game: dict[str, Any], root: str) -> str:
     return f'{label} <span class="side">{text(game.get("note") or "no replay")}</span>'
 
 
-def index_page(summaries: list[dict[str, Any]], table: dict[str, Standing], slugs: dict[str, str]) -> str:
+def index_page(summaries: list[dict[str, Any]], table: dict[str, Standing], slugs: dict[str, str], site: str) -> str:
     """Every game, newest first, with search and filters."""
     modules = sorted({g["module"] for g in summaries})
     module_ids = {m: f"m{k}" for k, m in enumerate(modules)}
@@ -185,7 +188,7 @@ def index_page(summaries: list[dict[str, Any]], table: dict[str, Standing], slug
 </tbody></table>
 <p class="note">Search matches every word in any column; the filters narrow it further. A game's verdict is pbem's check of its
 turn files against the module's rules; the result is what the players recorded. Everything works offline, in this page.</p>"""
-    return _page("Game archive", body, here="index.html", script=_FILTER_JS)
+    return _page("Games", body, here="index.html", site=site, script=_FILTER_JS)
 
 
 _ELO_NOTE = (
@@ -197,7 +200,7 @@ _ELO_NOTE = (
 )
 
 
-def standings_page(table: dict[str, Standing], slugs: dict[str, str]) -> str:
+def standings_page(table: dict[str, Standing], slugs: dict[str, str], site: str) -> str:
     """Every player by rating (players with no rated game last)."""
     people = sorted(table.values(), key=lambda s: (s.rated == 0, -s.rating, printable(s.name).casefold(), s.key))
     rows = []
@@ -215,10 +218,10 @@ def standings_page(table: dict[str, Standing], slugs: dict[str, str]) -> str:
 {chr(10).join(rows)}
 </tbody></table>
 <p class="note">{_ELO_NOTE}</p>"""
-    return _page("Standings", body, here="standings.html")
+    return _page("Standings", body, here="standings.html", site=site)
 
 
-def player_page(standing: Standing, mine: list[dict[str, Any]], table: dict[str, Standing], slugs: dict[str, str]) -> str:
+def player_page(standing: Standing, mine: list[dict[str, Any]], table: dict[str, Standing], slugs: dict[str, str], site: str) -> str:
     """A player's record: rating, results, games (newest first) and the dice on record."""
     rows = []
     for g in sorted(mine, key=lambda g: (g.get("finished") or "", g["id"]), reverse=True):
@@ -248,7 +251,7 @@ def player_page(standing: Standing, mine: list[dict[str, Any]], table: dict[str,
 </tbody></table>
 <h2>Dice on record</h2>
 {_dice_html(standing, mine)}"""
-    return _page(text(standing.name), body, here="", root="../")
+    return _page(text(standing.name), body, here="", site=site, root="../")
 
 
 def _dice_html(standing: Standing, mine: list[dict[str, Any]]) -> str:
