@@ -155,6 +155,11 @@ def test_a_folder_of_other_files_is_refused(built, capsys, tmp_path):
     (tmp_path / "home" / "notes.txt").write_text("mine")
     code, _, err = run(capsys, "archive", "site", db, "--out", tmp_path / "home")
     assert code == 2 and "no pbem-site.json" in err and sorted(p.name for p in (tmp_path / "home").iterdir()) == ["notes.txt"]
+    from pbem.archive.site import _prepare_folder
+
+    (tmp_path / "repo" / ".git").mkdir(parents=True)  # a web host's checkout: its hidden files are not in the way
+    _prepare_folder(tmp_path / "repo")
+    assert sorted(p.name for p in (tmp_path / "repo").iterdir()) == [".git", "games", "players"]
     code, _, err = run(capsys, "archive", "site", tmp_path / "none.sqlite", "--out", tmp_path / "out")
     assert code == 2 and not (tmp_path / "out").exists()
 

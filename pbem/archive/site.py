@@ -175,7 +175,8 @@ def _prepare_folder(folder: Path) -> None:
     into a folder of other files, never write through a link."""
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise PbemError.at(folder, "not a folder: give a new or empty folder, or one pbem wrote a site into")
-    if folder.exists() and any(folder.iterdir()) and not (folder / MANIFEST).is_file():
+    # Hidden entries (a web host's .git, .nojekyll) do not make a folder someone else's.
+    if folder.exists() and any(not p.name.startswith(".") for p in folder.iterdir()) and not (folder / MANIFEST).is_file():
         raise PbemError.at(folder, f"a folder of other files (no {MANIFEST}): give a new or empty folder, or one pbem wrote a site into")
     for sub in (folder, folder / "games", folder / "players"):
         if sub.is_symlink() or (sub.exists() and not sub.is_dir()):
