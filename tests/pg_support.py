@@ -90,9 +90,11 @@ def start() -> Server | str:
     if folder_of_binaries is None:
         return "no PostgreSQL binaries (initdb, pg_ctl): install Debian's postgresql, or set PBEM_TEST_POSTGRES"
     initdb, pg_ctl = str(Path(folder_of_binaries) / "initdb"), str(Path(folder_of_binaries) / "pg_ctl")
-    folder = Path(tempfile.mkdtemp(prefix="pbem-pg-"))
+    root = os.geteuid() == 0
+    # As root, in /tmp itself: $TMPDIR may be a folder nobody cannot enter.
+    folder = Path(tempfile.mkdtemp(prefix="pbem-pg-", dir="/tmp" if root and os.path.isdir("/tmp") else None))
     runner: list[str] = []
-    if os.geteuid() == 0:  # initdb and postgres refuse root: the cluster belongs to nobody
+    if root:  # initdb and postgres refuse root: the cluster belongs to nobody
         runner = ["runuser", "-u", "nobody", "--"]
         shutil.chown(folder, "nobody")
     data, socket = folder / "data", folder

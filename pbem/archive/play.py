@@ -225,6 +225,7 @@ def play_game(
     scratch: str | None = None,
     chain: list[Any] | None = None,
     dice: dict[str, bytes] | None = None,
+    read_back: bool = True,
 ) -> PlayedGame:
     """Replay every turn in order; an unreadable turn file is a PbemError naming it.
 
@@ -235,6 +236,8 @@ def play_game(
     ``scratch`` is the folder to make the private folder in (see :class:`TurnLoader`).
     A game of VASSAL logs gets each log's continuity with the one before (``chain``: the files read by
     :func:`pbem.archive.logchain.read_chain`, if the caller has them already).
+    ``read_back=False`` leaves proving that the final state reads back (:func:`written_state_text`) to the
+    caller, who may know it already (re-validation: the same text is stored).
     """
     if not turns:
         raise PbemError("the game has no turn files")
@@ -266,7 +269,8 @@ def play_game(
             game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player, events=result.events))
         if chain is not None or any(name.lower().endswith((".vlog", ".vsav")) for name, _ in turns):
             _add_continuity(module, turns, game, loader, chain)
-        written_state_text(module, game.turns[-1].state)  # what the archive keeps reads back (exit 3 naming the key if not)
+        if read_back:
+            written_state_text(module, game.turns[-1].state)  # what the archive keeps reads back (exit 3 naming the key if not)
     return game
 
 

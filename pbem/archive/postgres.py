@@ -29,7 +29,7 @@ from pbem.model.errors import PbemError, ServiceError
 
 LOCK_KEY = 0x5042454D  # pg_advisory_xact_lock key: "PBEM"
 MARKER = "pbem_archive"  # the table holding the application id and the schema version
-TABLES = ("games", "players", "turns", "violations", "game_numbers", "dice_records")
+TABLES = ("games", "players", "turns", "violations", "game_numbers", "dice_records", "revalidation", "revalidated")
 
 # Migration n takes the schema from version n to n + 1, as store.MIGRATIONS[n] does for SQLite.
 # Never edit a released step: append a new one, to both lists.
@@ -115,6 +115,10 @@ MIGRATIONS: tuple[str, ...] = (
         file_hash TEXT NOT NULL,
         PRIMARY KEY (game_id, name)
     );
+    """,
+    """
+    CREATE TABLE revalidation (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL, seconds DOUBLE PRECISION NOT NULL);
+    CREATE TABLE revalidated (game_id BIGINT PRIMARY KEY, actions BIGINT NOT NULL, outcome TEXT);
     """,
 )
 
@@ -226,27 +230,46 @@ def connect(url: str) -> Connection:
         raise ServiceError(f"{shown(url)}: PostgreSQL archives need psycopg: pip install 'pbem[postgres]'") from None
     try:
         params = conninfo_to_dict(url)
+        port = str(params.get("port") or "")
+        if port and not all(p.strip().isdigit() for p in port.split(",")):
+            raise psycopg.ProgrammingError("port")
     except psycopg.Error:
-        raise PbemError(f"--db {shown(url)}: not a valid PostgreSQL URL (postgresql://USER@HOST:PORT/DATABASE)") from None
+        # Not shown: where a URL cannot be parsed, neither can the password in it be found.
+        raise PbemError("--db: not a valid PostgreSQL URL (postgresql://USER@HOST:PORT/DATABASE; the URL given is not shown, "
+                        "as it may hold a password)") from None
     try:
         raw = psycopg.connect(url, autocommit=True, connect_timeout=int(params.get("connect_timeout") or 10),
                               application_name="pbem")  # fmt: skip
     except psycopg.Error as error:
         reason = clean(str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__, url)
         raise ServiceError(f"{shown(url)}: cannot connect to the archive server at {_host(params)}: {reason}") from None
-    # Text a session could have set otherwise: the archive's text is UTF-8, its times UTC.
+    # Text a session could have set otherwise: the archive's text is UTF-8.
     raw.execute("SET client_encoding TO 'UTF8'")
+    encoding = raw.execute("SHOW server_encoding").fetchone()[0]
+    if encoding != "UTF8":
+        raw.close()
+        raise PbemError.at(shown(url), f"the database's encoding is {encoding}: an archive needs a UTF8 database (createdb -E UTF8 -T template0)")
     return Connection(raw, url)
 
 
-def open_archive(url: str, *, create: bool) -> tuple[Connection, int]:
+def open_archive(url: str, *, create: bool | None) -> tuple[Connection, int]:
     """A connection to the archive at ``url``, migrated to the current schema; with ``create``, a database
-    without any archive gets one. Returns the connection and the version it was found at."""
+    without any archive gets one. Returns the connection and the version it was found at.
+
+    With ``create=None`` nothing is written: the server is reached, the database checked (pbem's archive, or
+    no archive yet) and the connection closed."""
     from pbem.archive.store import APPLICATION_ID, SCHEMA_VERSION
 
     db = connect(url)
     try:
         version = _version(db, url)
+        if create is None:  # only looking: reachable, and pbem's or empty
+            if version:
+                check_schema(db, url, min(version, SCHEMA_VERSION))
+            if version > SCHEMA_VERSION:
+                raise PbemError.at(shown(url), f"archive schema {version} is newer than this pbem understands ({SCHEMA_VERSION}); upgrade pbem")
+            db.close()
+            return db, version
         if version == 0 and not create:
             raise PbemError.at(shown(url), "no pbem archive in this database (add a game first)")
         if version > SCHEMA_VERSION:
@@ -301,8 +324,9 @@ def check_schema(db: Connection, url: str, version: int) -> None:
     names = list(expected)
     actual: dict[str, list[str]] = {}
     for table, column in db.execute(
-        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
-        " AND table_name = ANY(?)", (names,)
+        "SELECT c.relname::text, a.attname::text FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+        " WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname = ANY(?)"
+        " AND a.attnum > 0 AND NOT a.attisdropped", (names,)
     ):
         actual.setdefault(table, []).append(column)
     for table, columns in expected.items():

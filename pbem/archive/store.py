@@ -127,6 +127,13 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, name)
     );
     """,
+    # 5 -> 6: the checkpoint of a re-validation (pbem/archive/revalidate.py): what the run depends on (``key``),
+    # and each game it has re-checked, written in the same transaction as that game's new verdicts, so a run
+    # stopped at any moment resumes where it stopped. ``outcome`` is the change or error found (JSON), NULL if none.
+    """
+    CREATE TABLE revalidation (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL, seconds REAL NOT NULL);
+    CREATE TABLE revalidated (game_id INTEGER PRIMARY KEY, actions INTEGER NOT NULL, outcome TEXT);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -248,7 +255,9 @@ def check_target(path: str | Path | None = None) -> None:
     that cannot be reached, or whose database holds something else)."""
     location = location_of(path) if path is not None else default_location()
     if is_server(location):
-        _open_server(str(location), create=True).close()
+        from pbem.archive import postgres
+
+        postgres.open_archive(str(location), create=None)
         return
     path = Path(location)
     if os.path.lexists(path):

@@ -369,7 +369,9 @@ def verify(ctx, game, kept) -> int:
 def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
     """Replay every stored game (or each GAME) against the current module; report which verdicts changed.
 
-    Exit 1 if any verdict changed (or a game could not be replayed), else 0.
+    Exit 1 if any verdict changed (or a game could not be replayed), else 0. A run stopped half-way (Ctrl-C,
+    kill -9) goes on where it stopped when run again, unless the archive, the modules or the games chosen changed
+    (the checkpoint is kept in the archive). A progress bar shows on a terminal.
     """
     from pbem.archive.games import game_id
 
@@ -380,7 +382,12 @@ def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
     console = Console(file=unescaped(sys.stderr))
     archive_ = _open(ctx)
     chosen = [game_id(archive_, g) for g in game] or None
-    report = run(archive_, module=module_name, games=chosen, jobs=jobs, store=not dry_run, progress=console.is_terminal)
+    try:
+        report = run(archive_, module=module_name, games=chosen, jobs=jobs, store=not dry_run, progress=console.is_terminal)
+    except KeyboardInterrupt:
+        if not dry_run:
+            click.echo("the games re-checked so far are stored; run the same command again to go on where it stopped", err=True)
+        raise
     if output == "json":
         click.echo(_json(report.as_json()))
     else:
