@@ -238,6 +238,7 @@ def test_browser_searches_filters_and_opens_a_player_and_a_replay(built, page):
     page.click("#games a:text('Ivan')")
     page.wait_for_load_state()
     assert page.text_content("h1") == EVIL_SOVIET and page.is_visible("#dice")
+    assert page.evaluate("() => [window.pwned, document.querySelectorAll('img, #bold, i').length]") == [None, 0]
     page.click("#player-games a[href^='../games/']")
     page.wait_for_load_state()
     page.wait_for_function("() => document.querySelectorAll('#actions li').length > 5")
