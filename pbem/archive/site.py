@@ -8,7 +8,7 @@ content-security policy), so the folder opens from disk as well as from any web 
 
 Rebuilt incrementally: ``pbem-site.json`` in the folder keeps, per game, a hash of everything its page is made
 from (the game's head, which covers its module, players, result and turn files; its title and dates; the stored
-verdict; the installed module's version; the site's own version) and what the other pages need of it (the players,
+verdict; the installed module's version; pbem's version and the viewer's code) and what the other pages need of it (the players,
 the result, each player's kept rolls), so an unchanged game is neither replayed nor rewritten. The other pages are
 rewritten only when their text changes.
 
@@ -45,9 +45,20 @@ def player_slug(key: str) -> str:
     return f"{readable}-{hashlib.sha256(key.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
 
 
-def _game_key(row: games.GameRow, stored: games.StoredGame, module_version: str | None) -> str:
+def _renderer() -> str:
+    """pbem's version and a hash of the code that draws a game's page: a new viewer re-renders every game."""
+    import pbem
+    from pbem.archive import sitepages, viewer
+
+    code = hashlib.sha256()
+    for module in (viewer, sitepages):
+        code.update(Path(module.__file__).read_bytes())
+    return f"{pbem.__version__}:{code.hexdigest()}"
+
+
+def _game_key(row: games.GameRow, stored: games.StoredGame, module_version: str | None, renderer: str) -> str:
     """The hash of everything game ``row``'s page and summary are made from."""
-    facts = {"site": SITE_VERSION, "row": row.as_json(), "head": stored.head, "metadata": stored.metadata,
+    facts = {"site": SITE_VERSION, "renderer": renderer, "row": row.as_json(), "head": stored.head, "metadata": stored.metadata,
              "module": stored.module, "stored_version": stored.module_version, "installed_version": module_version}  # fmt: skip
     text = json.dumps(facts, sort_keys=True, ensure_ascii=True, default=str)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
@@ -164,7 +175,8 @@ def _prepare_folder(folder: Path) -> None:
     into a folder of other files, never write through a link."""
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise PbemError.at(folder, "not a folder: give a new or empty folder, or one pbem wrote a site into")
-    if folder.exists() and any(folder.iterdir()) and not (folder / MANIFEST).is_file():
+    # Hidden entries (a web host's .git, .nojekyll) do not make a folder someone else's.
+    if folder.exists() and any(not p.name.startswith(".") for p in folder.iterdir()) and not (folder / MANIFEST).is_file():
         raise PbemError.at(folder, f"a folder of other files (no {MANIFEST}): give a new or empty folder, or one pbem wrote a site into")
     for sub in (folder, folder / "games", folder / "players"):
         if sub.is_symlink() or (sub.exists() and not sub.is_dir()):
@@ -186,8 +198,8 @@ def _write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
-def build_site(archive: Archive, folder: Path, *, progress: Callable[[str], None] | None = None) -> dict[str, int]:
-    """Write (or bring up to date) the site of ``archive`` in ``folder``; return counts of what was done."""
+def build_site(archive: Archive, folder: Path, *, title: str = "Game archive", progress: Callable[[str], None] | None = None) -> dict[str, int]:
+    """Write (or bring up to date) the site of ``archive`` in ``folder``, headed ``title``; return counts of what was done."""
     from pbem.archive import sitepages
     from pbem.archive.standings import name_key, standings
     from pbem.model.module import load_module_by_id
@@ -200,6 +212,7 @@ def build_site(archive: Archive, folder: Path, *, progress: Callable[[str], None
     entries: dict[str, Any] = {}
     installed: dict[str, str | None] = {}
     rows = games.list_games(archive)
+    renderer = _renderer()
     for row in rows:
         try:
             stored = games.load_game(archive, row.id)
@@ -213,7 +226,7 @@ def build_site(archive: Archive, folder: Path, *, progress: Callable[[str], None
                 installed[row.module] = load_module_by_id(row.module).version
             except PbemError:
                 installed[row.module] = None
-        key = _game_key(row, stored, installed[row.module])
+        key = _game_key(row, stored, installed[row.module], renderer)
         page = folder / "games" / f"{int(row.id)}.html"
         previous = old_games.get(str(row.id))
         kept = _checked_summary(previous["summary"], row.id) if isinstance(previous, dict) and previous.get("key") == key else None
@@ -232,10 +245,10 @@ def build_site(archive: Archive, folder: Path, *, progress: Callable[[str], None
     table = standings(summaries)
     slugs = {key: player_slug(key) for key in table}
     written = {f"games/{int(g['id'])}.html" for g in summaries if g.get("replay")}
-    pages = {"index.html": sitepages.index_page(summaries, table, slugs), "standings.html": sitepages.standings_page(table, slugs)}
+    pages = {"index.html": sitepages.index_page(summaries, table, slugs, title), "standings.html": sitepages.standings_page(table, slugs, title)}
     for key, standing in table.items():
         mine = [g for g in summaries if any(name_key(n) == key for names in g["players"].values() for n in names)]
-        pages[f"players/{slugs[key]}.html"] = sitepages.player_page(standing, mine, table, slugs)
+        pages[f"players/{slugs[key]}.html"] = sitepages.player_page(standing, mine, table, slugs, title)
     for name, text in pages.items():
         counts["pages"] += _write_if_changed(folder / name, text)
     counts["players"] = len(table)

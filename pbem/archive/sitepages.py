@@ -28,7 +28,8 @@ _CSS = """
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);background:var(--bg)}
 header{background:var(--head);color:#fff;padding:10px 20px;display:flex;gap:24px;align-items:baseline;flex-wrap:wrap}
-header h1{margin:0;font-size:20px;font-weight:600}
+header .site{margin:0;font-size:20px;font-weight:600}
+h1{font-size:22px;margin:4px 0 14px}
 header nav a{color:#fff;margin-right:16px;text-decoration:none;border-bottom:2px solid transparent}
 header nav a.here{border-bottom-color:#e0b03a}
 main{padding:16px 20px;max-width:1400px}
@@ -38,6 +39,7 @@ table{border-collapse:collapse;width:100%;background:#fff;border:1px solid var(-
 th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{background:#efece2;font-weight:600;position:sticky;top:0}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+td.date{white-space:nowrap}
 tr:hover td{background:#f6f3ea}
 a{color:#1b4f8a}
 .side{color:var(--muted);font-size:13px}
@@ -45,8 +47,9 @@ a{color:#1b4f8a}
 .win{color:var(--win);font-weight:600}.loss{color:var(--loss);font-weight:600}.draw{color:var(--draw);font-weight:600}
 .bad{color:var(--loss)}.ok{color:var(--win)}
 #filters{display:flex;gap:12px;flex-wrap:wrap;align-items:center;margin-bottom:12px}
-#filters input[type=search]{width:22em;padding:5px 8px;font-size:15px}
-#filters select{padding:4px;font-size:14px;max-width:16em}
+#filters input[type=search]{width:18em;padding:5px 8px;font-size:15px}
+#filters select{padding:4px;font-size:14px;max-width:13em}
+#filters .dates{white-space:nowrap}
 #count{color:var(--muted)}
 .cards{display:flex;gap:14px;flex-wrap:wrap;margin:8px 0 4px}
 .card{background:#fff;border:1px solid var(--line);padding:8px 14px;min-width:7em}
@@ -82,7 +85,9 @@ _FILTER_JS = """
 """
 
 
-def _page(title: str, body: str, *, here: str, root: str = "", script: str = "") -> str:
+def _page(title: str, body: str, *, here: str, site: str, root: str = "", script: str = "") -> str:
+    """A page of the site: ``site`` (plain text: the club's name) and the links across the top, ``title`` (HTML)
+    heading the page."""
     nav = "".join(
         f'<a href="{root}{target}"{" class=here" if target == here else ""}>{label}</a>'
         for target, label in (("index.html", "Games"), ("standings.html", "Standings"))
@@ -92,8 +97,8 @@ def _page(title: str, body: str, *, here: str, root: str = "", script: str = "")
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        f"<header><h1>{title}</h1><nav>{nav}</nav></header>\n<main>\n{body}\n</main>\n{js}\n</body>\n</html>\n"
+        f"<title>{title} · {text(site)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+        f'<header><span class="site">{text(site)}</span><nav>{nav}</nav></header>\n<main>\n<h1>{title}</h1>\n{body}\n</main>\n{js}\n</body>\n</html>\n'
     )
 
 
@@ -126,7 +131,7 @@ def _verdict(game: dict[str, Any]) -> str:
 
 
 def _result_html(game: dict[str, Any]) -> str:
-    kind, why = outcome(game.get("result"), game["players"])
+    kind, why = outcome(game.get("result"), game["players"], game.get("side_names"))
     if not (game.get("result") or "").strip():
         return '<span class="muted">none</span>'
     shown = text(game["result"])
@@ -144,14 +149,14 @@ def _game_link(game: dict[str, Any], root: str) -> str:
     return f'{label} <span class="side">{text(game.get("note") or "no replay")}</span>'
 
 
-def index_page(summaries: list[dict[str, Any]], table: dict[str, Standing], slugs: dict[str, str]) -> str:
+def index_page(summaries: list[dict[str, Any]], table: dict[str, Standing], slugs: dict[str, str], site: str) -> str:
     """Every game, newest first, with search and filters."""
     modules = sorted({g["module"] for g in summaries})
     module_ids = {m: f"m{k}" for k, m in enumerate(modules)}
     module_names = {g["module"]: g.get("module_name") or g["module"] for g in summaries}
     rows = []
     for g in sorted(summaries, key=lambda g: (g.get("finished") or "", g["id"]), reverse=True):
-        kind, _ = outcome(g.get("result"), g["players"])
+        kind, _ = outcome(g.get("result"), g["players"], g.get("side_names"))
         result = "none" if not (g.get("result") or "").strip() else {"win": "decided", "draw": "draw"}.get(kind, "unrated")
         players = " ".join(sorted({slugs[name_key(n)] for names in g["players"].values() for n in names if name_key(n) in slugs}))
         rows.append(
@@ -159,21 +164,21 @@ def index_page(summaries: list[dict[str, Any]], table: dict[str, Standing], slug
             f' data-verdict="{"legal" if g["ok"] else "violations"}" data-finished="{text(g.get("finished") or "")}">'
             f'<td class="num">{int(g["id"])}</td><td>{_game_link(g, "")}</td><td>{text(module_names[g["module"]])}</td>'
             f'<td>{text(g.get("scenario") or "-")}</td><td>{_players_html(g, slugs, "")}</td>'
-            f'<td>{text(g.get("started") or "-")}</td><td>{text(g.get("finished") or "-")}</td>'
+            f'<td class="date">{text(g.get("started") or "-")}</td><td class="date">{text(g.get("finished") or "-")}</td>'
             f"<td>{_result_html(g)}</td><td>{_verdict(g)}</td></tr>"
         )
     module_options = "".join(f'<option value="{module_ids[m]}">{text(module_names[m])}</option>' for m in modules)
     people = sorted(table.values(), key=lambda s: (printable(s.name).casefold(), s.key))
     player_options = "".join(f'<option value="{slugs[s.key]}">{text(s.name)}</option>' for s in people)
     body = f"""<div id="filters">
-<input id="q" type="search" placeholder="Search games, players, modules, results…" aria-label="search">
+<input id="q" type="search" placeholder="Search players, modules, results…" aria-label="search">
 <select id="f-module" aria-label="module"><option value="">every module</option>{module_options}</select>
 <select id="f-player" aria-label="player"><option value="">every player</option>{player_options}</select>
 <select id="f-result" aria-label="result"><option value="">any result</option><option value="decided">won by a side</option>
 <option value="draw">draw</option><option value="unrated">result not rated</option><option value="none">no result</option></select>
 <select id="f-verdict" aria-label="verdict"><option value="">any verdict</option><option value="legal">all legal</option>
 <option value="violations">with violations</option></select>
-<label>finished from <input id="f-since" type="date"></label> <label>to <input id="f-until" type="date"></label>
+<span class="dates"><label>finished from <input id="f-since" type="date"></label> <label>to <input id="f-until" type="date"></label></span>
 <span id="count">{len(summaries)} games</span>
 </div>
 <table id="games"><thead><tr><th class="num">#</th><th>Game (replay)</th><th>Module</th><th>Scenario</th><th>Players (side)</th>
@@ -183,7 +188,7 @@ def index_page(summaries: list[dict[str, Any]], table: dict[str, Standing], slug
 </tbody></table>
 <p class="note">Search matches every word in any column; the filters narrow it further. A game's verdict is pbem's check of its
 turn files against the module's rules; the result is what the players recorded. Everything works offline, in this page.</p>"""
-    return _page("Game archive", body, here="index.html", script=_FILTER_JS)
+    return _page("Games", body, here="index.html", site=site, script=_FILTER_JS)
 
 
 _ELO_NOTE = (
@@ -195,7 +200,7 @@ _ELO_NOTE = (
 )
 
 
-def standings_page(table: dict[str, Standing], slugs: dict[str, str]) -> str:
+def standings_page(table: dict[str, Standing], slugs: dict[str, str], site: str) -> str:
     """Every player by rating (players with no rated game last)."""
     people = sorted(table.values(), key=lambda s: (s.rated == 0, -s.rating, printable(s.name).casefold(), s.key))
     rows = []
@@ -213,10 +218,10 @@ def standings_page(table: dict[str, Standing], slugs: dict[str, str]) -> str:
 {chr(10).join(rows)}
 </tbody></table>
 <p class="note">{_ELO_NOTE}</p>"""
-    return _page("Standings", body, here="standings.html")
+    return _page("Standings", body, here="standings.html", site=site)
 
 
-def player_page(standing: Standing, mine: list[dict[str, Any]], table: dict[str, Standing], slugs: dict[str, str]) -> str:
+def player_page(standing: Standing, mine: list[dict[str, Any]], table: dict[str, Standing], slugs: dict[str, str], site: str) -> str:
     """A player's record: rating, results, games (newest first) and the dice on record."""
     rows = []
     for g in sorted(mine, key=lambda g: (g.get("finished") or "", g["id"]), reverse=True):
@@ -226,7 +231,7 @@ def player_page(standing: Standing, mine: list[dict[str, Any]], table: dict[str,
         change = f"{before_after[1] - before_after[0]:+.0f}" if before_after else "-"
         others = {side: names for side, names in g["players"].items() if side not in sides}
         rows.append(
-            f'<tr><td>{text(g.get("finished") or "-")}</td><td>{_game_link(g, "../")}</td><td>{text(g.get("module_name") or g["module"])}'
+            f'<tr><td class="date">{text(g.get("finished") or "-")}</td><td>{_game_link(g, "../")}</td><td>{text(g.get("module_name") or g["module"])}'
             f' <span class="side">{text(g.get("scenario") or "")}</span></td><td>{", ".join(_side(g, s) for s in sides)}</td>'
             f'<td>{_players_html({**g, "players": others}, slugs, "../")}</td><td>{_result_html(g)}</td>'
             f'<td class="{outcome_ if outcome_ != "-" else "muted"}">{outcome_}</td><td class="num">{change}</td><td>{_verdict(g)}</td></tr>'
@@ -246,7 +251,7 @@ def player_page(standing: Standing, mine: list[dict[str, Any]], table: dict[str,
 </tbody></table>
 <h2>Dice on record</h2>
 {_dice_html(standing, mine)}"""
-    return _page(text(standing.name), body, here="", root="../")
+    return _page(text(standing.name), body, here="", site=site, root="../")
 
 
 def _dice_html(standing: Standing, mine: list[dict[str, Any]]) -> str:

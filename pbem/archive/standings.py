@@ -1,8 +1,8 @@
 """Standings of an archive's players: wins, losses, draws and an Elo rating, from each game's recorded result.
 
 A game's result is the text stored with it (``archive add --result``, or ``game.json``'s ``"result"``): the id of
-the winning side (``soviet``) or ``draw`` (case and surrounding spaces ignored). Any other text, or none, leaves
-the game unrated: it is listed, never guessed. A game is rated only when it has exactly two sides with named
+the winning side (``soviet``, ``cp``), the module's name for it (``Central Powers``) or ``draw`` (case and
+surrounding spaces ignored). Any other text, or none, leaves the game unrated: it is listed, never guessed. A game is rated only when it has exactly two sides with named
 players and the result names one of them (or is a draw).
 
 Elo (docs/archive.md): games are taken in the order they finished (then by game number); a side's rating is the
@@ -25,8 +25,11 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
-def outcome(result: str | None, players: dict[str, list[str]]) -> tuple[str, str | None]:
-    """How the game ended for the standings: ``("win", side)``, ``("draw", None)``, or ``("unrated", why)``."""
+def outcome(result: str | None, players: dict[str, list[str]], side_names: dict[str, str] | None = None) -> tuple[str, str | None]:
+    """How the game ended for the standings: ``("win", side)``, ``("draw", None)``, or ``("unrated", why)``.
+
+    The result names a side by its id (``cp``) or by the module's name for it (``Central Powers``, ``side_names``).
+    """
     if result is None or not result.strip():
         return "unrated", "no result recorded"
     sides = [side for side, names in players.items() if any(n.strip() for n in names)]
@@ -35,8 +38,9 @@ def outcome(result: str | None, players: dict[str, list[str]]) -> tuple[str, str
     said = result.strip().casefold()
     if said == DRAW:
         return "draw", None
+    names = side_names if isinstance(side_names, dict) else {}
     for side in sides:
-        if side.strip().casefold() == said:
+        if said in (side.strip().casefold(), str(names.get(side, side)).strip().casefold()):
             return "win", side
     return "unrated", "the result names neither side nor a draw"
 
@@ -74,7 +78,7 @@ def standings(games: list[dict[str, Any]]) -> dict[str, Standing]:
 
     for game in sorted(games, key=lambda g: (g.get("finished") or "", g["id"])):
         players = game["players"]
-        kind, winner = outcome(game.get("result"), players)
+        kind, winner = outcome(game.get("result"), players, game.get("side_names"))
         seated = {side: list(dict.fromkeys(of(n).key for n in names if n.strip())) for side, names in players.items()}
         if kind == "unrated":
             for keys in seated.values():
@@ -107,7 +111,7 @@ def standings(games: list[dict[str, Any]]) -> dict[str, Standing]:
 
 def player_result(game: dict[str, Any], key: str) -> str:
     """``win``, ``loss``, ``draw`` or ``-`` (unrated) for the player ``key`` in ``game``."""
-    kind, winner = outcome(game.get("result"), game["players"])
+    kind, winner = outcome(game.get("result"), game["players"], game.get("side_names"))
     if kind == DRAW:
         return "draw"
     if kind != "win":

@@ -399,21 +399,24 @@ def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
 @archive.command()
 @click.argument("archive_file", metavar="[ARCHIVE]", required=False, type=DB_LOCATION)
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path), help="The site's folder (new, empty, or one pbem wrote a site into).")
+@click.option("--title", default="Game archive", show_default=True, help="The site's name, e.g. your club's.")
 @db_option
 @click.pass_context
-def site(ctx, archive_file, out) -> int:
+def site(ctx, archive_file, out, title) -> int:
     """Write a static web site of the archive to folder OUT: games (search, filters), standings, players, replays.
 
     ARCHIVE is the archive, a file or postgresql://... (default: --db, else the default archive). Run it again
     after adding games: only games that changed are replayed and rewritten. The pages work offline and on any
     web host, with no server.
     """
+    from pbem.archive.safetext import check_text
     from pbem.archive.site import build_site
 
+    check_text(title, "--title")
     if archive_file is not None:
         ctx.obj["db"] = archive_file
     archive_ = _open(ctx)
-    counts = build_site(archive_, out)
+    counts = build_site(archive_, out, title=title)
     not_shown = f", {counts['not_shown']} not shown (see the index)" if counts["not_shown"] else ""
     click.echo(
         f"wrote the site of {counted(counts['games'], 'game')} to {_shown(out)}: {counts['replayed']} replayed, {counts['unchanged']} unchanged,"
