@@ -8,6 +8,7 @@ Tests skip, saying why, only when there are no binaries or the server does not s
 
 from __future__ import annotations
 
+import atexit
 import glob
 import os
 import shutil
@@ -119,5 +120,6 @@ def start() -> Server | str:
         shutil.rmtree(folder, ignore_errors=True)
         return f"a throwaway PostgreSQL could not be started: {error}"
     server = Server("", socket=str(socket), folder=folder, runner=runner, pg_ctl=pg_ctl)
+    atexit.register(server.stop)  # also if the session ends without its finalizers (stop twice is harmless)
     server.admin(f"CREATE ROLE {PASSWORD_USER} LOGIN SUPERUSER PASSWORD '{PASSWORD}'")
     return server
