@@ -321,3 +321,13 @@ def test_a_refused_game_leaves_an_empty_database_as_it_was(capsys, game, pg_url,
         assert db.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone() == (0,)
     code, _, err = run(capsys, "archive", "--db", pg_url, "list")
     assert code == 2 and "no pbem archive in this database" in err
+    # Text PostgreSQL cannot hold (a NUL in a title): one line, exit 2, no game stored.
+    nul = tmp_path / "nul"
+    nul.mkdir()
+    for path in game:
+        (nul / path.name).write_bytes(path.read_bytes())
+    (nul / "game.json").write_text(json.dumps({"title": "a\u0000b", "turns": [p.name for p in game]}))
+    code, _, err = run(capsys, "archive", "--db", pg_url, "add", nul)
+    assert code == 2 and err.count("\n") == 1 and "NUL" in err, err
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        assert db.execute("SELECT count(*) FROM games").fetchone() == (0,)

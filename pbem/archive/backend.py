@@ -1,9 +1,12 @@
 """What differs between the databases an archive can live in: one small interface, one class per database.
 
-The archive's queries are written once, in SQLite's dialect with ``?`` placeholders; a backend connects,
-turns a query into its own dialect (:meth:`Backend.sql`), groups writes in a transaction that locks out other
-writers, gives game numbers, says what its integrity check found, and owns its migrations.
-``store.SqliteBackend`` is the default (one file); ``postgres.PostgresBackend`` is a club's server.
+The archive's queries are written once, in SQLite's dialect with ``?`` placeholders, and run on
+``archive.db`` whatever the database: for a server, ``archive.db`` is :class:`pbem.archive.postgres.Connection`,
+which turns them into PostgreSQL's (placeholders, ``BYTEA``, ``BIGINT``, ``NOCASE``). Each database's module
+connects and runs its own migrations (``store.MIGRATIONS`` / ``postgres.MIGRATIONS``, step for step the same
+tables); its backend object groups writes in a transaction that locks out other writers, gives game numbers
+and says what its integrity check found. ``store.SqliteBackend`` is the default (one file);
+``postgres.PostgresBackend`` is a club's server.
 """
 
 from __future__ import annotations
@@ -41,9 +44,6 @@ class Backend(Protocol):
     """One database's side of the archive."""
 
     name: str
-
-    def sql(self, query: str) -> str:
-        """``query`` (SQLite dialect, ``?`` placeholders) in this database's dialect."""
 
     def transaction(self, db: Any) -> AbstractContextManager[Any]:
         """All the writes inside happen, or none (also when the process is killed); one writer at a time."""

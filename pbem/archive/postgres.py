@@ -168,9 +168,6 @@ class PostgresBackend:
 
     name = "postgresql"
 
-    def sql(self, query: str) -> str:
-        return _translate(query)
-
     @contextmanager
     def transaction(self, db: "Connection") -> Iterator["Connection"]:
         with db.raw.transaction():

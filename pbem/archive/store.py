@@ -167,9 +167,6 @@ class SqliteBackend:
 
     name = "sqlite"
 
-    def sql(self, query: str) -> str:
-        return query
-
     @contextmanager
     def transaction(self, db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         db.execute("BEGIN IMMEDIATE")  # the write lock at once: another writer waits (timeout 30 s)
