@@ -63,11 +63,10 @@ class Server:
 
 
 def _with_database(url: str, database: str) -> str:
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    """``url`` (a postgresql:// URL) naming ``database`` instead of its own."""
+    from urllib.parse import urlsplit, urlunsplit
 
-    params = conninfo_to_dict(url)
-    params["dbname"] = database
-    return make_conninfo(**params)
+    return urlunsplit(urlsplit(url)._replace(path="/" + database))
 
 
 def binaries() -> str | None:
