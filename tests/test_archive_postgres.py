@@ -216,7 +216,7 @@ def test_processes_adding_revalidating_and_removing_at_once(capsys, game, pg_url
     adders = [subprocess.Popen([sys.executable, "-c", ADDER, pg_url, "10", f"p{k}", *map(str, game)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env=env) for k in range(4)]  # fmt: skip
     others = [
-        subprocess.Popen([sys.executable, "-m", "pbem", "archive", "--db", pg_url, "revalidate", "--jobs", "1", "--format", "json"],
+        subprocess.Popen([sys.executable, "-m", "pbem", "archive", "--db", pg_url, "revalidate", "--jobs", "2", "--format", "json"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env),
         subprocess.Popen([sys.executable, "-c", REMOVER, pg_url, "2", "3", "4"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env),
     ]  # fmt: skip
