@@ -282,7 +282,10 @@ class Checkpoint:
             outcome = json.dumps({"error": error})
         elif change is not None:
             outcome = json.dumps({"was_ok": change.was_ok, "now_ok": change.now_ok, "added": change.added, "removed": change.removed})
-        self.archive.db.execute("INSERT OR REPLACE INTO revalidated (game_id, actions, outcome) VALUES (?, ?, ?)", (gid, actions, outcome))
+        self.archive.db.execute(
+            "INSERT INTO revalidated (game_id, actions, outcome) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET actions = excluded.actions, outcome = excluded.outcome", (gid, actions, outcome)
+        )  # fmt: skip
 
     def finish(self, seconds: float, last: bool) -> None:
         db = self.archive.db
@@ -319,6 +322,8 @@ class _Batch:
         with self.archive.transaction() if self.store else _nothing():
             before = _stored_verdicts(db, [g[0] for g in replayed])
             for gid, module_id, outcome in games:
+                if not isinstance(outcome, str) and gid not in before:
+                    continue  # removed (by another process) while it was replayed: nothing of it to store
                 change = error = None
                 actions = 0
                 if isinstance(outcome, str):
