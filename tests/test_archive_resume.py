@@ -177,3 +177,19 @@ def test_kill_9_then_run_again(archived, tmp_path):
     report = json.loads(done.stdout)
     assert done.returncode == 1 and report["resumed"] == 2 and report["games"] == 5
     assert [c["game"] for c in report["changed"]] == [1, 3, 4, 5]
+
+
+def test_progress_is_plain_text_on_stderr_when_it_is_not_a_terminal(archived, capsys, monkeypatch):
+    monkeypatch.setattr(revalidation, "PLAIN_EVERY", 0.0)
+    code, out, err = run(capsys, "archive", "--db", archived, "revalidate", "--jobs", "1")
+    assert code == 1 and "re-checked 1 of 5 games, about" in err and "re-checked 4 of 5 games" in err
+    assert "\x1b" not in err and "games, about" not in out
+
+
+def test_the_progress_bar_starts_at_the_games_done_already():
+    shown = revalidation._progress("bar", 5, 2)
+    with shown as advance:
+        advance()
+        [task] = shown.bar.tasks
+        assert (task.completed, task.total) == (3, 5)
+    assert not shown.bar.live.is_started

@@ -158,7 +158,7 @@ def revalidate(
     games: list[int] | None = None,
     jobs: int | None = None,
     store: bool = True,
-    progress: bool = False,
+    progress: bool | str = False,
     on_stored: Callable[[int], None] | None = None,
 ) -> Report:
     """Replay every game (of ``module``, or the ``games`` listed, if given) and store and report what changed.
@@ -168,6 +168,7 @@ def revalidate(
     and started again with the same archive, modules and choice of games goes on where it stopped, and its
     report covers the whole run. Anything else (a game added, removed or changed, a module's files changed,
     other games chosen) starts afresh. ``on_stored(games stored so far)`` is called after each batch.
+    ``progress``: ``"bar"`` (or ``True``) a progress bar on stderr, ``"plain"`` a line of text there now and then.
     A dry run (``store=False``) writes nothing, checkpoint included.
     """
     from pbem.archive.play import scratch_parent
@@ -496,14 +497,24 @@ class _Stored:
         return self
 
 
-class _progress:
-    """A rich progress bar on a terminal; nothing otherwise (``with _progress(on, total, done) as advance``)."""
+PLAIN_EVERY = 30.0  # seconds between two plain progress lines
 
-    def __init__(self, on: bool, total: int, done: int = 0):
-        self.on, self.total, self.done = on, total, done
+
+class _progress:
+    """``with _progress(how, total, done) as advance``: ``how`` is ``True`` or ``"bar"`` for a rich progress bar
+    (a terminal), ``"plain"`` for a line of plain text every :data:`PLAIN_EVERY` seconds (a log file), else
+    nothing. All on stderr."""
+
+    def __init__(self, how: bool | str, total: int, done: int = 0):
+        self.how = "bar" if how is True else how or None
+        self.total, self.done = total, done
 
     def __enter__(self):
-        if not self.on:
+        if self.how == "plain":
+            self.shown = self.started = time.perf_counter()
+            self.at_start = self.done
+            return self._plain
+        if self.how != "bar":
             return lambda: None
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -515,6 +526,15 @@ class _progress:
         task = self.bar.add_task("games", total=self.total, completed=self.done)
         return lambda: self.bar.advance(task)
 
+    def _plain(self) -> None:
+        self.done += 1
+        now = time.perf_counter()
+        if now - self.shown >= PLAIN_EVERY and self.done < self.total:
+            self.shown = now
+            rate = (self.done - self.at_start) / (now - self.started)
+            left = (self.total - self.done) / rate if rate else 0.0
+            print(f"re-checked {self.done:,} of {self.total:,} games, about {left:,.0f} s to go", file=sys.stderr, flush=True)
+
     def __exit__(self, *exc: object) -> None:
-        if self.on:
+        if self.how == "bar":
             self.bar.stop()

@@ -371,7 +371,7 @@ def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
 
     Exit 1 if any verdict changed (or a game could not be replayed), else 0. A run stopped half-way (Ctrl-C,
     kill -9) goes on where it stopped when run again, unless the archive, the modules or the games chosen changed
-    (the checkpoint is kept in the archive). A progress bar shows on a terminal.
+    (the checkpoint is kept in the archive). A progress bar shows on a terminal, a plain line every 30 s otherwise.
     """
     from pbem.archive.games import game_id
 
@@ -383,7 +383,8 @@ def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
     archive_ = _open(ctx)
     chosen = [game_id(archive_, g) for g in game] or None
     try:
-        report = run(archive_, module=module_name, games=chosen, jobs=jobs, store=not dry_run, progress=console.is_terminal)
+        report = run(archive_, module=module_name, games=chosen, jobs=jobs, store=not dry_run,
+                     progress="bar" if console.is_terminal else "plain")
     except KeyboardInterrupt:
         if not dry_run:
             click.echo("the games re-checked so far are stored; run the same command again to go on where it stopped", err=True)
