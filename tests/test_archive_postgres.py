@@ -105,6 +105,22 @@ def test_an_older_archive_is_migrated_and_a_newer_refused(capsys, pg_url):
     assert code == 2 and "newer than this pbem" in err
 
 
+def test_connections_making_the_archive_at_once_make_it_once(pg_url):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pbem.archive.store import SCHEMA_VERSION, open_archive
+
+    def make(_: int) -> int:
+        with open_archive(pg_url, create=True) as archive:
+            return archive.db.execute("SELECT version FROM pbem_archive").fetchone()[0]
+
+    with ThreadPoolExecutor(6) as pool:  # six connections, each migrating from nothing under the writers' lock
+        assert list(pool.map(make, range(6))) == [SCHEMA_VERSION] * 6
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        assert db.execute("SELECT count(*) FROM pbem_archive").fetchone() == (1,)
+        assert db.execute("SELECT count(*) FROM game_numbers").fetchone() == (1,)
+
+
 @pytest.mark.parametrize("spoil", [
     "CREATE TABLE games (id INTEGER)",  # another program's table of the same name
     "CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NEW; END';"

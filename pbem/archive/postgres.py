@@ -293,8 +293,13 @@ def _version(db: Connection, url: str) -> int:
     """The schema version of the archive in this database; 0 where there is none (and no table of pbem's name)."""
     from pbem.archive.store import APPLICATION_ID
 
-    if db.execute("SELECT to_regclass(?)", (MARKER,)).fetchone()[0] is None:
-        present = [t for t in TABLES if db.execute("SELECT to_regclass(?)", (t,)).fetchone()[0] is not None]
+    # pg_class read as a query (the statement's snapshot), not through to_regclass (the session's catalog cache,
+    # which may not yet know of tables another process has just made while this one waited for the lock).
+    present = {r[0] for r in db.execute(
+        "SELECT relname::text FROM pg_catalog.pg_class WHERE relnamespace = current_schema()::regnamespace AND relname = ANY(?)",
+        ([MARKER, *TABLES],))}  # fmt: skip
+    if MARKER not in present:
+        present = [t for t in TABLES if t in present]
         if present:
             raise PbemError.at(shown(url), f"not a pbem archive: a table {present[0]!r} of another program, and no {MARKER} table; refused unchanged")
         return 0
