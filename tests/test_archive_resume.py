@@ -193,3 +193,29 @@ def test_the_progress_bar_starts_at_the_games_done_already():
         [task] = shown.bar.tasks
         assert (task.completed, task.total) == (3, 5)
     assert not shown.bar.live.is_started
+
+
+def test_a_checkpoint_not_signed_with_the_users_key_is_not_resumed(archived, monkeypatch, tmp_path):
+    """A received archive's checkpoint (made with its sender's key) cannot make this user's run skip games."""
+    monkeypatch.setattr(revalidation, "BATCH_GAMES", 2)
+    with open_archive(archived) as archive, pytest.raises(KeyboardInterrupt):
+        revalidation.revalidate(archive, jobs=1, on_stored=stop_after(2))
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "another-user"))
+    seen = checked_games(monkeypatch)
+    with open_archive(archived) as archive:
+        assert revalidation.revalidate(archive, jobs=1).resumed == 0
+    assert seen == [1, 2, 3, 4, 5]
+
+
+def test_a_damaged_checkpoint_starts_afresh(archived, monkeypatch):
+    monkeypatch.setattr(revalidation, "BATCH_GAMES", 2)
+    with open_archive(archived) as archive, pytest.raises(KeyboardInterrupt):
+        revalidation.revalidate(archive, jobs=1, on_stored=stop_after(2))
+    db = sqlite3.connect(archived)
+    db.execute("UPDATE revalidated SET outcome = '{\"was_ok\": 1' WHERE game_id = 1")
+    db.commit()
+    db.close()
+    seen = checked_games(monkeypatch)
+    with open_archive(archived) as archive:
+        report = revalidation.revalidate(archive, jobs=1)
+    assert seen == [1, 2, 3, 4, 5] and report.resumed == 0 and report.games == 5

@@ -233,8 +233,13 @@ def module_fingerprint(folder: str) -> str:
 
 def run_key(archive: Archive, ids: list[int], paths: dict[str, str]) -> str:
     """What a re-validation's results depend on: the games chosen, every game's chain head (which binds its
-    turn files, start and dice records), and the files of each module that judges them."""
-    digest = hashlib.blake2b(digest_size=16)
+    turn files, start and dice records), and the files of each module that judges them; signed with the user's
+    own key, so that a checkpoint in an archive someone sent cannot make this user's run skip a game. Without
+    a user key (no cache folder) every key is new: nothing is resumed."""
+    from pbem.model.cache import user_secret
+
+    secret = user_secret() or os.urandom(32)
+    digest = hashlib.blake2b(digest_size=16, key=secret)
     digest.update(repr(ids).encode())
     for gid, head in archive.db.execute("SELECT id, CAST(head AS TEXT) FROM games ORDER BY id"):
         digest.update(f"{gid}:{head};".encode("utf-8", "surrogateescape"))
@@ -260,19 +265,25 @@ class Checkpoint:
                 db.execute("DELETE FROM revalidation")
                 db.execute("INSERT INTO revalidation (id, key, seconds) VALUES (1, ?, 0)", (self.key,))
                 return set()
-            report.seconds = float(row[1])
-            done = set()
-            for gid, actions, outcome in db.execute("SELECT game_id, actions, outcome FROM revalidated ORDER BY game_id"):
-                done.add(gid)
-                report.games += 1
-                report.actions += actions
-                if outcome is not None:
-                    found = json.loads(outcome)
-                    if "error" in found:
-                        report.errors.append((gid, found["error"]))
-                    else:
-                        report.changed.append(Change(gid, found["was_ok"], found["now_ok"],
-                                                     [tuple(v) for v in found["added"]], [tuple(v) for v in found["removed"]]))  # type: ignore[misc]  # fmt: skip
+            try:
+                seconds, done, changed, errors, actions = float(row[1]), set(), [], [], 0
+                for gid, count, outcome in db.execute("SELECT game_id, actions, outcome FROM revalidated ORDER BY game_id"):
+                    done.add(int(gid))
+                    actions += int(count)
+                    if outcome is not None:
+                        found = json.loads(outcome)
+                        if "error" in found:
+                            errors.append((int(gid), str(found["error"])))
+                        else:
+                            changed.append(Change(int(gid), bool(found["was_ok"]), bool(found["now_ok"]),
+                                                  [tuple(v) for v in found["added"]], [tuple(v) for v in found["removed"]]))  # type: ignore[misc]  # fmt: skip
+            except (ValueError, TypeError, KeyError):  # not what this code writes: start afresh
+                db.execute("DELETE FROM revalidated")
+                db.execute("UPDATE revalidation SET seconds = 0")
+                return set()
+            report.seconds, report.actions, report.games = seconds, report.actions + actions, report.games + len(done)
+            report.changed += changed
+            report.errors += errors
             report.resumed = len(done)
             return done
 
