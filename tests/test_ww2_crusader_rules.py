@@ -7,7 +7,7 @@ import json
 
 import pytest
 from ww2_crusader_support import (
-    FOLDER, MODULE, H, attack, build_module, declare, illegal, move, phase, recruit, reinforce, replenish, run, state,
+    MODULE, H, attack, build_module, declare, illegal, move, phase, recruit, reinforce, replenish, run, state,
 )
 
 from pbem.model.errors import PbemError

@@ -13,7 +13,7 @@ from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal
 
-from .base import MOVE_SEGMENTS, STRONG, WEAK
+from .base import MOVE_SEGMENTS, STRONG
 from .supply import NONE
 from .formations import DUG_IN, FORMATIONS, NO_FORMATION, FormationRules
 from .street import StreetRules

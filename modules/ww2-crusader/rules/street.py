@@ -17,7 +17,7 @@ from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal
 
 from .base import ATTACK_SEGMENTS
-from .supply import NONE, SupplyRules
+from .supply import SupplyRules
 
 
 class StreetRules(SupplyRules):
