@@ -756,3 +756,22 @@ def test_c74_supply_through_a_street_fight_only_for_the_larger_side_at_5_to_1(de
     rules = module_ruleset(MODULE)
     assert rules.street_passes(start, H("0303"), "axis") is passes
     assert rules.street_passes(start, H("0303"), "allied") is False
+
+
+# --- F/H. zero defence (C43) and war-weary (C54 pair) ---------------------------------------------------------------------
+def test_c43_zero_total_defence_is_de():
+    start = state({"PZ-1": "0403", "GB-HQ-1": "0404"})
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 3, "DE", eliminated=("GB-HQ-1",))], start)) == set()
+    start = state({"PZ-1": "0403", "GB-HQ-1": "0404"})
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 3, "D")], start)) == {"W-Res/3"}
+    start = state({"PZ-1": "0403", "GB-HQ-1": "0404", "GB-INF-1": ("0404", 2)})  # with a defence-3 unit: rolled (6:3, 2:1, a 3 is D)
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 3, "D")], start)) == set()
+
+
+def test_c54_a_war_weary_unit_without_retreat_is_destroyed():
+    # GB-INF-1 and the war-weary GB-HQ-1 surrounded (see surrounded()): 11 against 5 + 0, cut off: 4:1, a 4 is D1
+    start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "IT-INF-1": "0505", "GB-INF-1": "0404", "GB-HQ-1": "0404"})
+    acts = lambda **kw: [phase("attack_1"), declare(["PZ-1", "PZ-2", "IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 4, "D1", **kw)]
+    assert illegal(run("axis", acts(), start)) == {"W-CRT/2"}
+    start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "IT-INF-1": "0505", "GB-INF-1": "0404", "GB-HQ-1": "0404"})
+    assert illegal(run("axis", acts(eliminated=("GB-HQ-1",)), start)) == set()

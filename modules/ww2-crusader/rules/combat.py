@@ -382,6 +382,10 @@ class CombatRules(FormationRules, StreetRules):
                 found.append(illegal("W-Retreat/1", f"{name}: {bad}", action))
             need = RETREAT_MIN.get(theirs, 0)
             if len(path) < need:
+                war_weary = "War-weary" in (self.values(unit).get("skills") or ())
+                if war_weary and not self._can_retreat(unit, action.target, 1, attacker_at, unresolved, state):
+                    found.append(illegal("W-CRT/2", f"{name} is war-weary ([厌战]) and has no retreat: it is destroyed (承受任何无路可退战果时直接被消灭)", action))
+                    continue
                 if self._can_retreat(unit, action.target, need, attacker_at, unresolved, state):
                     found.append(illegal("W-CRT/1", f"{theirs}: {name} must retreat at least {need} hex{'es' if need > 1 else ''} and can (D#: 至少要撤退#格); it retreated {len(path)}", action))
                 elif theirs == "D2" and unit.id not in action.losses_defender:
