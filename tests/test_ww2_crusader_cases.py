@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from ww2_crusader_support import MODULE, H, attack, declare, illegal, move, phase, recruit, reinforce, replenish, run, state
+from ww2_crusader_support import MODULE, H, attack, build_module, declare, illegal, move, phase, recruit, reinforce, replenish, run, state
 
 from pbem.engine.rulesets import module_ruleset
 
@@ -775,3 +775,35 @@ def test_c54_a_war_weary_unit_without_retreat_is_destroyed():
     assert illegal(run("axis", acts(), start)) == {"W-CRT/2"}
     start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "IT-INF-1": "0505", "GB-INF-1": "0404", "GB-HQ-1": "0404"})
     assert illegal(run("axis", acts(eliminated=("GB-HQ-1",)), start)) == set()
+
+
+# --- G. the armour shift (C46) ------------------------------------------------------------------------------------------
+def armour_case(claim, module=None, dug_in=False, defender="GB-INF-1"):
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Special
+
+    start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), defender: "0404"})  # 8 against 5 (or 4): 2:1, a 1 is D1; one column right, D2
+    pre = [phase("turn_start"), Special(index=0, source=SRC, order="dig_in", units=(defender,), at=H("0505")), phase("move_1", "axis")] if dug_in else []
+    retreat = {"D1": ["0505"], "D2": ["0505", "0506"]}[claim]
+    return run("axis", pre + [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 1, claim, retreats={defender: retreat})], start, module=module)
+
+
+def test_c46_the_armour_shift_is_not_checked_without_the_crts_favourable_marks():
+    for claim in ("D1", "D2"):
+        found = armour_case(claim)
+        assert illegal(found) == set() and ("W-Mod/5", "warning") in found
+
+
+def test_c46_a_groups_favourable_marks_make_the_armour_shift_checked(tmp_path):
+    def marks(tables):
+        tables["favourable"]["codes"] = ["D", "D1", "D2", "De", "DE", "E"]
+    grouped = build_module(tmp_path / "ww2-crusader", marks)
+    assert illegal(armour_case("D2", grouped)) == set()
+    assert illegal(armour_case("D1", grouped)) == {"W-CRT/1"}
+    assert illegal(armour_case("D1", grouped, defender="GB-ARM-1")) == set()  # (d) an armoured defender: no shift
+
+
+def test_c46a_a_dug_in_defender_cancels_the_armour_shift():
+    found = armour_case("D1", dug_in=True)
+    assert ("W-Mod/5", "warning") not in found

@@ -251,6 +251,8 @@ class CombatRules(FormationRules, StreetRules):
         result = row[position] if position < len(row) else None
         if result is None:
             return found + self.not_checked("W-CRT/1", f"the result in column {column}", action, ctx)
+        result, armour_found = self._armour_shift(result, position, columns, action, attackers, defenders, ctx)
+        found += armour_found
         converted = self._royal_tank_corps(result, attackers, defenders, action, state, ctx)
         if action.result is not None and action.result not in (result, converted):
             found.append(mismatch("W-CRT/1", f"{column} with a die of {action.roll} gives {result} ({self.tables.origin('combat_results')}), not {action.result}", action))
@@ -262,6 +264,24 @@ class CombatRules(FormationRules, StreetRules):
         ctx.extra["result"] = result
         found += self._effects(action, result, attackers, defenders, state, ctx)
         return found
+
+    def _armour_shift(self, result: str, position: int, columns: list[str], action: Combat, attackers, defenders, ctx: TurnContext) -> tuple[str, list[Violation]]:
+        """W-Mod/5 (装甲单位修正): in a plain or desert hex, armour among the attackers, only infantry (cavalry included)
+        defending, none dug in: an attack-favourable result ("see the CRT", which the source lacks) moves one column
+        toward the attacker. Which results are favourable comes from the tables' ``favourable.codes``; when no file
+        gives them, the result on either column is accepted and the shift is reported not checked."""
+        if self.main_terrain(action.target) != "plain" or not any(self.armoured(u) for u in attackers):
+            return result, []
+        if not all(self.infantry(u) for u in defenders) or any(DUG_IN in u.markers for u in defenders):
+            return result, []
+        row = self.tables.value("combat_results", "rows", str(action.roll)) or []
+        shifted = row[min(position + 1, len(columns) - 1)] if row else result
+        codes = self.tables.value("favourable", "codes")
+        if codes is None:
+            claimed = action.result
+            warn = self.not_checked("W-Mod/5", "the armour shift (which results are attack-favourable is on the missing CRT)", action, ctx)
+            return (claimed if claimed in (result, shifted) else result), warn
+        return (shifted if result in codes else result), []
 
     def _royal_tank_corps(self, result: str, attackers, defenders, action: Combat, state: State, ctx: TurnContext) -> str:
         """W-Form/2: in a combat with a Royal Tank Corps formation, DeX and D become D1, unless the defenders have no
