@@ -807,3 +807,19 @@ def test_c46_a_groups_favourable_marks_make_the_armour_shift_checked(tmp_path):
 def test_c46a_a_dug_in_defender_cancels_the_armour_shift():
     found = armour_case("D1", dug_in=True)
     assert ("W-Mod/5", "warning") not in found
+
+
+def test_c80e_a_formation_pair_moves_as_one_with_the_lower_mp():
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Move, Special
+
+    def turn(hexes):
+        # PZ-1 (③, 6 MP) with a second panzer as its pair; the pair is one whole; PZ-2 at ② has 6, PZ-3 at ① has 5
+        start = state({"PZ-1": "0102", "PZ-3": ("0102", 2)})
+        start.units["PZ-3"].markers.add("panzerkeil")
+        path = ("0202", "0302", "0402", "0502", "0602", "0702")[:hexes]
+        return illegal(run("axis", [phase("turn_start"), Special(index=0, source=SRC, order="formation", units=("PZ-1",), at=H("0202")), phase("move_1"),
+                                    Move(index=0, source=SRC, units=("PZ-1", "PZ-3"), path=tuple(H(h) for h in path))], start))
+    assert turn(5) == set()
+    assert turn(6) == {"W-Move/1"}  # the pair's allowance is the lower: 5

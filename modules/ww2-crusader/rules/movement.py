@@ -32,13 +32,15 @@ class MovementRules(FormationRules, StreetRules):
         units = [state.units[u] for u in action.units if u in state.units]
         if len(units) != len(action.units):
             return [illegal("W-Move/1", "a move names a unit the game does not have", action)]
-        if len(units) != 1:
-            found.append(illegal("W-Move/1", "units move one at a time (逐个移动): a move names one unit", action))
+        pair = len(units) == 2 and units[0].at == units[1].at and all(self.kind(u) in FORMATIONS for u in units)
+        if len(units) != 1 and not pair:  # a formation pair is one whole (二者视为一个整体)
+            found.append(illegal("W-Move/1", "units move one at a time (逐个移动): a move names one unit, or a formation pair", action))
         for unit in units:
             found += self._may_move(unit, segment_round, action, state, ctx)
         if found:
             return found
         unit = units[0]
+        ctx.extra["move_group"] = units
         return self._path(unit, segment_round, action, state, ctx)
 
     def _may_move(self, unit: UnitState, segment_round: int, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
@@ -81,6 +83,7 @@ class MovementRules(FormationRules, StreetRules):
         return cost
 
     def _path(self, unit: UnitState, segment_round: int, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        group = ctx.extra.pop("move_group", [unit])
         found: list[Violation] = []
         game_map = self.module.map
         name = self.name(unit.id)
@@ -119,12 +122,18 @@ class MovementRules(FormationRules, StreetRules):
                     break
         if unit.at in self.street_hexes(state) and len(path) > 1 and self.supply(state, unit, path[-1]) == NONE:
             found.append(illegal("W-Street/2", f"{name} leaves the street fight into {self.where(path[-1])}, where it would be out of supply (必须能得到正常的己方补给)", action))
-        allowance = self.allowance(unit, segment_round, EXTRA_MP in action.declared)
+        allowances = [self.allowance(u, segment_round, EXTRA_MP in action.declared) for u in group]
+        # W-Form/1: a formation pair's base and extra MP are each the lower of the two
+        allowance = None if None in allowances else min(allowances)
+        if len(group) == 2 and allowance is not None:
+            base = min(u.face.move for u in group) - (1 if segment_round == 2 else 0)
+            extras = [self.values(u).get("extra_mp") for u in group]
+            allowance = base + (min(extras) if EXTRA_MP in action.declared and None not in extras else 0)
         if spent is None or allowance is None:
             found += self.not_checked("W-Move/1", "the MP cost of a terrain or the unit's extra MP", action, ctx)
         elif spent > allowance:
             what = f"base {unit.face.move}" + (" −1 in the 2nd move segment" if segment_round == 2 else "") + (" + extra MP" if EXTRA_MP in action.declared else "")
-            found.append(illegal("W-Move/1", f"{name} spends {spent} MP but has {allowance} ({what}; costs from {self.tables.origin('terrain_costs')})", action))
+            found.append(illegal("W-Move/1", f"{name} spends {spent} MP but has {allowance} ({what}{'; the lower of the pair' if len(group) == 2 else ''}; costs from {self.tables.origin('terrain_costs')})", action))
         return found
 
     def after_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
