@@ -444,9 +444,9 @@ def test_c81_the_axis_does_not_replenish_out_of_supply():
 
 
 # --- J. tactical and second advance (C65-C68) ------------------------------------------------------------------------
-def advance_case(advance: dict, retreat=("0505", "0506"), result="D2", roll=1, units=None):
+def advance_case(advance: dict, retreat=("0505", "0506"), result="D2", roll=1, units=None, attackers=None):
     start = state(units or {"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": "0404"})  # 12 against 5: 3:1, a 1 is D2
-    attackers = [u for u in (units or {"PZ-1": 0, "PZ-2": 0}) if not u.startswith("GB")]
+    attackers = attackers or [u for u in (units or {"PZ-1": 0, "PZ-2": 0}) if not u.startswith("GB")]
     fields = {"retreats": {"GB-INF-1": list(retreat)}} if retreat else {}
     combat = attack(attackers, "0404", roll, result, **fields)
     combat.advance = tuple(advance)
@@ -823,3 +823,11 @@ def test_c80e_a_formation_pair_moves_as_one_with_the_lower_mp():
                                     Move(index=0, source=SRC, units=("PZ-1", "PZ-3"), path=tuple(H(h) for h in path))], start))
     assert turn(5) == set()
     assert turn(6) == {"W-Move/1"}  # the pair's allowance is the lower: 5
+
+
+def test_c68_mechanised_infantry_follows_its_armours_advance():
+    units = {"PZ-1": "0403", "PZ-2": "0304", "PZGR-1": "0403", "IT-INF-2": "0403", "GB-INF-1": "0404"}
+    both = ["PZ-1", "PZ-2"]
+    assert advance_case({"PZ-1": ["0404"], "PZGR-1": ["0404"]}, units=units, attackers=both) == set()
+    assert advance_case({"PZ-1": ["0404"], "IT-INF-2": ["0404"]}, units=units, attackers=both) == {"W-Adv/3"}  # not mechanised
+    assert advance_case({"PZ-2": ["0404"], "PZGR-1": ["0404"]}, units=units, attackers=both) == {"W-Adv/3"}  # its armour did not advance

@@ -331,7 +331,7 @@ class CombatRules(FormationRules, StreetRules):
             if missing:
                 found.append(illegal("W-CRT/1", f"{result}: every attacker loses one state; not listed: {', '.join(missing)}", action))
         found += self._retreats(action, theirs, attackers, defenders, state, ctx)
-        found += self._advance(action, attackers, defenders, state)
+        found += self._advance(action, attackers, defenders, state, ctx)
         destroyed = set(action.eliminated) | {u.id for u in defenders if u.id in action.losses_defender and self.establishment(u) <= 1}
         ctx.extra["wiped"] = all(u.id in destroyed for u in defenders)
         bonus = ctx.extra.get("bonus")
@@ -339,7 +339,7 @@ class CombatRules(FormationRules, StreetRules):
             found.append(illegal("W-Bonus/1", "after a bonus attack the formation may advance but not a second hex (不能进行二次推进)", action))
         return found
 
-    def _advance(self, action: Combat, attackers, defenders, state: State) -> list[Violation]:
+    def _advance(self, action: Combat, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
         """W-Adv/1-2 (战术推进): into the battle hex only when every defender was destroyed or retreated; a second hex
         only for mechanised units, when the defenders retreated 2 hexes or were all destroyed, leaving in the battle
         hex attackers whose attack is at least the defenders' original defence, and never through forest, mountain,
@@ -364,7 +364,14 @@ class CombatRules(FormationRules, StreetRules):
         for unit_id in advancing:
             unit, path = by_id.get(unit_id), paths[unit_id]
             if unit is None:
-                found.append(illegal("W-Adv/1", f"{unit_id} did not attack here and may not advance", action))
+                follower = state.units.get(unit_id)
+                leads = [by_id[u] for u in advancing if u in by_id and self.armoured(by_id[u]) and follower is not None and by_id[u].at == follower.at]
+                if follower is None or not leads or not (follower.unit.type.mechanized and self.infantry(follower)) or self.marked(state, "attacked", unit_id) \
+                        or any(unit_id in units for _, units in ctx.extra.get("declared", [])):
+                    found.append(illegal("W-Adv/3", f"{unit_id} did not attack here: only mechanised infantry stacked with an advancing armoured attacker, with no attack of its own, follows it (跟随装甲单位进行战术推进)", action))
+                    continue
+                if path not in [paths[lead.id] for lead in leads]:
+                    found.append(illegal("W-Adv/3", f"{self.name(unit_id)} follows the armour it is stacked with: the same path", action))
                 continue
             name = self.name(unit_id)
             if path[0] != action.target or len(path) > 2 or any(not game_map.is_adjacent(a, b) for a, b in zip(path, path[1:])):
