@@ -873,3 +873,16 @@ def test_a_town_is_held_by_the_side_that_entered_it_last():
     start = state({"IT-INF-1": "0203"})
     run("axis", [phase("move_1"), move("IT-INF-1", "0303"), phase("attack_1"), phase("recovery"), phase("move_2")], start)
     assert start.status["held"] == {"0303": "axis"}
+
+
+def test_c58_dex_removes_zero_strength_units_left_alone():
+    # Italian infantry and the 0-attack artillery attack a ① British armoured unit (defence 2): 2 against 2, 1:1, a 4 is DeX
+    def turn(infantry, eliminated):
+        start = state(infantry | {"ART-1": "0403", "GB-ARM-1": ("0404", 2)})
+        attackers = [*infantry, "ART-1"]
+        return illegal(run("axis", [phase("attack_1"), declare(attackers, "0404"),
+                                    attack(attackers, "0404", 4, "DeX", column="1/1", losses_attacker=tuple(attackers), losses_defender=("GB-ARM-1",), eliminated=eliminated)], start))
+    assert turn({"IT-INF-1": ("0403", 1)}, ()) == set()  # the ② infantry becomes ①: it survives, the artillery stays
+    two_weak = {"IT-INF-1": ("0403", 2), "IT-INF-2": ("0403", 2)}  # two ① infantry (1 + 1): both destroyed by the De
+    assert turn(two_weak, ()) == {"W-CRT/3"}  # the artillery is left alone with no strength: it must go too
+    assert turn(two_weak, ("ART-1",)) == set()

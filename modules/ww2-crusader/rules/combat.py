@@ -330,6 +330,8 @@ class CombatRules(FormationRules, StreetRules):
             missing = [u.id for u in attackers if u.id not in losses_a and u.id not in eliminated]
             if missing:
                 found.append(illegal("W-CRT/1", f"{result}: every attacker loses one state; not listed: {', '.join(missing)}", action))
+        if result == "DeX":
+            found += self._zero_strength(action, attackers, defenders)
         found += self._retreats(action, theirs, attackers, defenders, state, ctx)
         found += self._advance(action, attackers, defenders, state, ctx)
         destroyed = set(action.eliminated) | {u.id for u in defenders if u.id in action.losses_defender and self.establishment(u) <= 1}
@@ -388,6 +390,28 @@ class CombatRules(FormationRules, StreetRules):
                 found.append(illegal("W-Adv/2", f"{name}: the units left in the battle hex attack {left}, less than the defenders' {defence} defence (留下攻击力总和不少于原守军防御力总和的单位)", action))
             elif any(self.main_terrain(h) in rough for h in path) or any("river" in game_map.hexside(a, b) for a, b in crossed):
                 found.append(illegal("W-Adv/2", f"{name}: no second hex through forest, mountain, swamp, lake/sea or beach, or across a river", action))
+        return found
+
+    def _zero_strength(self, action: Combat, attackers, defenders) -> list[Violation]:
+        """W-CRT/3 (战力0单位): on DeX, 0-strength units (defence when defending, attack when attacking) are removed
+        when no unit of strength above 0 in their hex survives the De."""
+        found: list[Violation] = []
+        gone = set(action.eliminated)
+
+        def survives(unit, strength) -> bool:
+            return unit.id not in gone and not (self.establishment(unit) <= 1) and strength(unit) > 0
+
+        groups: dict[int, list] = {}
+        for unit in attackers:
+            groups.setdefault(unit.at, []).append((unit, lambda u: u.face.attack))
+        for unit in defenders:
+            groups.setdefault(-1, []).append((unit, lambda u: u.face.defence))
+        for members in groups.values():
+            if any(survives(u, f) for u, f in members):
+                continue
+            left = [u.id for u, f in members if f(u) == 0 and u.id not in gone]
+            if left:
+                found.append(illegal("W-CRT/3", f"DeX: no unit of strength above 0 survives beside {', '.join(left)}: they are removed (0战力单位需要被移除)", action))
         return found
 
     def _retreats(self, action: Combat, theirs: str, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
