@@ -54,7 +54,7 @@ class ResourceRules(SupplyRules):
         leaving = ctx.extra.get("segment") == "reinforcement_entry" and action.name != "reinforcement_entry"
         if leaving:
             left = sorted(u.id for u in state.units.values() if u.box == ZONE_1 and u.side == ctx.active_side)
-            if left:
+            if left and self.sources(state, ctx.active_side):  # with nowhere to place them, they wait (not judged)
                 found.append(illegal("W-Reinf/1", f"waiting zone 1 is placed whole in the entry segment (将等待一区的所有单位放置); still waiting: {', '.join(left[:5])}", action))
         ctx.extra["left_entry"] = leaving
         return found + super().check_phase(action, state, ctx)
