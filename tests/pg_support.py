@@ -47,8 +47,13 @@ class Server:
             db.execute(sql)
 
     def new_database(self) -> str:
+        import psycopg
+
         name = "pbem_test_" + uuid.uuid4().hex[:10]
-        self.admin(f"CREATE DATABASE {name}")
+        with psycopg.connect(self.url(), autocommit=True) as db:
+            # Copying the template's files is the quicker way for a small database (PostgreSQL 15 and later).
+            fast = db.info.server_version >= 150000
+            db.execute(f"CREATE DATABASE {name}" + (" STRATEGY = FILE_COPY" if fast else ""))
         return name
 
     def drop_database(self, name: str) -> None:

@@ -105,6 +105,34 @@ def test_an_older_archive_is_migrated_and_a_newer_refused(capsys, pg_url):
     assert code == 2 and "newer than this pbem" in err
 
 
+@pytest.mark.parametrize("start", [0, 3])
+def test_connections_making_or_migrating_the_archive_at_once_do_it_once(pg_url, start):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pbem.archive import postgres
+    from pbem.archive.store import APPLICATION_ID, SCHEMA_VERSION, open_archive
+
+    if start:  # an archive of schema 3 holding a game
+        with psycopg.connect(pg_url, autocommit=True) as db:
+            for step in range(start):
+                for statement in postgres.MIGRATIONS[step].split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+            db.execute("INSERT INTO pbem_archive VALUES (1, %s, %s)", (APPLICATION_ID, start))
+            db.execute("INSERT INTO games (id, module, module_version, added, head, turn_count, actions, violations, ok)"
+                       " VALUES (5, 'm', '1', 'now', 'h', 0, 0, 0, 1)")  # fmt: skip
+
+    def make(_: int) -> int:
+        with open_archive(pg_url, create=True) as archive:
+            return archive.db.execute("SELECT version FROM pbem_archive").fetchone()[0]
+
+    with ThreadPoolExecutor(6) as pool:  # six connections, each migrating from nothing under the writers' lock
+        assert list(pool.map(make, range(6))) == [SCHEMA_VERSION] * 6
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        assert db.execute("SELECT count(*) FROM pbem_archive").fetchone() == (1,)
+        assert db.execute("SELECT id, last FROM game_numbers").fetchall() == [(1, 5 if start else 0)]
+
+
 @pytest.mark.parametrize("spoil", [
     "CREATE TABLE games (id INTEGER)",  # another program's table of the same name
     "CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NEW; END';"
@@ -216,7 +244,7 @@ def test_processes_adding_revalidating_and_removing_at_once(capsys, game, pg_url
     adders = [subprocess.Popen([sys.executable, "-c", ADDER, pg_url, "10", f"p{k}", *map(str, game)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env=env) for k in range(4)]  # fmt: skip
     others = [
-        subprocess.Popen([sys.executable, "-m", "pbem", "archive", "--db", pg_url, "revalidate", "--jobs", "1", "--format", "json"],
+        subprocess.Popen([sys.executable, "-m", "pbem", "archive", "--db", pg_url, "revalidate", "--jobs", "2", "--format", "json"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env),
         subprocess.Popen([sys.executable, "-c", REMOVER, pg_url, "2", "3", "4"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env),
     ]  # fmt: skip

@@ -259,20 +259,18 @@ def open_archive(url: str, *, create: bool | None) -> tuple[Connection, int]:
 
     db = connect(url)
     try:
-        version = _version(db, url)
-        if create is None:  # only looking: reachable, and pbem's or empty
-            if version:
-                check_schema(db, url, min(version, SCHEMA_VERSION))
+        # The version and the tables read in one snapshot: another process may be migrating meanwhile.
+        with _one_snapshot(db):
+            version = _version(db, url)
             if version > SCHEMA_VERSION:
                 raise PbemError.at(shown(url), f"archive schema {version} is newer than this pbem understands ({SCHEMA_VERSION}); upgrade pbem")
+            if version:
+                check_schema(db, url, version)
+        if create is None:  # only looking: reachable, and pbem's or empty
             db.close()
             return db, version
         if version == 0 and not create:
             raise PbemError.at(shown(url), "no pbem archive in this database (add a game first)")
-        if version > SCHEMA_VERSION:
-            raise PbemError.at(shown(url), f"archive schema {version} is newer than this pbem understands ({SCHEMA_VERSION}); upgrade pbem")
-        if version:
-            check_schema(db, url, version)
         for step in range(version, SCHEMA_VERSION):
             _migrate(db, url, step, APPLICATION_ID)
         return db, version
@@ -281,6 +279,16 @@ def open_archive(url: str, *, create: bool | None) -> tuple[Connection, int]:
         if isinstance(error, _psycopg_error()):
             raise ServiceError(f"{shown(url)}: the archive server failed: {clean(str(error), url)}") from None
         raise
+
+
+@contextmanager
+def _one_snapshot(db: Connection) -> Iterator[None]:
+    """A read-only transaction whose statements all see the database as it was at its first one."""
+    db.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    try:
+        yield
+    finally:
+        db.raw.execute("ROLLBACK")
 
 
 def _psycopg_error() -> type:
@@ -293,8 +301,13 @@ def _version(db: Connection, url: str) -> int:
     """The schema version of the archive in this database; 0 where there is none (and no table of pbem's name)."""
     from pbem.archive.store import APPLICATION_ID
 
-    if db.execute("SELECT to_regclass(?)", (MARKER,)).fetchone()[0] is None:
-        present = [t for t in TABLES if db.execute("SELECT to_regclass(?)", (t,)).fetchone()[0] is not None]
+    # pg_class read as a query (the statement's snapshot), not through to_regclass (the session's catalog cache,
+    # which may not yet know of tables another process has just made while this one waited for the lock).
+    present = {r[0] for r in db.execute(
+        "SELECT relname::text FROM pg_catalog.pg_class WHERE relnamespace = current_schema()::regnamespace AND relname = ANY(?)",
+        ([MARKER, *TABLES],))}  # fmt: skip
+    if MARKER not in present:
+        present = [t for t in TABLES if t in present]
         if present:
             raise PbemError.at(shown(url), f"not a pbem archive: a table {present[0]!r} of another program, and no {MARKER} table; refused unchanged")
         return 0
