@@ -164,6 +164,19 @@ def test_a_folder_of_other_files_is_refused(built, capsys, tmp_path):
     assert code == 2 and not (tmp_path / "out").exists()
 
 
+def test_an_archive_damaged_past_its_list_of_games_leaves_no_folder(built, capsys, tmp_path, monkeypatch):
+    db, _ = built
+    from pbem.archive import games
+
+    def damaged(archive, game_id):
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(games, "load_game", damaged)
+    code, _, err = run(capsys, "archive", "site", db, "--out", tmp_path / "new")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "malformed" in err
+    assert not (tmp_path / "new").exists()
+
+
 def test_a_forged_manifest_deletes_nothing_outside_the_site(built, tmp_path, capsys):
     db, site = built
     copy_site = tmp_path / "site"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import unicodedata
 from pathlib import Path
 from typing import Any, Callable
@@ -200,18 +201,28 @@ def _write_if_changed(path: Path, text: str) -> bool:
 
 def build_site(archive: Archive, folder: Path, *, title: str = "Game archive", progress: Callable[[str], None] | None = None) -> dict[str, int]:
     """Write (or bring up to date) the site of ``archive`` in ``folder``, headed ``title``; return counts of what was done."""
+    rows = games.list_games(archive)  # a damaged archive is refused before the folder is touched
+    created = not folder.exists()
+    _prepare_folder(folder)
+    try:
+        return _build(archive, folder, rows, title, progress)
+    except BaseException:  # a damaged archive (any database's error), a bug, Ctrl-C
+        if created:  # a failed run leaves nothing: the folder it made goes again
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+
+
+def _build(archive: Archive, folder: Path, rows: list, title: str, progress: Callable[[str], None] | None) -> dict[str, int]:
     from pbem.archive import sitepages
     from pbem.archive.standings import name_key, standings
     from pbem.model.module import load_module_by_id
 
-    _prepare_folder(folder)
     old = _read_manifest(folder)
     old_games = old.get("games") if isinstance(old.get("games"), dict) else {}
     counts = {"games": 0, "replayed": 0, "unchanged": 0, "removed": 0, "not_shown": 0, "players": 0, "pages": 0}
     summaries: list[dict[str, Any]] = []
     entries: dict[str, Any] = {}
     installed: dict[str, str | None] = {}
-    rows = games.list_games(archive)
     renderer = _renderer()
     for row in rows:
         try:
