@@ -42,7 +42,7 @@ TURNS = _sample_turns()
 
 def test_the_samples_are_found():
     modules = {p.relative_to(SAMPLES).parts[0] for p in TURNS}
-    assert modules == {"china-war-1980", "no-retreat", "paths-of-glory", "red-winter"}
+    assert modules == {"china-war-1980", "no-retreat", "paths-of-glory", "red-winter", "ww2-crusader"}
     assert len(TURNS) > 300
 
 

@@ -97,9 +97,10 @@ def _check_size(size_px: int) -> int:
 
 
 def _face(counter_type: CounterType, face: int):
-    """The values of face ``face`` (0 front, 1 back); ``None`` for the blank back of a one-step counter."""
-    if face not in (0, 1):
-        raise PbemError(f"a counter has faces 0 (front) and 1 (back), not {face!r}")
+    """The values of face ``face`` (0 front, 1 back, 2 and on: further steps of a counter with more than two);
+    ``None`` for the blank back of a one-step counter."""
+    if not isinstance(face, int) or face < 0 or (face > 1 and face >= len(counter_type.steps)):
+        raise PbemError(f"a counter has faces 0 (front) and 1 (back) and one more per step past two, not {face!r}")
     if face >= len(counter_type.steps):
         return None
     return counter_type.steps[face]
@@ -133,7 +134,10 @@ def render_counter(
     step = _face(counter_type, face)
     if step is None:
         return image
-    if face == 1:
+    bar = style.bar_colour(counter_type, face)
+    if bar is not None:
+        draw.rectangle(_inclusive(bar_box(layout)), fill=bar, outline=nation.line, width=max(1, size // 75))
+    elif face == 1 and style.bars is None:
         draw.rectangle(_inclusive(layout.stripe), fill=nation.reduced)
     x0, y0, x1, y1 = layout.symbol
     caption = _caption(counter_type, style)
@@ -164,6 +168,12 @@ def render_counter(
         x, y, size = nationality_place(layout, counter_type.nationality)
         draw.text((x, y), counter_type.nationality, font=font(size, True), fill=nationality_colour(style, counter_type, face), anchor="lm")
     return image
+
+
+def bar_box(layout: CounterLayout) -> Box:
+    """Where a face's bar goes (an establishment bar): across the top, a little taller than the reduced stripe."""
+    s = layout.size
+    return (0, 0, s, max(3, round(s * 0.09)))
 
 
 def designation_place(layout: CounterLayout, designation: str) -> tuple[float, float, int]:
@@ -277,7 +287,11 @@ def counter_svg(
         f'<rect width="{size}" height="{size}" fill="{nation.background}"/>',
     ]
     if step is not None:
-        if face == 1:
+        bar = style.bar_colour(counter_type, face)
+        if bar is not None:
+            bx0, by0, bx1, by1 = bar_box(layout)
+            parts.append(f'<rect x="{bx0}" y="{by0}" width="{bx1 - bx0}" height="{by1 - by0}" fill="{bar}" stroke="{nation.line}" stroke-width="1"/>')
+        elif face == 1 and style.bars is None:
             sx0, sy0, sx1, sy1 = layout.stripe
             parts.append(f'<rect x="{sx0}" y="{sy0}" width="{sx1 - sx0}" height="{sy1 - sy0}" fill="{nation.reduced}"/>')
         x0, y0, x1, y1 = layout.symbol

@@ -22,6 +22,7 @@ from pbem.model.maps import GameMap, HexMap, PointMap
 
 RIVER = "#2f6fd6"
 BLOCKED = "#123a7a"
+ESCARPMENT = "#6b4423"  # a scarp: dark brown, hachured
 ROAD = "#a0522d"
 RAIL = "#202020"
 BORDER = "#7a1f6e"
@@ -148,6 +149,9 @@ def _hex_picture(game_map: HexMap, style: CounterStyle, layout: HexLayout, backg
                 r = width / 2
                 draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=RIVER)
     for (i, j), features in sorted(game_map.side_features.items()):
+        if "escarpment" in features:  # a cliff line along the hexside, hachured as printed maps draw scarps
+            _escarpment(draw, *layout.side(hexes[i], hexes[j]), unit)
+    for (i, j), features in sorted(game_map.side_features.items()):
         if "blocked" in features:  # a hexside no unit may cross (a lake, sea water between coasts)
             a, b = layout.side(hexes[i], hexes[j])
             draw.line([a, b], fill=BLOCKED, width=max(3, round(unit / 7)))
@@ -194,6 +198,20 @@ def _place_names(draw: ImageDraw.ImageDraw, game_map: HexMap, centers, unit: flo
         draw.text((x + dx, y + unit * 0.3 + dy), name, font=name_font, fill=CITY, anchor="mm", stroke_width=2, stroke_fill="white")
         boxes.append((left + dx, top + dy, right + dx, bottom + dy))
     return tuple(boxes)
+
+
+def _escarpment(draw: ImageDraw.ImageDraw, a: Point, b: Point, unit: float) -> None:
+    """A scarp along the hexside a-b: a brown line with short hachures across it."""
+    draw.line([a, b], fill=ESCARPMENT, width=max(2, round(unit / 16)))
+    length = math.dist(a, b)
+    if length == 0:
+        return
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    nx, ny = -uy, ux
+    tick = unit * 0.09
+    for k in range(1, 5):
+        px, py = a[0] + (b[0] - a[0]) * k / 5, a[1] + (b[1] - a[1]) * k / 5
+        draw.line([(px - nx * tick, py - ny * tick), (px + nx * tick, py + ny * tick)], fill=ESCARPMENT, width=max(1, round(unit / 24)))
 
 
 def _bridge(draw: ImageDraw.ImageDraw, a: Point, b: Point, unit: float) -> None:

@@ -297,7 +297,7 @@ def overlay(
         x, y = centers[location][0] + ox, centers[location][1] + oy
         step = max(2, counter_px // 8)
         for k, unit_state in enumerate(stack):
-            face = 0 if unit_state.step == 0 else 1
+            face = min(unit_state.step, style.faces(unit_state.unit.type) - 1)
             px = max(16, round(counter_px * style.scale_of(unit_state.unit.type)))
             counter = render_counter(unit_state.unit.type, face, style, px, designation=style.designation_of(unit_state.id))
             left = round(x - px / 2 + k * step)

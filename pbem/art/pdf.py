@@ -22,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pbem.art import counters as parts
 from pbem.art.sheets import PAGES_MM, SheetSpec, sheet_layout
 from pbem.art.style import CounterStyle, printed_values
-from pbem.art.symbols import FRAME, STROKE, SYMBOL_BOX, Shape, echelon_shapes, shapes
+from pbem.art.symbols import FRAME, STROKE, SYMBOL_BOX, Shape, echelon_shapes, has_frame, shapes
 from pbem.model.units import CounterType
 
 FONTS = {False: "pbem-Vera", True: "pbem-VeraBd"}
@@ -95,7 +95,10 @@ def draw_counter(pen: Pen, x: float, y: float, counter_type: CounterType, face: 
     pen.rect(0, 0, size, size, fill=nation.background)
     step = parts._face(counter_type, face)
     if step is not None:
-        if face == 1:
+        bar = style.bar_colour(counter_type, face)
+        if bar is not None:
+            pen.rect(*parts.bar_box(layout), fill=bar, stroke=nation.line, width=max(0.5, size / 75))
+        elif face == 1 and style.bars is None:
             pen.rect(*layout.stripe, fill=nation.reduced)
         caption = parts._caption(counter_type, style)
         _symbol(pen, layout.symbol, parts._icons(counter_type, style, face), None if caption else counter_type.size, nation.symbol, nation.line)
@@ -137,13 +140,16 @@ def _symbol(pen: Pen, box, icons: Sequence[str], size: str | None, fill: str, li
     c.setLineJoin(1)
     c.setLineCap(1)
     fx0, fy0, fx1, fy1 = FRAME
-    pen.rect(fx0, fy0, fx1, fy1, fill=fill)
+    framed = has_frame(icons)
+    if framed:
+        pen.rect(fx0, fy0, fx1, fy1, fill=fill)
     c.setStrokeColorRGB(*_rgb(line))
     c.setFillColorRGB(*_rgb(line))
     c.setLineWidth(STROKE)
     for shape in shapes(icons) + echelon_shapes(size):
         _shape(pen, shape, line)
-    pen.rect(fx0, fy0, fx1, fy1, stroke=line, width=STROKE)
+    if framed:
+        pen.rect(fx0, fy0, fx1, fy1, stroke=line, width=STROKE)
     c.restoreState()
 
 

@@ -108,6 +108,9 @@ class CounterStyle:
     # A map feature a game's status chooses: feature -> (status key, status value -> the map feature drawn instead),
     # e.g. the VP spaces of the map a scenario scores on.
     status_features: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+    # A bar across the top of each face from a counter attribute (one name per face) and the names' colours, e.g.
+    # the establishment bar of a three-state counter: ("bars", {"black": "#111111", "white": "#ffffff"}).
+    bars: tuple[str, dict[str, str]] | None = None
 
     def feature_names(self, status: dict[str, Any] | None) -> dict[str, str]:
         """Feature -> the map feature to draw for it under ``status`` (only those that change)."""
@@ -117,6 +120,19 @@ class CounterStyle:
             if chosen:
                 out[feature] = chosen
         return out
+
+    def bar_colour(self, counter_type: CounterType, face: int) -> str | None:
+        """The colour of the bar ``face`` shows under :attr:`bars` (``None``: no bar, e.g. "none" or a name without colour)."""
+        if self.bars is None:
+            return None
+        names = counter_type.attributes.get(self.bars[0])
+        if not isinstance(names, list) or not 0 <= face < len(names) or not isinstance(names[face], str):
+            return None
+        return self.bars[1].get(names[face])
+
+    def faces(self, counter_type: CounterType) -> int:
+        """How many printed faces a counter type has: one per step when the style draws bars, else front and back."""
+        return max(2, len(counter_type.steps)) if self.bars is not None else 2
 
     def designation_of(self, unit_id: str) -> str:
         """What the counter of unit ``unit_id`` prints to tell it from identical counters (``""``: nothing).
@@ -345,9 +361,18 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
             mark.get("key") if isinstance(mark.get("key"), str) else None, _colour(document, f"{pointer}/default", mark.get("default", "#404040")),
             mark.get("unless_map") if isinstance(mark.get("unless_map"), str) else None,
         ))  # fmt: skip
+    bars = None
+    if data.get("bars") is not None:
+        entry = data["bars"]
+        if (
+            not isinstance(entry, dict) or set(entry) - {"attribute", "colours"} or not isinstance(entry.get("attribute"), str)
+            or not _NAME.match(entry["attribute"]) or not isinstance(entry.get("colours"), dict) or len(entry["colours"]) > 16
+        ):
+            raise fail("/bars", "bars is {\"attribute\": NAME, \"colours\": {BAR: COLOUR}} (the attribute lists one bar name per face)")
+        bars = (entry["attribute"], {k: _colour(document, f"/bars/colours/{k}", v) for k, v in entry["colours"].items()})
     return CounterStyle(
         nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"], designation,
-        layout, nationality_label, sizes, labels, tuple(status_marks), map_scale, status_features,
+        layout, nationality_label, sizes, labels, tuple(status_marks), map_scale, status_features, bars,
     )  # fmt: skip
 
 

@@ -138,7 +138,16 @@ ICONS: dict[str, tuple[Shape, ...]] = {
     "rations": (_poly(*_arc(100, 95, 24, 40, 320), *reversed(_arc(110, 95, 20, 58, 302)), filled=True),),
     "naval": (_circle(100, 72, 6), _line((100, 78), (100, 128)), _line((84, 88), (116, 88)),
               _line((76, 112), *_cubic((76, 112), (80, 132), (120, 132), (124, 112), 8))),
+    # German-style (Wehrmacht taktische Zeichen) signs, drawn without the APP-6 frame: the flag on a staff of a
+    # troop unit (plain: infantry), two wheels under the flag for motorised troops, the Panzerraute (a flattened
+    # rhombus) for armour, and a small Raute in the flag for a light (mixed tank and motorised) division.
+    "de_infantry": (_line((40, 150), (40, 54)), _poly((40, 54), (165, 54), (165, 112), (40, 112))),
+    "de_motorized": (_circle(82, 134, 11), _circle(132, 134, 11)),
+    "de_panzer": (_poly((25, 100), (100, 60), (175, 100), (100, 140)), _poly((58, 100), (100, 78), (142, 100), (100, 122))),
+    "de_light": (_poly((70, 83), (102, 67), (134, 83), (102, 99)),),
 }
+# Icons drawn without the APP-6 frame (a symbol whose icons are all of these has no frame).
+FRAMELESS = frozenset({"de_infantry", "de_motorized", "de_panzer", "de_light"})
 # Frequent synonyms in counter lists, so that a module's arm name usually needs no mapping.
 ALIASES = {
     "armor": "armour", "tank": "armour", "mechanized": "mechanized_infantry", "mech": "mechanized_infantry",
@@ -244,10 +253,22 @@ def draw_symbol(
         return (ox + p[0] * scale, oy + p[1] * scale)
 
     width = max(1, round(STROKE * scale))
-    draw.rectangle([at((FRAME[0], FRAME[1])), at((FRAME[2], FRAME[3]))], fill=fill)
+    framed = has_frame(icons)
+    if framed:
+        draw.rectangle([at((FRAME[0], FRAME[1])), at((FRAME[2], FRAME[3]))], fill=fill)
     for shape in shapes(icons) + echelon_shapes(size):
         _draw_shape(draw, shape, at, scale, width, line)
-    draw.rectangle([at((FRAME[0], FRAME[1])), at((FRAME[2], FRAME[3]))], outline=line, width=width)
+    if framed:
+        draw.rectangle([at((FRAME[0], FRAME[1])), at((FRAME[2], FRAME[3]))], outline=line, width=width)
+
+
+def has_frame(icons: Sequence[str]) -> bool:
+    """False for a German-style sign (every icon frameless), which stands on the counter without the APP-6 frame.
+
+    >>> has_frame(("infantry",)), has_frame(("de_infantry", "de_motorized"))
+    (True, False)
+    """
+    return not icons or not all(name in FRAMELESS for name in icons)
 
 
 def _draw_shape(draw: ImageDraw.ImageDraw, shape: Shape, at, scale: float, width: int, line: str) -> None:
@@ -285,7 +306,8 @@ def symbol_svg(icons: Sequence[str], size: str | None, *, fill: str, line: str =
 
     stroke = f'stroke="{line}" stroke-width="{STROKE}" stroke-linejoin="round"'
     x0, y0, x1, y1 = FRAME
-    out = [f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" fill="{fill}"/>']
+    framed = has_frame(icons)
+    out = [f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" fill="{fill}"/>'] if framed else []
     for shape in shapes(icons) + echelon_shapes(size):
         if shape.kind == "line":
             out.append(f'<polyline points="{pts(shape.points)}" fill="none" {stroke}/>')
@@ -300,7 +322,8 @@ def symbol_svg(icons: Sequence[str], size: str | None, *, fill: str, line: str =
                 f'<text x="{x}" y="{y}" font-size="{shape.size}" font-family="sans-serif" text-anchor="middle" '
                 f'dominant-baseline="central" fill="{line}">{escape(shape.text)}</text>'
             )
-    out.append(f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" fill="none" {stroke}/>')
+    if framed:
+        out.append(f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" fill="none" {stroke}/>')
     return "".join(out)
 
 

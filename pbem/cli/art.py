@@ -58,7 +58,8 @@ def _safe_name(text: str) -> str:
 @click.option("--dpi", default=150, show_default=True, help="Resolution recorded in the PNGs.")
 @click.option("--svg", "as_svg", is_flag=True, help="Write SVG instead of PNG.")
 def counters(module_name: str, out_dir: Path, size: int, dpi: int, as_svg: bool) -> int:
-    """Both faces of every counter type of MODULE: TYPE-front.png and TYPE-back.png."""
+    """Both faces of every counter type of MODULE: TYPE-front.png and TYPE-back.png (and TYPE-face3.png... for a
+    counter with more steps whose style draws a bar per face)."""
     from pbem.art.counters import counter_svg, render_counter
     from pbem.art.images import encode
     from pbem.art.style import load_style
@@ -71,7 +72,8 @@ def counters(module_name: str, out_dir: Path, size: int, dpi: int, as_svg: bool)
     types = list(module.counter_types.values())
     with _progress(len(types), "counters") as advance:
         for counter_type in types:
-            for face, name in ((0, "front"), (1, "back")):
+            names = ("front", "back") + tuple(f"face{n + 1}" for n in range(2, style.faces(counter_type)))
+            for face, name in enumerate(names):
                 target = out_dir / f"{_safe_name(counter_type.id)}-{name}.{'svg' if as_svg else 'png'}"
                 if as_svg:
                     data = counter_svg(counter_type, face, style, size).encode("utf-8")

@@ -532,6 +532,12 @@ class _ActionBuilder:
         declared = entry.get("declare")
         return {"units": units, "path": path, "by": entry.get("by", "land"), "declared": frozenset(declared) if declared else _NONE_DECLARED}
 
+    def _result(self, written: str) -> str:
+        """A combat result as written, upper-cased unless the module's result codes differ by case alone (its
+        option ``result_case`` is ``sensitive``: De, a lost state, is not DE, destroyed)."""
+        text = written.strip().replace("−", "-").replace("–", "-")
+        return text if self.module.options.get("result_case") == "sensitive" else text.upper()
+
     def _combat(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
         kind = "attack" if "attack" in entry else "overrun"
         losses = entry.get("losses", {})
@@ -539,7 +545,7 @@ class _ActionBuilder:
             "attackers": self._units(entry[kind], f"{pointer}/{kind}"),
             "target": self._location(entry["target"], f"{pointer}/target"),
             "roll": entry["roll"],
-            "result": entry["result"].strip().upper().replace("−", "-").replace("–", "-") if "result" in entry else None,
+            "result": self._result(entry["result"]) if "result" in entry else None,
             "odds": normalize_ratio(entry["odds"]) if "odds" in entry else None,
             "column": normalize_ratio(entry["column"]) if "column" in entry else None,
             "losses_attacker": self._steps(losses.get("attacker", []), f"{pointer}/losses/attacker"),

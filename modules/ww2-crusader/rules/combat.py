@@ -1,0 +1,341 @@
+"""WWII Campaign / Crusader: combat declaration (W-Cbt/1-4, 战斗分配 and 牵制攻击), odds (W-Res/2-3, 战力比 and
+最低战力), the column shifts the source names (W-Res/4 猛攻, W-Mod/1-4), results (W-CRT/1-2, 战斗结果解释 and
+无路可退) and retreats (W-Retreat/1).
+
+A declaration is ``{"special": "declare", "units": [attackers], "at": target}``; every attack of a segment is
+declared before the first is resolved. The combat results table, terrain shifts and the size of the river
+shift are not in the source: they come from the tables in force, and a combat whose column or result needs
+a value none gives is reported as not checked.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pbem.model.actions import Combat, Special
+from pbem.model.state import State, UnitState
+from pbem.model.violation import Violation
+from pbem.rules.ruleset import TurnContext, illegal, mismatch
+
+from .base import ATTACK_SEGMENTS, CrusaderBase
+
+HALFAYA = "halfaya_pass"  # the map's feature for the two Halfaya Pass hexes
+ASSAULT = "assault"  # 猛攻, declared on the attack
+RETREAT_MAX = 2
+RETREAT_MIN = {"D1": 1, "D2": 2}
+MAY_RETREAT = {"D", "D1", "D2", "De", "DeX", "De/AE", "D/AE"}  # the defender's part of the result
+
+
+def crusader_odds(attack: int, defence: int) -> tuple[int, int]:
+    """W-Res/2 (战力比): n:1 or 1:n, a ratio between two columns taken in the attacker's favour (8:5 = 1.6:1 → 2:1;
+    5:8 → 1:1), below 1:5 taken as 1:5. Equal strengths are 1:1 (not stated; the only reading of n:1 with n = 1)."""
+    if defence <= 0:
+        raise ValueError("defence must be positive")
+    if attack >= defence:
+        return math.ceil(attack / defence), 1
+    if attack <= 0:
+        return 1, 5
+    return 1, min(5, max(1, defence // attack))
+
+
+def defender_part(result: str) -> str:
+    return result.split("/")[0] if "/" in result else ("" if result.startswith("A") else result)
+
+
+def attacker_part(result: str) -> str:
+    return result.split("/")[1] if "/" in result else (result if result.startswith("A") else "")
+
+
+class CombatRules(CrusaderBase):
+    """check_special(declare) / check_attack / after_attack."""
+
+    # --- declaration (W-Cbt/1-4) ---------------------------------------------------------------------------
+    def check_declare(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        if ctx.phase not in ATTACK_SEGMENTS:
+            return [illegal("W-§1", f"attacks are declared in an attack segment (attack_1, attack_2), not in {ctx.phase or 'no segment'}", action)]
+        if ctx.extra.get("resolved"):
+            return [illegal("W-Cbt/3", "every attack is declared in the allocation segment before any is resolved (战斗分配节): this declaration follows a resolution", action)]
+        if action.at is None or not action.units:
+            return [illegal("W-Cbt/1", "a declaration names its attacking units and the hex it attacks", action)]
+        found: list[Violation] = []
+        target = action.at
+        defenders = [u for u in state.units_at(target) if u.side != ctx.phase_side]
+        if not defenders:
+            return [illegal("W-Cbt/1", f"no enemy unit is in {self.where(target)}", action, at=target)]
+        round_ = ATTACK_SEGMENTS[ctx.phase]
+        declared = ctx.extra.setdefault("declared", [])
+        already = {u for _, units in declared for u in units}
+        for unit_id in action.units:
+            unit = state.units.get(unit_id)
+            if unit is None or unit.side != ctx.phase_side or not unit.on_map:
+                found.append(illegal("W-Cbt/1", f"{unit_id} is not an attacking player's unit on the map", action))
+                continue
+            name = self.name(unit_id)
+            if not self.module.map.is_adjacent(unit.at, target):
+                found.append(illegal("W-Cbt/1", f"{name} is not next to {self.where(target)}: only adjacent units attack", action))
+            elif self.disordered(state, unit):
+                found.append(illegal("W-Cbt/2", f"{name} is disordered (stamina 0) and may not attack (混乱状态的单位不能进攻)", action))
+            elif self.marked(state, "extra_mp", unit_id):
+                found.append(illegal("W-Cbt/2", f"{name} used extra MP this turn and may not attack (使用了额外移动力的单位不能进攻)", action))
+            elif round_ == 2 and self.marked(state, "first_round", unit_id):
+                found.append(illegal("W-Round/1", f"{name} moved or attacked in the first round: a first-round unit may not attack in the 2nd attack segment", action))
+            elif (unit_id in already and len(action.units) == 1 and all(units == (unit_id,) and t != target for t, units in declared if unit_id in units)):
+                found += self.not_checked("W-Cbt/5", "a one-against-many attack (one unit against several hexes: 以一对多)", action, ctx, why="not built yet")
+            elif unit_id in already or self.marked(state, "attacked", unit_id):
+                found.append(illegal("W-Round/3", f"{name} attacks at most once a turn", action))
+            elif round_ == 1 and self.marked(state, "second_round_only", unit_id):
+                found.append(illegal("W-Round/4", f"{name} was reinforced, replenished or reorganised this turn: it acts only in the second round", action))
+        units = [state.units[u] for u in action.units if u in state.units]
+        if units and all(u.face.attack == 0 for u in units) and not any(t == target for t, _ in declared):
+            found.append(illegal("W-Cbt/2", "units of attack 0 may join an attack but not make one alone (攻击力0)", action))
+        if any(t == target for t, _ in declared):
+            pass  # several declarations on one hex join into one attack
+        declared.append((target, tuple(action.units)))
+        return found
+
+    def check_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        method = getattr(self, f"check_{action.order}", None) if action.order in SPECIAL_ORDERS else None
+        if method is None:
+            return [illegal("W-§1", f"special order {action.order!r} is not one this module knows ({', '.join(sorted(SPECIAL_ORDERS))})", action)]
+        return method(action, state, ctx)
+
+    def pinning(self, state: State, ctx: TurnContext, action) -> list[Violation]:
+        """W-Cbt/4 (牵制攻击), checked once the allocation is complete (at the first resolution): every enemy hex
+        next to an attacking unit is attacked by someone. Literal reading of the [AMBIG]: any attacking unit."""
+        declared = ctx.extra.get("declared", [])
+        targets = {t for t, _ in declared}
+        found: list[Violation] = []
+        for target, units in declared:
+            for unit_id in units:
+                unit = state.units.get(unit_id)
+                if unit is None or not unit.on_map:
+                    continue
+                for near in self.module.map.neighbours[unit.at]:
+                    if near not in targets and any(u.side != unit.side for u in state.units_at(near)):
+                        found.append(illegal("W-Cbt/4", f"{self.name(unit_id)} attacks {self.where(target)} but the enemy in {self.where(near)}, also next to it, is attacked by no one (发起进攻时,必须同时攻击与进攻单位相邻的敌军单位)", action, at=near))
+                        targets.add(near)  # said once per hex
+        return found
+
+    # --- resolution ---------------------------------------------------------------------------------------
+    def check_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
+        if ctx.phase not in ATTACK_SEGMENTS:
+            return [illegal("W-§1", f"attacks are resolved in an attack segment, not in {ctx.phase or 'no segment'}", action)]
+        found: list[Violation] = []
+        if not ctx.extra.get("resolved"):
+            found += self.pinning(state, ctx, action)
+        declared = ctx.extra.get("declared", [])
+        declared_here = {u for t, units in declared if t == action.target for u in units}
+        if not declared_here:
+            return found + [illegal("W-Cbt/3", f"the attack on {self.where(action.target)} was not declared in the allocation segment before the first resolution (战斗分配节)", action, at=action.target)]
+        if set(action.attackers) != declared_here:
+            found.append(illegal("W-Cbt/3", f"the attack on {self.where(action.target)} is made by other units than were declared ({', '.join(sorted(declared_here))})", action, at=action.target))
+        if action.target in ctx.extra.setdefault("resolved_hexes", set()):
+            found.append(illegal("W-Res/1", f"the combat on {self.where(action.target)} was already resolved", action, at=action.target))
+        attackers = [state.units[u] for u in action.attackers if u in state.units and state.units[u].on_map]
+        defenders = [u for u in state.units_at(action.target) if u.side != ctx.phase_side]
+        if not attackers or not defenders:
+            return found + [illegal("W-Cbt/1", "an attack needs attacking units on the map and enemies in the target hex", action)]
+        found += self._odds_and_result(action, attackers, defenders, state, ctx)
+        return found
+
+    def shifts(self, action: Combat, attackers: list[UnitState], defenders: list[UnitState], state: State, ctx: TurnContext) -> tuple[dict[str, int], list[str]]:
+        """Column shifts the source names, + toward the attacker, and the names of shifts no table sizes."""
+        shifts: dict[str, int] = {}
+        missing: list[str] = []
+        if any(self.disordered(state, u) for u in defenders):
+            shifts["disorder"] = 1  # W-Mod/3 混乱修正
+        if any(not u.supplied for u in attackers):
+            shifts["attacker_oos"] = -1  # W-Mod/4 断补修正
+        if any(not u.supplied for u in defenders):
+            shifts["defender_oos"] = 1
+        terrain = self.main_terrain(action.target)
+        shift = self.tables.value("terrain_shifts", "shifts", terrain)
+        if shift is None:
+            missing.append(f"the terrain shift of {terrain}")
+        elif shift:
+            shifts["terrain"] = shift  # W-Mod/1 地形修正 (hint card)
+        across = sum(u.face.attack for u in attackers if "river" in self.module.map.hexside(u.at, action.target))
+        total = sum(u.face.attack for u in attackers)
+        if across and 2 * across >= total:  # W-Mod/2 渡河修正: half or more of the attack across the river
+            river = self.tables.value("river", "shift")
+            if river is None:
+                missing.append("the size of the river shift")
+            elif river:
+                shifts["river"] = river
+        return shifts, missing
+
+    def _odds_and_result(self, action: Combat, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
+        found: list[Violation] = []
+        attack = sum(u.face.attack for u in attackers)
+        defence = sum(u.face.defence for u in defenders)
+        if HALFAYA in self.module.map.features[action.target]:
+            defence += len(defenders)  # Crusader special terrain: Halfaya Pass, 部队防御力+1 (each unit, case C51)
+        if defence <= 0:  # W-Res/3 防御力0: DE outright (the source's sentence ends with "?"; README)
+            if action.result not in (None, "DE", "E"):
+                found.append(mismatch("W-Res/3", f"the defenders' total defence is 0: the result is DE, not {action.result}", action))
+            ctx.extra["result"] = "DE"
+            return found
+        odds = crusader_odds(attack, defence)
+        text = f"{odds[0]}/{odds[1]}"
+        if action.odds is not None and action.odds.replace(":", "/") != text:
+            found.append(mismatch("W-Res/2", f"attack {attack} against defence {defence} is {text} (rounded in the attacker's favour, 1:5 at the lowest), not {action.odds}", action))
+        shifts, missing = self.shifts(action, attackers, defenders, state, ctx)
+        columns = self.tables.value("combat_results", "columns")
+        if columns is None or missing:
+            what = ", ".join(missing) or "the combat results table"
+            ctx.extra["result"] = action.result
+            return found + self.not_checked("W-CRT/1", f"the column and result of a combat ({what})", action, ctx)
+        position = self._position(columns, odds)
+        if position is None:
+            ctx.extra["result"] = action.result
+            return found + self.not_checked("W-CRT/1", f"the column of {text} (the combat results table in force has no such column)", action, ctx)
+        position += sum(shifts.values())
+        if ASSAULT in action.declared:  # W-Res/4 猛攻: die 1-3 one column right, 4-6 one left
+            position += 1 if action.roll <= 3 else -1
+        position = max(0, min(len(columns) - 1, position))  # [AMBIG] shifts past the table's edge stop at it
+        column = columns[position]
+        if action.column is not None and action.column.replace(":", "/") != column:
+            named = ", ".join(f"{k} {v:+d}" for k, v in shifts.items()) or "none"
+            found.append(mismatch("W-Mod/1", f"the final column is {column} (shifts: {named}{', assault' if ASSAULT in action.declared else ''}), not {action.column}", action))
+        row = self.tables.value("combat_results", "rows", str(action.roll))
+        if row is None or not 1 <= action.roll <= 6:
+            return found + [illegal("W-Res/1", f"the attacker rolls one die (1-6), not {action.roll}", action)]
+        result = row[position] if position < len(row) else None
+        if result is None:
+            return found + self.not_checked("W-CRT/1", f"the result in column {column}", action, ctx)
+        if action.result is not None and action.result != result:
+            found.append(mismatch("W-CRT/1", f"{column} with a die of {action.roll} gives {result} ({self.tables.origin('combat_results')}), not {action.result}", action))
+        ctx.outcome(action, f"{column}, die {action.roll}: {result}", result=result, rule="W-CRT/1")
+        ctx.extra["result"] = result
+        found += self._effects(action, result, attackers, defenders, state, ctx)
+        return found
+
+    @staticmethod
+    def _position(columns: list[str], odds: tuple[int, int]) -> int | None:
+        text = f"{odds[0]}/{odds[1]}"
+        if text in columns:
+            return columns.index(text)
+        # beyond the last column: the last column (the highest column is not given; README)
+        values = [tuple(int(x) for x in c.split("/")) for c in columns]
+        ratio = odds[0] / odds[1]
+        if ratio > max(a / d for a, d in values):
+            return max(range(len(values)), key=lambda i: values[i][0] / values[i][1])
+        return None
+
+    # --- results and retreats (W-CRT/1-2, W-Retreat/1) -----------------------------------------------------
+    def _effects(self, action: Combat, result: str, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
+        found: list[Violation] = []
+        mine, theirs = attacker_part(result), defender_part(result)
+        if result == "DeX":
+            mine = "ADe"
+        eliminated = set(action.eliminated)
+        losses_d, losses_a = list(action.losses_defender), list(action.losses_attacker)
+        if theirs in ("DE", "E"):
+            missing = [u.id for u in defenders if u.id not in eliminated]
+            if missing:
+                found.append(illegal("W-CRT/1", f"{result}: every defender is destroyed; not listed: {', '.join(missing)}", action))
+        elif theirs in ("De", "DeX"):
+            missing = [u.id for u in defenders if u.id not in losses_d and u.id not in eliminated]
+            if missing:
+                found.append(illegal("W-CRT/1", f"{result}: every defender loses one state (受损); not listed: {', '.join(missing)}", action))
+        if mine == "AE":
+            missing = [u.id for u in attackers if u.id not in eliminated]
+            if missing:
+                found.append(illegal("W-CRT/1", f"{result}: every attacker is destroyed; not listed: {', '.join(missing)}", action))
+        elif mine == "ADe":
+            missing = [u.id for u in attackers if u.id not in losses_a and u.id not in eliminated]
+            if missing:
+                found.append(illegal("W-CRT/1", f"{result}: every attacker loses one state; not listed: {', '.join(missing)}", action))
+        found += self._retreats(action, theirs, attackers, defenders, state, ctx)
+        return found
+
+    def _retreats(self, action: Combat, theirs: str, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
+        found: list[Violation] = []
+        retreats = dict(action.retreats)
+        if any(retreats.values()) and theirs not in MAY_RETREAT:
+            return [illegal("W-CRT/1", f"a {ctx.extra.get('result')} result lets no defender retreat", action)]
+        unresolved = {t for t, _ in ctx.extra.get("declared", []) if t != action.target} - ctx.extra.get("resolved_hexes", set())
+        attacker_at = {u.at for u in attackers}
+        for unit in defenders:
+            if unit.id in action.eliminated:
+                continue
+            path = tuple(p for p in retreats.get(unit.id, ()) if p != action.target)
+            name = self.name(unit.id)
+            if len(path) > RETREAT_MAX:
+                found.append(illegal("W-Retreat/1", f"{name} retreats {len(path)} hexes: at most {RETREAT_MAX}", action))
+            bad = self._bad_retreat(unit, (action.target,) + path, attacker_at, unresolved, state)
+            if bad:
+                found.append(illegal("W-Retreat/1", f"{name}: {bad}", action))
+            need = RETREAT_MIN.get(theirs, 0)
+            if len(path) < need:
+                if self._can_retreat(unit, action.target, need, attacker_at, unresolved, state):
+                    found.append(illegal("W-CRT/1", f"{theirs}: {name} must retreat at least {need} hex{'es' if need > 1 else ''} and can (D#: 至少要撤退#格); it retreated {len(path)}", action))
+                elif theirs == "D2" and unit.id not in action.losses_defender:
+                    # W-CRT/2 无路可退: D2 becomes De (a D2 that cannot go 2 hexes counts as no retreat: case C55, reading 2)
+                    found.append(illegal("W-CRT/2", f"D2 and {name} cannot retreat 2 hexes: the result becomes De and it loses one state (所有D2战果变成De); the loss is not listed", action))
+        return found
+
+    def _bad_retreat(self, unit: UnitState, path: tuple[int, ...], attacker_at: set[int], unresolved: set[int], state: State) -> str | None:
+        game_map = self.module.map
+        for a, b in zip(path, path[1:]):
+            if not game_map.is_adjacent(a, b):
+                return f"{self.where(b)} is not next to {self.where(a)}"
+            if any(u.side != unit.side for u in state.units_at(b)):
+                return f"it may not retreat into the enemy in {self.where(b)}"
+            last = b == path[-1]
+            if (last or self.module.options.get("retreat_adjacent", "destination") == "every_hex") and any(game_map.is_adjacent(b, at) for at in attacker_at):
+                return f"{self.where(b)} is next to an attacking unit (不能进入与进攻单位相邻的格, even if friendly units hold it)"
+            if b in unresolved:
+                return f"{self.where(b)} is a declared attack not yet resolved"
+            if self.enemy_zoc(state, b, unit.side) and not self.friendly_in(state, b, unit.side, besides=(unit.id,)):
+                return f"{self.where(b)} is in an enemy ZOC with no friendly unit"
+        return None
+
+    def _can_retreat(self, unit: UnitState, start: int, need: int, attacker_at: set[int], unresolved: set[int], state: State) -> bool:
+        """Whether some retreat of ``need`` hexes is legal (W-CRT/2 无路可退 when none is). Overstacking at the end
+        counts as impossible; its limit unknown counts as possible only if no table gives it (not guessed: the
+        retreat minimum is then held)."""
+        frontier = [(start,)]
+        for _ in range(need):
+            frontier = [p + (n,) for p in frontier for n in self.module.map.neighbours[p[-1]] if n not in p]
+            frontier = [p for p in frontier if self._bad_retreat(unit, p, attacker_at, unresolved, state) is None]
+        for path in frontier:
+            limit = self.stacking_limit(path[-1])
+            own = [u for u in state.units_at(path[-1]) if u.side == unit.side and u.id != unit.id]
+            if limit is None or (len(own) + 1 <= limit[0] and sum(self.armoured(u) for u in own) + self.armoured(unit) <= limit[1]):
+                return True
+        return False
+
+    def after_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
+        ctx.extra["resolved"] = ctx.extra.get("resolved", 0) + 1
+        ctx.extra.setdefault("resolved_hexes", set()).add(action.target)
+        result = ctx.extra.pop("result", None) or ""
+        round_ = ATTACK_SEGMENTS.get(ctx.phase or "")
+        for unit_id in action.attackers:
+            self.mark(state, "attacked", unit_id)
+            if round_ == 1:
+                self.mark(state, "first_round", unit_id)
+        # W-Stam/2: every participant −1 after the result; AD attackers and D defenders −2 more (W-CRT/1)
+        for unit_id in action.attackers:
+            unit = state.units.get(unit_id)
+            if unit is not None and unit.on_map:
+                self.set_stamina(state, unit, -1 - (2 if attacker_part(result) == "AD" else 0) - (0 if unit.supplied else 1))
+        found: list[Violation] = []
+        for unit_id, path in action.retreats.items():
+            if path:
+                found += self.touch(ctx, path[-1], state, action)
+        for unit_id in action.advance:
+            unit = state.units.get(unit_id)
+            if unit is not None and unit.on_map:
+                found += self.touch(ctx, unit.at, state, action)
+        for unit in state.units_at(action.target):
+            if unit.side != ctx.phase_side:
+                self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (0 if unit.supplied else 1))
+        for unit_id in action.retreats:
+            unit = state.units.get(unit_id)
+            if unit is not None and unit.on_map:
+                self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (0 if unit.supplied else 1))
+        return found
+
+
+SPECIAL_ORDERS = {"declare", "recruit"}
