@@ -1,0 +1,113 @@
+"""pbem module export of a counter with three establishment states (WWII Campaign: Crusader, ③ ② ①): every unit is a
+palette piece whose layer carries all its faces, pbem's own VASSAL reader finds each one and the map, a piece on its
+third face reads back as step 2, and importing the export gives three steps back (issue 29)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.export.vmod import export_module, vmod_bytes
+from pbem.formats.vassal.archive import read_zip
+from pbem.formats.vassal.layout import map_layout
+from pbem.formats.vassal.modulefile import module_from_archive
+from pbem.formats.vassal.modulewriter import level_names, piece_type
+from pbem.formats.vassal.sequence import join_chain, split
+from pbem.formats.vassal.traits import decode_piece
+from pbem.model.module import load_module
+
+MODULE = "ww2-crusader"
+
+
+@pytest.fixture(scope="module")
+def exported():
+    module = load_module(MODULE)
+    result = export_module(module)
+    data = vmod_bytes(result)
+    return module, result, data, module_from_archive(read_zip(data, "crusader.vmod"), "crusader.vmod")
+
+
+def test_every_unit_has_a_face_per_step(exported):
+    module, _, data, read_back = exported
+    archive = read_zip(data, "crusader.vmod")
+    slots = {slot.piece.name: slot for slot in read_back.module.slots}
+    assert set(slots) == set(module.units)
+    three = 0
+    for unit_id, unit in module.units.items():
+        layer = next(t for t in slots[unit_id].piece.traits if t.kind == "emb2;")
+        faces = split(layer.fields[15], ",")
+        names = split(layer.fields[16], ",")
+        steps = len(unit.type.steps)
+        assert len(faces) == max(2, steps), unit_id
+        assert len(set(faces)) == len(faces) and all(archive.get(f"images/{face}") for face in faces), unit_id
+        assert names == level_names(len(faces), steps)
+        three += steps == 3
+    assert three >= 20  # most divisions have three states; brigades two
+
+
+def test_the_three_faces_differ_as_the_establishment_bar_does(exported):
+    from io import BytesIO
+
+    from PIL import Image
+
+    _, _, data, _ = exported
+    archive = read_zip(data, "crusader.vmod")
+    faces = [Image.open(BytesIO(archive.get(f"images/de_5lei_1941-{name}.png"))).convert("RGB") for name in ("front", "back", "face3")]
+    top = [face.getpixel((face.width // 2, 2)) for face in faces]
+    assert top[1] == (0x11, 0x11, 0x11) and top[2] == (255, 255, 255) and top[0] not in top[1:]
+
+
+def test_the_map_reads_back_with_every_hex(exported):
+    module, result, _, read_back = exported
+    (vassal_map,) = read_back.module.maps
+    layout = map_layout(vassal_map)
+    labels = [module.map.label(i) for i in range(len(module.map))]
+    assert result.locations == len(labels) >= 300
+    assert all(layout.location_name(*layout.point_of(label)) == label for label in labels)
+
+
+def test_a_third_face_reads_back_as_the_third_step(exported, tmp_path, pbem):
+    """A piece flipped twice is named "ID (reduced 2)"; the imported module's mapping reads it as step 2, the plain
+    "(reduced)" as step 1, and each imported counter has as many steps as the unit."""
+    from pbem.formats.vassal.mapping import load_mapping
+
+    module, _, data, _ = exported
+    (tmp_path / "c.vmod").write_bytes(data)
+    assert pbem("module", "import", tmp_path / "c.vmod", "--out", tmp_path / "back").code == 0
+    copy = load_module(tmp_path / "back")
+    mapping = load_mapping(copy)
+    assert mapping.face("DE-5LEI-1941 (reduced 2)") == ("DE-5LEI-1941", 2)
+    assert mapping.face("DE-5LEI-1941 (reduced)") == ("DE-5LEI-1941", 1)
+    assert mapping.face("DE-5LEI-1941") == ("DE-5LEI-1941", 0)
+    assert {unit.name: len(unit.type.steps) for unit in copy.units.values()} == {
+        unit_id: len(unit.type.steps) for unit_id, unit in module.units.items()}
+
+
+def test_piece_names_on_each_face():
+    type_text = piece_type("DE-5LEI-1941", "f.png", "b.png", more=["t.png"])
+    for level, name in ((1, "DE-5LEI-1941"), (2, "DE-5LEI-1941 (reduced)"), (3, "DE-5LEI-1941 (reduced 2)")):
+        piece = decode_piece("1", type_text, join_chain([str(level), "null;0;0;1;0"]))
+        assert piece.name == name
+
+
+def test_two_face_counters_keep_their_old_type():
+    """The two-face chain is what exports wrote before three faces existed (byte-identical modules)."""
+    assert level_names(2, 2) == ["", "+ (reduced)"] and level_names(2, 1) == ["", ""]
+    assert piece_type("X", "f.png", "b.png") == piece_type("X", "f.png", "b.png", more=())
+
+
+def test_scenario_save_puts_every_set_up_unit_on_its_hex(exported):
+    from pbem.formats.vassal.savefile import read_saved_game
+    from pbem.model.jsonsource import load_json
+    from pbem.model.state import State
+
+    module, result, data, read_back = exported
+    archive = read_zip(data, "crusader.vmod")
+    layout = map_layout(read_back.module.maps[0])
+    for scenario, path in module.scenarios.items():
+        state = State.from_json(module, load_json(path))
+        pieces, _ = read_saved_game(archive.get(f"{scenario}.vsav"), scenario).pieces()
+        on_map = {uid: u for uid, u in state.units.items() if u.at >= 0}
+        placed = {p.name.split(" (reduced")[0]: p for p in pieces.values()}
+        assert set(placed) == set(on_map) and on_map
+        for unit_id, unit in on_map.items():
+            assert layout.location_name(placed[unit_id].x, placed[unit_id].y) == module.map.label(unit.at)
