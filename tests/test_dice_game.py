@@ -80,6 +80,21 @@ def test_a_roll_changed_after_the_fact_is_a_dice_mismatch_in_the_archive(game, t
     assert "rule dice [mismatch] attack roll 5 differs from the dice record amur-1980.dice: draw #4.1 (attack on 3306) gave 6" in out
 
 
+def test_a_draw_taken_again_by_a_later_file_of_the_game_is_a_dice_mismatch(game, tmp_path, capsys):
+    import shutil
+
+    copy = tmp_path / "game"
+    shutil.copytree(game, copy)
+    path = copy / "t01-chinese-combat.pbem"  # takes the Soviet attack's draw #3 (a 5), legal within the file itself
+    path.write_text(path.read_text().replace(f"Dice: {GAME}.dice\n", f"Dice: {GAME}.dice 3\n").replace("roll 6 = -/E", "roll 5"))
+    code, out, _ = run(capsys, "archive", "--db", tmp_path / "g.sqlite", "add", copy)
+    assert code == 0 and "1 violation" in out
+    out = run(capsys, "archive", "--db", tmp_path / "g.sqlite", "show", "1")[1]
+    assert (f"t01-chinese-combat.pbem: rule dice [mismatch] draw #3.1 of the dice record {GAME}.dice was already used by "
+            "t01-soviet-combat.pbem" in out), out
+    assert out.count("rule dice") == 1
+
+
 # --- a VASSAL log: the record beside the logs ------------------------------------------------------------------
 REPO = Path(__file__).resolve().parents[1]
 SAVE = REPO.parent / "shared" / "data" / "paths-of-glory" / "vassal" / "Classic10-8.vsav"

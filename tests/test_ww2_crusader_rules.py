@@ -121,7 +121,7 @@ def test_the_second_move_has_one_mp_less():
 def test_extra_mp_adds_the_card_value_for_one_stamina():
     start = state({"IT-INF-1": "0102"})
     assert illegal(run("axis", [phase("move_1"), move("IT-INF-1", "0202", "0302", "0402", "0502", declare=["extra_mp"])], start)) == set()
-    assert start.status["stamina"]["IT-INF-1"] == 2
+    assert start.units["IT-INF-1"].tallies["stamina"] == 2
 
 
 def test_extra_mp_is_barred_leaving_an_enemy_strong_zoc_with_no_friend():
@@ -279,7 +279,7 @@ def test_d1_defender_must_retreat_when_it_can():
 def test_d1_without_a_retreat_stays_legal():
     # IT-INF-1 in 0505 holds it and its strong ZOC closes 0405; 0504 and 0305 touch the attackers
     start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "GB-INF-1": "0404", "IT-INF-1": "0505"})
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), declare(["IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 2, "D1")], start)
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), declare(["IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 4, "D1")], start)  # cut off: 4:1
     assert illegal(found) == set()
 
 

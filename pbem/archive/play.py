@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from pbem.archive.gamefiles import natural_key, plain_name
 from pbem.archive.safetext import check_text
+from pbem.engine.dicecheck import DrawLedger
 from pbem.engine.replay import replay
 from pbem.formats.turnfile import load_start_state, load_turn
 from pbem.model.actions import Phase, Turn
@@ -256,12 +257,13 @@ def play_game(
         # A chain of VASSAL logs follows on by its positions (rule continuity), not by headers it does not have.
         sequence = TurnSequence(module, state.first_side or state.side) if check and slices is None and not vassal else None
         previous: tuple[str, Turn] | None = None
+        ledger = DrawLedger()
         for (name, data), turn in zip(turns, parsed):
             if sequence is not None and previous is not None:
                 sequence.check_follows(previous, (name, turn), state)
             previous = (name, turn)
             result = replay(module, state, turn)
-            violations = [_named(v, name) for v in result.violations]
+            violations = [_named(v, name) for v in result.violations + ledger.take(name, turn, module)]
             player = _player(loader, name, data) if players else None
             game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player, events=result.events))
         if chain is not None or any(name.lower().endswith((".vlog", ".vsav")) for name, _ in turns):

@@ -4,7 +4,8 @@ Each die the turn rolls takes the next die of the draws the header names (or, wh
 of the record's requests for the turn's game turn, the file's writer and its phases, in sequence order). A die
 that differs from its draw, a draw used twice, drawn for another turn or for another purpose, a draw not (yet)
 revealed, and a roll with no draw left are each a ``mismatch``; draws of the turn left unused are a warning
-(a roll asked for and not shown).
+(a roll asked for and not shown). Across the files of a game, :class:`DrawLedger` finds a draw that a later file
+takes again (a ``mismatch`` in the later file).
 """
 
 from __future__ import annotations
@@ -78,6 +79,37 @@ def check_dice(turn: Turn, module: Module) -> list[Violation]:
         found.append(Violation(RULE, WARNING, source=header, message=f"{len(left)} {'die' if len(left) == 1 else 'dice'} drawn in {claim.name} for this turn "
                                               f"({', '.join(d.label for d in left)}) {'is' if len(left) == 1 else 'are'} not used by any roll"))
     return found
+
+
+def draws_taken(turn: Turn, module: Module) -> list[tuple[int, int]]:
+    """The draws ``(request, roll)`` of its record that ``turn``'s rolls take, in order, each once."""
+    claim = turn.header.dice
+    if claim is None or claim.record is None:
+        return []
+    dice, _ = _draws(turn, claim)
+    wanted = sum(roll.count for roll in turn_rolls(turn, module))
+    return list(dict.fromkeys((die.seq, die.roll) for die in dice[:wanted]))
+
+
+class DrawLedger:
+    """Which file of a game took each draw of its dice records: a draw a later file takes again is a mismatch."""
+
+    def __init__(self) -> None:
+        self._taken: dict[tuple[str, int, int], str] = {}
+
+    def take(self, name: str, turn: Turn, module: Module) -> list[Violation]:
+        """Record the draws file ``name`` takes; the violations for those an earlier file of the game took."""
+        claim = turn.header.dice
+        if claim is None or claim.record is None:
+            return []
+        found: list[Violation] = []
+        for seq, roll in draws_taken(turn, module):
+            key = (claim.record.game, seq, roll)
+            earlier = self._taken.setdefault(key, name)
+            if earlier != name:
+                found.append(Violation(RULE, MISMATCH, f"draw #{seq}.{roll} of the dice record {claim.name} was already used "
+                                                       f"by {earlier}: a draw gives one roll in a game", source=Source(turn.file)))
+        return found
 
 
 def _shown(roll) -> str:

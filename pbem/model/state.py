@@ -33,6 +33,9 @@ class UnitState:
     supplied: bool = True
     side: str = ""
     markers: set[str] = field(default_factory=set)
+    # A unit's own running numbers the module names (stamina, fatigue...): what the counter or a track beside it shows.
+    tallies: dict[str, int] = field(default_factory=dict)
+    facing: int | None = None  # the hexside a facing unit's front points to (0-5, as the map's directions); None: none
 
     @property
     def id(self) -> str:
@@ -201,6 +204,10 @@ class State:
                 entry["side"] = unit.side
             if unit.markers:
                 entry["markers"] = sorted(unit.markers)
+            if unit.tallies:
+                entry["tallies"] = dict(sorted(unit.tallies.items()))
+            if unit.facing is not None:
+                entry["facing"] = unit.facing
             units.append(entry)
         out: dict[str, Any] = {
             "module": self.module.id,
@@ -273,6 +280,10 @@ class State:
             # By position (unit, at, box, step, supplied, side, markers): keywords took twice as long, per unit of every state read.
             unit = UnitState(definition, OFF_MAP, None, step, entry.get("supplied", True), side, set(markers) if markers else set())
             units[unit_id] = unit
+            if "tallies" in entry:
+                unit.tallies = dict(entry["tallies"])
+            if "facing" in entry:
+                unit.facing = entry["facing"]
             where = entry["at"]
             if where in boxes:
                 unit.box = where

@@ -13,12 +13,13 @@ from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal
 
-from .base import MOVE_SEGMENTS, STRONG, WEAK, CrusaderBase
+from .base import MOVE_SEGMENTS, STRONG, WEAK
+from .formations import DUG_IN, FORMATIONS, NO_FORMATION, FormationRules
 
 EXTRA_MP = "extra_mp"
 
 
-class MovementRules(CrusaderBase):
+class MovementRules(FormationRules):
     """check_move / after_move."""
 
     def check_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
@@ -132,6 +133,10 @@ class MovementRules(CrusaderBase):
             if EXTRA_MP in action.declared:
                 self.mark(state, "extra_mp", unit_id)
                 self.set_stamina(state, unit, -1)  # W-Move/2: paid at the end of the move
+            ends = DUG_IN in unit.markers or self.disordered(state, unit)  # W-Dig/3, W-Stam/1
+            ends = ends or (self.kind(unit) in FORMATIONS and any(self.main_terrain(h) in NO_FORMATION for h in action.path))  # W-Form/1
+            if ends:
+                self.end_formations(state, [unit])
         found: list[Violation] = []
         for unit_id in action.units:
             unit = state.units.get(unit_id)
