@@ -113,6 +113,11 @@ def test_browser_draws_the_map_and_steps_through_every_action(browser, pages):
         if frame["kind"] == "move":
             assert page.locator("#overlay polyline.arrow").count() == 1
     assert shown(page, "DE-5LEI-1941")[0] == "0603" and page.errors == []
+    # Tobruk's garrison does not hide its name: the name stands above the stack; an empty town's under its centre.
+    tobruk = next(i for i, loc in enumerate(data["locations"]) if loc[2] == "0703")
+    assert float(page.get_attribute('#terrain .names text[data-name="0703"]', "y")) < data["locations"][tobruk][1]
+    gazala = next(i for i, loc in enumerate(data["locations"]) if loc[4] == "Gazala")
+    assert float(page.get_attribute(f'#terrain .names text[data-name="{data["locations"][gazala][2]}"]', "y")) > data["locations"][gazala][1]
 
 
 def test_browser_shows_each_establishment_state_face(browser, pages):
