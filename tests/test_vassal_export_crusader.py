@@ -44,16 +44,31 @@ def test_every_unit_has_a_face_per_step(exported):
     assert three >= 20  # most divisions have three states; brigades two
 
 
-def test_the_three_faces_differ_as_the_establishment_bar_does(exported):
+def _faces(data: bytes, read_back, unit_id: str):
     from io import BytesIO
 
     from PIL import Image
 
-    _, _, data, _ = exported
     archive = read_zip(data, "crusader.vmod")
-    faces = [Image.open(BytesIO(archive.get(f"images/de_5lei_1941-{name}.png"))).convert("RGB") for name in ("front", "back", "face3")]
+    slot = next(slot for slot in read_back.module.slots if slot.piece.name == unit_id)
+    layer = next(t for t in slot.piece.traits if t.kind == "emb2;")
+    return [Image.open(BytesIO(archive.get(f"images/{face}"))).convert("RGB") for face in split(layer.fields[15], ",")]
+
+
+def test_the_three_faces_differ_as_the_establishment_bar_does(exported):
+    _, _, data, read_back = exported
+    faces = _faces(data, read_back, "DE-5LEI-1941")
     top = [face.getpixel((face.width // 2, 2)) for face in faces]
     assert top[1] == (0x11, 0x11, 0x11) and top[2] == (255, 255, 255) and top[0] not in top[1:]
+
+
+def test_each_counter_prints_its_designation(exported):
+    """Pavia and Bologna have the same values and symbol: the export draws each unit's own counter, its number
+    printed (art.json's export_designations), so the two differ only in the top-right corner."""
+    _, _, data, read_back = exported
+    pavia, bologna = (_faces(data, read_back, unit)[0] for unit in ("IT-17-PAVIA", "IT-25-BOLOGNA"))
+    differ = [(x, y) for x in range(pavia.width) for y in range(pavia.height) if pavia.getpixel((x, y)) != bologna.getpixel((x, y))]
+    assert differ and all(x > pavia.width // 2 and y < pavia.height // 4 for x, y in differ)
 
 
 def test_the_map_reads_back_with_every_hex(exported):

@@ -95,14 +95,18 @@ def export_module(module: Module, scenarios: list[str] | None = None) -> Exporte
     slot_of: dict[str, tuple[int, str]] = {}
     for unit_id, unit in module.units.items():
         kind = unit.type
-        front = member_name(f"{kind.id}-front.png")
-        back = member_name(f"{kind.id}-back.png")
-        more = [member_name(f"{kind.id}-face{face + 1}.png") for face in range(2, len(kind.steps))]  # steps past two
+        # One picture per counter type, or per unit when the style prints each unit's designation in the export.
+        designation = style.designation_of(unit_id) if style.export_designations else ""
+        stem = unit_id if designation else kind.id
+        front = member_name(f"{stem}-front.png")
+        back = member_name(f"{stem}-back.png")
+        more = [member_name(f"{stem}-face{face + 1}.png") for face in range(2, len(kind.steps))]  # steps past two
         if f"images/{front}" not in images:
-            images[f"images/{front}"] = _png(render_counter(kind, 0, style, COUNTER_PX))
-            images[f"images/{back}"] = _png(render_counter(kind, 1, style, COUNTER_PX))  # the reduced step, or a blank back
+            images[f"images/{front}"] = _png(render_counter(kind, 0, style, COUNTER_PX, designation=designation))
+            # the reduced step, or a blank back
+            images[f"images/{back}"] = _png(render_counter(kind, 1, style, COUNTER_PX, designation=designation))
             for face, name in enumerate(more, start=2):
-                images[f"images/{name}"] = _png(render_counter(kind, face, style, COUNTER_PX))
+                images[f"images/{name}"] = _png(render_counter(kind, face, style, COUNTER_PX, designation=designation))
         gpid = stable_id(unit_id, used)
         type_text = piece_type(unit_id, front, back, reduced=len(kind.steps) > 1, more=more)
         slot_of[unit_id] = (gpid, type_text)
