@@ -1,7 +1,11 @@
 """Benchmark the archive: add generated games, time searches, time re-validation with 1 and 2 processes.
 
     .venv/bin/python benchmarks/archive.py [--games 1000] [--turns 10] [--actions 50] [--db PATH]
-                                           [--revalidate 200] [--rounds 3] [--profile]
+                                           [--revalidate 200] [--rounds 3] [--profile] [--whole]
+
+``--games 10000 --whole`` is the club-scale run (issue 31): the whole archive re-validated once with 1 and
+once with 2 processes, each with its time, actions/s and actions per CPU-second (the checkpoint it keeps
+included), after the interleaved rounds on ``--revalidate`` games.
 
 Games are generated on the China War ``border-war`` scenario with every unit of the order of battle set
 up on the map (a generated state), so each player-turn has 50 legal one-hex moves to choose from; a
@@ -178,12 +182,27 @@ def revalidate_rounds(archive, games: list[int], rounds: int) -> None:
     print("limit: " + (" ".join(limits) if limits else f"neither: revalidate scales as the probe does ({speedup:.2f}x against {machine:.2f}x)"))
 
 
+def whole_archive(archive) -> None:
+    """Every game of the archive re-validated with 1, then 2 processes: the club-scale figures."""
+    games = [row[0] for row in archive.db.execute("SELECT id FROM games ORDER BY id")]
+    print(f"whole archive: {len(games)} games, re-validated once with --jobs 1, then with --jobs 2")
+    print("jobs  wall s  actions/s  parent  workers  cores  actions/cpu-s  load  machine busy")
+    runs = []
+    for jobs in (1, 2):
+        runs.append(_revalidate_run(archive, games, jobs))
+        print(runs[-1].line())
+    one, two = runs
+    print(f"whole archive, {one.actions:,} actions: --jobs 1 {one.wall:.1f} s = {one.rate:,.0f} actions/s "
+          f"({one.actions / one.cpu:,.0f} per CPU-second); --jobs 2 {two.wall:.1f} s = {two.rate:,.0f} actions/s "
+          f"({two.actions / two.cpu:,.0f} per CPU-second), {two.rate / one.rate:.2f}x")
+
+
 # Where one process's time goes, by the functions that do each stage (cumulative cProfile time).
 STAGES = (
     ("read turn files (load_turn)", (("turnfile.py", "load_turn"),)),
     ("read start states", (("play.py", "start_state"),)),
     ("replay (rules + apply)", (("replay.py", "replay"),)),
-    ("each turn's state as JSON text", (("state.py", "to_json"), ("games.py", "_compact"))),
+    ("each turn's state as JSON text", (("state.py", "compact_json"), ("revalidate.py", "_stored_text"))),
 )
 
 
@@ -223,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--revalidate", type=int, default=200, help="games to re-validate (with 1, then 2 processes)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds of re-validation with 1 and 2 processes")
     parser.add_argument("--profile", action="store_true", help="also profile re-validation in one process, by stage")
+    parser.add_argument("--whole", action="store_true", help="also re-validate the whole archive once with 1 and once with 2 processes")
     parser.add_argument("--db", type=Path, help="archive file (default: a temporary one)")
     args = parser.parse_args(argv)
 
@@ -276,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
 
     subset = list(range(1, min(args.revalidate, args.games) + 1))
     revalidate_rounds(archive, subset, args.rounds)
+    if args.whole:
+        whole_archive(archive)
     if args.profile:
         profile_revalidate(archive, subset[:50])
     archive.close()

@@ -130,3 +130,28 @@ def samples_as_scenarios(tmp_path):
         return folder
 
     return copy
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A PostgreSQL server for the club-archive tests (``tests/pg_support.py``): a throwaway cluster on a Unix
+    socket, stopped at the end, or ``$PBEM_TEST_POSTGRES``; skips, saying why, when none can be had."""
+    import pg_support
+
+    server = pg_support.start()
+    if isinstance(server, str):
+        pytest.skip(server)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """The URL of a new, empty database on the test server (dropped after the test)."""
+    name = pg_server.new_database()
+    try:
+        yield pg_server.url(name)
+    finally:
+        pg_server.drop_database(name)

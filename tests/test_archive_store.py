@@ -59,7 +59,7 @@ def test_version_3_archive_gets_a_game_counter_and_never_reuses_numbers(tmp_path
     db.commit()
     db.close()
     with open_archive(path) as archive:
-        assert archive.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert archive.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
         assert archive.db.execute("SELECT last FROM game_numbers").fetchall() == [(7,)]
         with archive.transaction():
             assert _next_game_number(archive) == 8

@@ -448,8 +448,10 @@ def build_formats() -> list[Format]:
             ["archive", "--db", "{dir}/fuzz.db", "search", "--player", "alice"],
             ["archive", "--db", "{dir}/fuzz.db", "export", "1", "{dir}/export"],
             ["replay", "1", "--db", "{dir}/fuzz.db", "--out", "{dir}/out.html"],
+            ["archive", "--db", "{dir}/fuzz.db", "site", "--out", "{dir}/site"],
+            ["archive", "--db", "{dir}/fuzz.db", "revalidate", "--dry-run"],
         ])  # fmt: skip
-        return Case({"fuzz.db": data}, [command], ["out.html", "export"])
+        return Case({"fuzz.db": data}, [command], ["out.html", "export", "site"])
 
     if archive:
         formats.append(Format("archive", archive_file))

@@ -242,12 +242,11 @@ def _next_game_number(archive: Archive) -> int:
     """One more than any game number ever given in this archive (inside the adding transaction).
 
     A removed game's number is never given again, so a number written down (or a kept head) always
-    means the same game or none.
+    means the same game or none. The backend reads the counter under the writers' lock, so processes
+    adding at once never get the same number.
     """
     db = archive.db
-    counted = db.execute("SELECT CAST(last AS INTEGER) FROM game_numbers WHERE id = 1").fetchone()
-    highest = db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
-    number = max(counted[0] if counted and isinstance(counted[0], int) else 0, highest) + 1
+    _, number = archive.backend.next_game_number(db)
     if number > LAST_GAME_NUMBER:
         raise PbemError.at(archive.path, "no game number left in this archive (the last one given is too high); start a new archive")
     db.execute("INSERT INTO game_numbers (id, last) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET last = excluded.last", (number,))
@@ -280,8 +279,9 @@ def _compact(value: Any) -> str:
 
 
 def _storable(text: str) -> str:
-    """Derived text (a violation message may quote a turn file) with any lone surrogate as U+FFFD."""
-    return without_surrogates(text)
+    """Derived text (a violation message may quote a turn file) with any lone surrogate, and any NUL
+    (which PostgreSQL's text cannot hold), as U+FFFD: the same message in every archive."""
+    return without_surrogates(text).replace("\x00", "\ufffd")
 
 
 def _players(played: PlayedGame, given: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -570,9 +570,9 @@ def remove(archive: Archive, reference: str | int) -> int:
 def verify(archive: Archive, references: list[str] | None = None) -> tuple[int, list[tuple[int, str]]]:
     """Check the database's integrity and every game's hash chain: (games checked, [(game, first break)])."""
     problems: list[tuple[int, str]] = []
-    check = archive.db.execute("PRAGMA quick_check").fetchall()
-    if check != [("ok",)]:
-        problems.append((0, "database: " + "; ".join(str(r[0]) for r in check[:3])))
+    check = archive.backend.integrity_problems(archive.db)
+    if check:
+        problems.append((0, "database: " + "; ".join(check)))
     ids = [game_id(archive, r) for r in references] if references else [r[0] for r in archive.db.execute("SELECT id FROM games ORDER BY id")]
     for gid in ids:
         broken = _chain_break(archive, gid)[0]

@@ -37,7 +37,7 @@ class PlayedTurn:
     name: str
     turn: Turn
     violations: list[Violation]
-    state: dict[str, Any]  # the state after the turn, as ``State.to_json``
+    state: dict[str, Any]  # the state after the turn, as ``State.to_json`` (or as play_game's ``keep`` gives it)
     actions: int
     player: str | None = None
     events: list[Event] = field(default_factory=list)  # every random event of the turn, with what it did
@@ -226,6 +226,8 @@ def play_game(
     scratch: str | None = None,
     chain: list[Any] | None = None,
     dice: dict[str, bytes] | None = None,
+    read_back: bool = True,
+    keep: Callable[[State], Any] = State.to_json,
 ) -> PlayedGame:
     """Replay every turn in order; an unreadable turn file is a PbemError naming it.
 
@@ -236,6 +238,10 @@ def play_game(
     ``scratch`` is the folder to make the private folder in (see :class:`TurnLoader`).
     A game of VASSAL logs gets each log's continuity with the one before (``chain``: the files read by
     :func:`pbem.archive.logchain.read_chain`, if the caller has them already).
+    ``read_back=False`` leaves proving that the final state reads back (:func:`written_state_text`) to the
+    caller, who may know it already (re-validation: the same text is stored). ``keep`` is what each turn's
+    ``state`` holds (re-validation keeps :meth:`State.compact_json`, the text it stores; it must then pass
+    ``read_back=False``).
     """
     if not turns:
         raise PbemError("the game has no turn files")
@@ -265,10 +271,11 @@ def play_game(
             result = replay(module, state, turn)
             violations = [_named(v, name) for v in result.violations + ledger.take(name, turn, module)]
             player = _player(loader, name, data) if players else None
-            game.turns.append(PlayedTurn(name, turn, violations, state.to_json(), result.actions, player, events=result.events))
+            game.turns.append(PlayedTurn(name, turn, violations, keep(state), result.actions, player, events=result.events))
         if chain is not None or any(name.lower().endswith((".vlog", ".vsav")) for name, _ in turns):
             _add_continuity(module, turns, game, loader, chain)
-        written_state_text(module, game.turns[-1].state)  # what the archive keeps reads back (exit 3 naming the key if not)
+        if read_back:
+            written_state_text(module, game.turns[-1].state)  # what the archive keeps reads back (exit 3 naming the key if not)
     return game
 
 

@@ -1,5 +1,9 @@
 """The archive database: one SQLite file (WAL, foreign keys), its schema version and the migrations to it.
 
+(A club's archive may instead live on a PostgreSQL server, ``--db postgresql://...``: :mod:`pbem.archive.postgres`.
+What differs between the two is behind :class:`pbem.archive.backend.Backend`; this module is the SQLite one
+and opens either.)
+
 ``PRAGMA application_id`` marks the file as a pbem archive and ``PRAGMA user_version`` is the schema
 version; opening an older archive migrates it step by step, each step in one transaction.
 
@@ -25,8 +29,9 @@ import sqlite3
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
+from pbem.archive.backend import Backend, is_server, location_of
 from pbem.model.errors import PbemError
 
 APPLICATION_ID = 0x5042454D  # "PBEM"
@@ -122,35 +127,88 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, name)
     );
     """,
+    # 5 -> 6: the checkpoint of a re-validation (pbem/archive/revalidate.py): what the run depends on (``key``),
+    # and each game it has re-checked, written in the same transaction as that game's new verdicts, so a run
+    # stopped at any moment resumes where it stopped. ``outcome`` is the change or error found (JSON), NULL if none.
+    """
+    CREATE TABLE revalidation (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL, seconds REAL NOT NULL);
+    CREATE TABLE revalidated (game_id INTEGER PRIMARY KEY, actions INTEGER NOT NULL, outcome TEXT);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def default_path() -> Path:
     """``$PBEM_ARCHIVE``, else ``$XDG_DATA_HOME/pbem/archive.sqlite`` (``~/.local/share`` by default)."""
+    location = default_location()
+    return location if isinstance(location, Path) else Path(location)
+
+
+def default_location() -> str | Path:
+    """As :func:`default_path`, but ``$PBEM_ARCHIVE`` may also be a server URL (``postgresql://...``)."""
     if os.environ.get(ENV_VARIABLE):
-        return Path(os.environ[ENV_VARIABLE])
+        return location_of(os.environ[ENV_VARIABLE])  # type: ignore[return-value]
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "pbem" / "archive.sqlite"
 
 
-class Archive:
-    """An open archive. Use :func:`open_archive`; ``with archive.transaction():`` groups writes."""
+def shown_location(location: str | Path | None) -> str | Path:
+    """The archive's location as it may be printed (a server URL without its password)."""
+    location = location_of(location) if location is not None else default_location()
+    if is_server(location):
+        from pbem.archive.postgres import shown
 
-    def __init__(self, path: Path, connection: sqlite3.Connection):
-        self.path = path
-        self.db = connection
+        return shown(str(location))
+    return location  # type: ignore[return-value]
+
+
+class SqliteBackend:
+    """The SQLite side of the archive (see :class:`pbem.archive.backend.Backend`): one file, one writer."""
+
+    name = "sqlite"
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """All the writes inside happen, or none (also when the process is killed half-way)."""
-        self.db.execute("BEGIN IMMEDIATE")
+    def transaction(self, db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+        db.execute("BEGIN IMMEDIATE")  # the write lock at once: another writer waits (timeout 30 s)
         try:
-            yield self.db
+            yield db
         except BaseException:
-            self.db.execute("ROLLBACK")
+            db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
+        db.execute("COMMIT")
+
+    def next_game_number(self, db: sqlite3.Connection) -> tuple[int, int]:
+        # A received archive may hold any type in the counter: a spoiled one counts from the games there.
+        counted = db.execute("SELECT CAST(last AS INTEGER) FROM game_numbers WHERE id = 1").fetchone()
+        highest = db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
+        highest = max(counted[0] if counted and isinstance(counted[0], int) else 0, highest)
+        return highest, highest + 1
+
+    def integrity_problems(self, db: sqlite3.Connection) -> list[str]:
+        check = db.execute("PRAGMA quick_check").fetchall()
+        return [] if check == [("ok",)] else [str(r[0]) for r in check[:3]]
+
+
+SQLITE = SqliteBackend()
+
+
+class Archive:
+    """An open archive. Use :func:`open_archive`; ``with archive.transaction():`` groups writes.
+
+    ``path`` is the file, or for a server the URL as it may be shown (no password); ``db`` takes the
+    archive's queries (SQLite's dialect, ``?`` placeholders) whatever the database; ``backend`` is what differs.
+    """
+
+    def __init__(self, path: Path | str, connection: Any, backend: Backend = SQLITE):
+        self.path = path
+        self.db = connection
+        self.backend = backend
+
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """All the writes inside happen, or none (also when the process is killed half-way)."""
+        with self.backend.transaction(self.db) as db:
+            yield db
 
     def close(self) -> None:
         self.db.close()
@@ -165,9 +223,13 @@ class Archive:
 def open_archive(path: str | Path | None = None, *, create: bool = False) -> Archive:
     """Open (migrating if needed) the archive at ``path``; refuse anything that is not one.
 
-    With ``create``, a path where no file exists gets a new, empty archive.
+    With ``create``, a path where no file exists gets a new, empty archive. ``path`` may be a
+    ``postgresql://`` URL: the archive on a club's server (with ``create``, made in a database without one).
     """
-    path = Path(path) if path is not None else default_path()
+    location = location_of(path) if path is not None else default_location()
+    if is_server(location):
+        return _open_server(str(location), create)
+    path = Path(location)
     if not os.path.lexists(path):
         if not create:
             raise PbemError.at(path, "no such archive (add a game first)")
@@ -178,9 +240,23 @@ def open_archive(path: str | Path | None = None, *, create: bool = False) -> Arc
     return _connect(path, path)
 
 
+def _open_server(url: str, create: bool) -> Archive:
+    from pbem.archive import postgres
+
+    db, _ = postgres.open_archive(url, create=create)
+    return Archive(postgres.shown(url), db, postgres.PostgresBackend())
+
+
 def check_target(path: str | Path | None = None) -> None:
-    """Refuse, before any long work, an existing file at ``path`` that is not a pbem archive."""
-    path = Path(path) if path is not None else default_path()
+    """Refuse, before any long work, an existing file at ``path`` that is not a pbem archive (or a server
+    that cannot be reached, or whose database holds something else)."""
+    location = location_of(path) if path is not None else default_location()
+    if is_server(location):
+        from pbem.archive import postgres
+
+        postgres.open_archive(str(location), create=None)
+        return
+    path = Path(location)
     if os.path.lexists(path):
         inspect(path)
 
@@ -188,8 +264,14 @@ def check_target(path: str | Path | None = None) -> None:
 @contextmanager
 def adding_to(path: str | Path | None = None) -> Iterator[Archive]:
     """The archive to add games to. Where no file exists yet, the new archive is built in a private file
-    beside it and appears at ``path`` only if the block succeeds: a failed add leaves no file behind."""
-    path = Path(path) if path is not None else default_path()
+    beside it and appears at ``path`` only if the block succeeds: a failed add leaves no file behind.
+    On a server, the archive is made in the database if it has none (an empty archive stays if the add fails)."""
+    location = location_of(path) if path is not None else default_location()
+    if is_server(location):
+        with _open_server(str(location), create=True) as archive:
+            yield archive
+        return
+    path = Path(location)
     if os.path.lexists(path):
         with open_archive(path) as archive:
             yield archive
@@ -336,6 +418,19 @@ def expected_schema(version: int) -> tuple[tuple[str, str, str, str], ...]:
         for step in range(version):
             db.executescript(MIGRATIONS[step])
         return _schema(db)
+    finally:
+        db.close()
+
+
+@functools.lru_cache(maxsize=None)
+def expected_tables(version: int) -> dict[str, tuple[str, ...]]:
+    """Each table's column names in a pbem archive of ``version`` (what a server's archive is checked against)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        for step in range(version):
+            db.executescript(MIGRATIONS[step])
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
+        return {name: tuple(sorted(r[1] for r in db.execute(f"PRAGMA table_info({name})"))) for name in names}
     finally:
         db.close()
 

@@ -36,9 +36,11 @@ TERRAIN_FALLBACK = {"clear": "#eef0d0", "forest": "#9cc486", "mountain": "#c8a87
 
 
 # Characters that must not appear raw in JSON inside <script>: "<" could close the element or open a
-# comment, ">" and "&" are escaped for good measure, U+2028/U+2029 end a line in older JavaScript, and a
-# lone surrogate cannot be written as UTF-8. Each becomes its \uXXXX escape, which JSON.parse reads back.
-_SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
+# comment, ">" and "&" are escaped for good measure, U+2028/U+2029 end a line in older JavaScript, a
+# lone surrogate cannot be written as UTF-8, and control characters and bidi controls would otherwise sit
+# raw in the file (a bidi override reorders what an editor or a "view source" shows). Each becomes its
+# \uXXXX escape, which JSON.parse reads back.
+_SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029\ud800-\udfff\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _SLOT = re.compile(r"__(TITLE|DATA|CSS|JS)__")
 
 

@@ -129,7 +129,7 @@ def _run(argv: list[str] | None) -> None:
     try:
         code = cli.main(args=argv, prog_name="pbem", standalone_mode=False)
     except PbemError as error:
-        _fail(f"error: {error}")
+        _fail(f"error: {error}", getattr(error, "exit_code", EXIT_INPUT_ERROR))
     except click.exceptions.Abort:
         _fail("aborted", code=130)
     except NO_ARGS_IS_HELP as error:  # a group called without a verb: show its help

@@ -1,4 +1,5 @@
-"""``pbem archive``: keep finished games in one SQLite file, find them, export, verify and re-validate them."""
+"""``pbem archive``: keep finished games in one SQLite file (or a club's PostgreSQL server), find them, export,
+verify and re-validate them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,24 @@ import click
 from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, WrappingGroup, counted
 from pbem.model.printable import unescaped
 
-DB_HELP = "Archive file (default: $PBEM_ARCHIVE, else ~/.local/share/pbem/archive.sqlite)."
+DB_HELP = ("Archive file, or a club's server as postgresql://USER@HOST/DATABASE "
+           "(default: $PBEM_ARCHIVE, else ~/.local/share/pbem/archive.sqlite).")
+
+
+class ArchiveLocation(click.ParamType):
+    """``--db``: a file (a Path), or a ``postgresql://`` URL kept as it is written."""
+
+    name = "FILE|URL"
+
+    def convert(self, value, param, ctx):
+        from pbem.archive.backend import location_of
+
+        if isinstance(value, Path):
+            return value
+        return location_of(str(value))
+
+
+DB_LOCATION = ArchiveLocation()
 
 
 def _open(ctx: click.Context):
@@ -61,7 +79,7 @@ def _db_after_verb(ctx: click.Context, _param: click.Parameter, value: Path | No
 def db_option(command):
     """``--db`` after the verb too (``pbem archive list --db F``), as ``pbem replay`` takes it; it wins over one before."""
     return click.option(
-        "--db", type=click.Path(dir_okay=False, path_type=Path), expose_value=False, callback=_db_after_verb, help=DB_HELP
+        "--db", type=DB_LOCATION, expose_value=False, callback=_db_after_verb, help=DB_HELP
     )(command)
 
 
@@ -75,23 +93,43 @@ class ArchiveGroup(WrappingGroup):
             return super().invoke(ctx)
         except sqlite3.DatabaseError as error:
             raise database_error(ctx, error) from None
+        except Exception as error:
+            if type(error).__module__.startswith("psycopg"):  # psycopg is imported only for a server's archive
+                raise server_error((ctx.obj or {}).get("db"), error) from None
+            raise
 
 
 def database_error(ctx: click.Context, error: Exception):
-    from pbem.archive.store import default_path
+    from pbem.archive.store import shown_location
     from pbem.model.errors import PbemError
 
-    db = (ctx.obj or {}).get("db") or default_path()
-    return PbemError.at(db, f"cannot read the archive: {error} (a damaged file? keep a copy and restore a backup)")
+    return PbemError.at(shown_location((ctx.obj or {}).get("db")), f"cannot read the archive: {error} (a damaged file? keep a copy and restore a backup)")
+
+
+def server_error(location, error: Exception):
+    """A PostgreSQL error in one line without the password: exit 3 if the server failed, 2 if it refused what
+    was sent (text it cannot store, such as a NUL character)."""
+    import psycopg
+
+    from pbem.archive.postgres import clean, shown
+    from pbem.archive.store import default_location
+    from pbem.model.errors import PbemError, ServiceError
+
+    url = str(location or default_location())
+    message = clean(str(error) or type(error).__name__, url)
+    if isinstance(error, (psycopg.DataError, psycopg.IntegrityError)):
+        return PbemError.at(shown(url), f"the archive server refused it: {message}; nothing was written")
+    return ServiceError(f"{shown(url)}: the archive server failed: {message}")
 
 
 @click.group(cls=ArchiveGroup)
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help=DB_HELP)
+@click.option("--db", type=DB_LOCATION, help=DB_HELP)
 @click.pass_context
 def archive(ctx: click.Context, db: Path | None) -> None:
     """Finished games in one SQLite file: add, list, show, search, export, remove, verify, revalidate.
 
     --db FILE may come before the verb or after it (pbem archive --db F list, pbem archive list --db F).
+    A club's archive on a PostgreSQL server: --db postgresql://USER@HOST/DATABASE (see docs/archive.md).
     """
     ctx.ensure_object(dict)
     ctx.obj["db"] = db
@@ -331,7 +369,9 @@ def verify(ctx, game, kept) -> int:
 def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
     """Replay every stored game (or each GAME) against the current module; report which verdicts changed.
 
-    Exit 1 if any verdict changed (or a game could not be replayed), else 0.
+    Exit 1 if any verdict changed (or a game could not be replayed), else 0. A run stopped half-way (Ctrl-C,
+    kill -9) goes on where it stopped when run again, unless the archive, the modules or the games chosen changed
+    (the checkpoint is kept in the archive). A progress bar shows on a terminal, a plain line every 30 s otherwise.
     """
     from pbem.archive.games import game_id
 
@@ -342,10 +382,45 @@ def revalidate(ctx, game, module_name, jobs, dry_run, output) -> int:
     console = Console(file=unescaped(sys.stderr))
     archive_ = _open(ctx)
     chosen = [game_id(archive_, g) for g in game] or None
-    report = run(archive_, module=module_name, games=chosen, jobs=jobs, store=not dry_run, progress=console.is_terminal)
+    try:
+        report = run(archive_, module=module_name, games=chosen, jobs=jobs, store=not dry_run,
+                     progress="bar" if console.is_terminal else "plain")
+    except KeyboardInterrupt:
+        if not dry_run:
+            click.echo("the games re-checked so far are stored; run the same command again to go on where it stopped", err=True)
+        raise
     if output == "json":
         click.echo(_json(report.as_json()))
     else:
         for line in report.lines():
             click.echo(_shown(line))
     return EXIT_VIOLATIONS if report.changed or report.errors else EXIT_OK
+
+
+@archive.command()
+@click.argument("archive_file", metavar="[ARCHIVE]", required=False, type=DB_LOCATION)
+@click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path), help="The site's folder (new, empty, or one pbem wrote a site into).")
+@click.option("--title", default="Game archive", show_default=True, help="The site's name, e.g. your club's.")
+@db_option
+@click.pass_context
+def site(ctx, archive_file, out, title) -> int:
+    """Write a static web site of the archive to folder OUT: games (search, filters), standings, players, replays.
+
+    ARCHIVE is the archive, a file or postgresql://... (default: --db, else the default archive). Run it again
+    after adding games: only games that changed are replayed and rewritten. The pages work offline and on any
+    web host, with no server.
+    """
+    from pbem.archive.safetext import check_text
+    from pbem.archive.site import build_site
+
+    check_text(title, "--title")
+    if archive_file is not None:
+        ctx.obj["db"] = archive_file
+    archive_ = _open(ctx)
+    counts = build_site(archive_, out, title=title)
+    not_shown = f", {counts['not_shown']} not shown (see the index)" if counts["not_shown"] else ""
+    click.echo(
+        f"wrote the site of {counted(counts['games'], 'game')} to {_shown(out)}: {counts['replayed']} replayed, {counts['unchanged']} unchanged,"
+        f" {counts['removed']} removed{not_shown}; {counted(counts['players'], 'player')}; open {_shown(out / 'index.html')}"
+    )
+    return EXIT_OK

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from pbem.cli import EXIT_OK, EXIT_VIOLATIONS, counted, one_line
-from pbem.cli.archive import DB_HELP
+from pbem.cli.archive import DB_HELP, DB_LOCATION
 
 
 @click.group()
@@ -19,7 +19,7 @@ def dice() -> None:
 
 @dice.command()
 @click.argument("game", nargs=-1, required=True)
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help=DB_HELP)
+@click.option("--db", type=DB_LOCATION, help=DB_HELP)
 @click.option("--module", "module_name", help="Module id or folder (default: the game's).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def stats(game: tuple[str, ...], db: Path | None, module_name: str | None, output: str) -> int:
@@ -53,14 +53,14 @@ def load_game_files(game: tuple[str, ...], db: Path | None, module_name: str | N
     if len(game) == 1 and reference.isdigit() and not Path(game[0]).exists():
         import sqlite3
 
-        from pbem.archive.store import default_path, open_archive
+        from pbem.archive.store import open_archive, shown_location
         from pbem.model.errors import PbemError
 
         try:
             with open_archive(db) as archive:
                 stored = games.load_game(archive, reference)
         except sqlite3.DatabaseError as error:
-            raise PbemError.at(db or default_path(), f"cannot read the archive: {error}") from None
+            raise PbemError.at(shown_location(db), f"cannot read the archive: {error}") from None
         module = load_module(module_name) if module_name else load_module_by_id(stored.module)
         return module, stored.turns, stored.metadata.get("players") or {}, stored.dice
     from pbem.cli.chain import chain_files

@@ -7,13 +7,13 @@ from pathlib import Path
 import click
 
 from pbem.cli import EXIT_OK, counted
-from pbem.cli.archive import DB_HELP
+from pbem.cli.archive import DB_HELP, DB_LOCATION
 
 
 @click.command()
 @click.argument("game", nargs=-1, required=True)
 @click.option("--out", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path), help="The HTML file to write.")
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help=DB_HELP)
+@click.option("--db", type=DB_LOCATION, help=DB_HELP)
 @click.option("--module", "module_name", help="Module id or folder (default: the game's).")
 @click.option("--title", help="Page title (default: the game's title, else its scenario).")
 @click.option(
@@ -41,14 +41,14 @@ def replay(game: tuple[str, ...], out: Path, db: Path | None, module_name: str |
 
         import sqlite3
 
-        from pbem.archive.store import default_path
+        from pbem.archive.store import shown_location
         from pbem.model.errors import PbemError
 
         try:
             with open_archive(db) as archive:
                 stored = games.load_game(archive, reference)
         except sqlite3.DatabaseError as error:
-            raise PbemError.at(db or default_path(), f"cannot read the archive: {error} (a damaged file? keep a copy and restore a backup)") from None
+            raise PbemError.at(shown_location(db), f"cannot read the archive: {error} (a damaged file? keep a copy and restore a backup)") from None
         # A stored game names its module by id only: a path in a received archive must not pick the code run.
         module = load_module(module_name) if module_name else load_module_by_id(stored.module)
         played = play_game(module, stored.turns, stored.start_name, stored.start_data, dice=stored.dice)

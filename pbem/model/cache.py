@@ -182,6 +182,19 @@ def _secret(folder: Path, make: bool) -> bytes | None:
     return _secret(folder, make=False)
 
 
+def user_secret() -> bytes | None:
+    """The user's private key (this cache's signing key, made on first use), to sign what pbem keeps in a file
+    someone else may have made (a re-validation's checkpoint in a received archive); None without a cache."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return _secret(folder, make=True)
+
+
 def _signature(secret: bytes, kind: str, place: str, data: bytes) -> bytes:
     tag = hmac.new(secret, digestmod="sha256")
     for chunk in (kind.encode(), place.encode("utf-8", "surrogateescape"), data):

@@ -88,6 +88,15 @@ class PbemError(ValueError):
         return f"{self.source}: {self.message}" if self.source else self.message
 
 
+class ServiceError(PbemError):
+    """A service pbem needs cannot be had (an archive server down, a login refused): one line, exit 3.
+
+    Not the input's fault, and not a verdict; the message never holds a password.
+    """
+
+    exit_code = 3
+
+
 class OwnOutputError(Exception):
     """pbem produced a file it would itself refuse to read: a bug in pbem (exit 3), never the input's fault.
 
