@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from ww2_crusader_support import MODULE, H, attack, declare, illegal, move, phase, recruit, reinforce, replenish, run, state
+from ww2_crusader_support import MODULE, H, attack, build_module, declare, illegal, move, phase, recruit, reinforce, replenish, run, state
 
 from pbem.engine.rulesets import module_ruleset
 
@@ -695,3 +695,131 @@ def test_c56_royal_tank_corps_turns_d_into_d1():
     assert turn(result="D1", retreats={"GB-ARM-1": ["0505"]}) == set()
     assert turn(result="D", retreats={"GB-ARM-1": ["0505"]}) == set()  # the table's D, converted
     assert turn(result="D") == {"W-CRT/1"}  # a retreat exists: D1 must retreat
+
+
+# --- K. street fighting (C70-C74) ----------------------------------------------------------------------------------------
+def street(order, units, at):
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Special
+
+    return Special(index=0, source=SRC, order=order, units=tuple(units), at=H(at))
+
+
+def test_c70_the_defender_chooses_a_street_fight_and_the_attacker_moves_in():
+    start = state({"PZ-1": "0403", "PZ-2": "0203", "GB-INF-1": "0303"})
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0303"), street("street_fight", ["PZ-1"], "0303")], start)
+    assert illegal(found) == set() and start.status["street_fights"] == ["0303"]
+    assert {u.id for u in start.units_at(H("0303"))} == {"PZ-1", "GB-INF-1"}
+    start = state({"PZ-1": "0403", "GB-INF-1": "0404"})
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), street("street_fight", ["PZ-1"], "0404")], start)) == {"W-Street/1"}
+
+
+def in_street_fight(extra=None, status=None):
+    start = state({"PZ-1": "0303", "GB-INF-1": "0303"} | (extra or {}), status=status)
+    start.status["street_fights"] = ["0303"]
+    return start
+
+
+def test_c70_a_street_fight_hex_is_isolated():
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-2"], "0303")], in_street_fight({"PZ-2": "0203"}))) == {"W-Street/3"}
+    assert illegal(run("allied", [phase("attack_1", "allied"), declare(["GB-INF-1"], "0203")], in_street_fight({"PZ-2": "0203"}))) == {"W-Street/3"}
+
+
+def test_c71_moving_in_stops_and_joins():
+    assert illegal(run("axis", [phase("move_1"), move("IT-INF-1", "0303")], in_street_fight({"IT-INF-1": "0203"}))) == set()
+    assert illegal(run("axis", [phase("move_1"), move("IT-INF-1", "0303", "0403")], in_street_fight({"IT-INF-1": "0203"}))) == {"W-Move/4"}
+
+
+@pytest.mark.parametrize("supplied, ok", [(True, True), (False, False)])
+def test_c72_leaving_only_into_supply(supplied, ok):
+    start = in_street_fight()
+    start.units["PZ-1"].supplied = supplied
+    assert (illegal(run("axis", [phase("move_1"), move("PZ-1", "0203")], start)) == set()) is ok
+
+
+@pytest.mark.parametrize("chosen, ok", [(["PZ-1"], True), ([], False)])
+def test_c73_resolution_larger_side_units_totalling_at_least_the_smaller(chosen, ok):
+    start = in_street_fight({"PZ-2": "0303", "IT-INF-1": "0303", "GB-INF-1": ("0303", 2)})  # 12 against 3: 4:1
+    found = run("axis", [phase("turn_end"), street("street_resolution", chosen, "0303")], start)
+    assert (illegal(found) == set()) is ok
+    if ok:
+        assert not start.units["GB-INF-1"].on_map and start.status["street_fights"] == []  # De on a ① unit: gone; the fight ends
+        assert start.units["PZ-2"].tallies["stamina"] == 2 and start.units["PZ-1"].step == 1  # −2 each; the chosen took De
+
+
+@pytest.mark.parametrize("defender, passes", [(("GB-ARM-1", 2), True), (("GB-INF-1", 2), False)])
+def test_c74_supply_through_a_street_fight_only_for_the_larger_side_at_5_to_1(defender, passes):
+    # the Axis 4 + 4 + 4 = 12 against a ① armoured brigade (2): 6:1, passes; against ① infantry (3): 4:1, does not
+    start = state({"PZ-1": "0303", "PZ-2": "0303", "IT-INF-1": "0303", defender[0]: ("0303", defender[1])})
+    start.status["street_fights"] = ["0303"]
+    rules = module_ruleset(MODULE)
+    assert rules.street_passes(start, H("0303"), "axis") is passes
+    assert rules.street_passes(start, H("0303"), "allied") is False
+
+
+# --- F/H. zero defence (C43) and war-weary (C54 pair) ---------------------------------------------------------------------
+def test_c43_zero_total_defence_is_de():
+    start = state({"PZ-1": "0403", "GB-HQ-1": "0404"})
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 3, "DE", eliminated=("GB-HQ-1",))], start)) == set()
+    start = state({"PZ-1": "0403", "GB-HQ-1": "0404"})
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 3, "D")], start)) == {"W-Res/3"}
+    start = state({"PZ-1": "0403", "GB-HQ-1": "0404", "GB-INF-1": ("0404", 2)})  # with a defence-3 unit: rolled (6:3, 2:1, a 3 is D)
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 3, "D")], start)) == set()
+
+
+def test_c54_a_war_weary_unit_without_retreat_is_destroyed():
+    # GB-INF-1 and the war-weary GB-HQ-1 surrounded (see surrounded()): 11 against 5 + 0, cut off: 4:1, a 4 is D1
+    start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "IT-INF-1": "0505", "GB-INF-1": "0404", "GB-HQ-1": "0404"})
+    acts = lambda **kw: [phase("attack_1"), declare(["PZ-1", "PZ-2", "IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 4, "D1", **kw)]
+    assert illegal(run("axis", acts(), start)) == {"W-CRT/2"}
+    start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "IT-INF-1": "0505", "GB-INF-1": "0404", "GB-HQ-1": "0404"})
+    assert illegal(run("axis", acts(eliminated=("GB-HQ-1",)), start)) == set()
+
+
+# --- G. the armour shift (C46) ------------------------------------------------------------------------------------------
+def armour_case(claim, module=None, dug_in=False, defender="GB-INF-1"):
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Special
+
+    start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), defender: "0404"})  # 8 against 5 (or 4): 2:1, a 1 is D1; one column right, D2
+    pre = [phase("turn_start"), Special(index=0, source=SRC, order="dig_in", units=(defender,), at=H("0505")), phase("move_1", "axis")] if dug_in else []
+    retreat = {"D1": ["0505"], "D2": ["0505", "0506"]}[claim]
+    return run("axis", pre + [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 1, claim, retreats={defender: retreat})], start, module=module)
+
+
+def test_c46_the_armour_shift_is_not_checked_without_the_crts_favourable_marks():
+    for claim in ("D1", "D2"):
+        found = armour_case(claim)
+        assert illegal(found) == set() and ("W-Mod/5", "warning") in found
+
+
+def test_c46_a_groups_favourable_marks_make_the_armour_shift_checked(tmp_path):
+    def marks(tables):
+        tables["favourable"]["codes"] = ["D", "D1", "D2", "De", "DE", "E"]
+    grouped = build_module(tmp_path / "ww2-crusader", marks)
+    assert illegal(armour_case("D2", grouped)) == set()
+    assert illegal(armour_case("D1", grouped)) == {"W-CRT/1"}
+    assert illegal(armour_case("D1", grouped, defender="GB-ARM-1")) == set()  # (d) an armoured defender: no shift
+
+
+def test_c46a_a_dug_in_defender_cancels_the_armour_shift():
+    found = armour_case("D1", dug_in=True)
+    assert ("W-Mod/5", "warning") not in found
+
+
+def test_c80e_a_formation_pair_moves_as_one_with_the_lower_mp():
+    from ww2_crusader_support import SRC
+
+    from pbem.model.actions import Move, Special
+
+    def turn(hexes):
+        # PZ-1 (③, 6 MP) with a second panzer as its pair; the pair is one whole; PZ-2 at ② has 6, PZ-3 at ① has 5
+        start = state({"PZ-1": "0102", "PZ-3": ("0102", 2)})
+        start.units["PZ-3"].markers.add("panzerkeil")
+        path = ("0202", "0302", "0402", "0502", "0602", "0702")[:hexes]
+        return illegal(run("axis", [phase("turn_start"), Special(index=0, source=SRC, order="formation", units=("PZ-1",), at=H("0202")), phase("move_1"),
+                                    Move(index=0, source=SRC, units=("PZ-1", "PZ-3"), path=tuple(H(h) for h in path))], start))
+    assert turn(5) == set()
+    assert turn(6) == {"W-Move/1"}  # the pair's allowance is the lower: 5

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from ww2_crusader_support import (
-    FOLDER, MODULE, H, attack, build_module, declare, illegal, move, phase, recruit, reinforce, replenish, run, state,
+    MODULE, H, attack, build_module, declare, illegal, move, phase, recruit, reinforce, replenish, run, state,
 )
 
 from pbem.model.errors import PbemError
@@ -254,8 +254,8 @@ def test_an_out_of_supply_attacker_shifts_one_column_left():
     assert illegal(found) == set()
     start = setup_combat()
     start.units["PZ-1"].supplied = False
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, "D", column="2/1")], start)
-    assert illegal(found) == {"W-Mod/1", "W-CRT/1"}
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, "D1", column="2/1")], start)
+    assert illegal(found) == {"W-Mod/1", "W-CRT/1"}  # 1/1 with a 4 is DeX (or D with the armour shift), not D1
 
 
 def test_assault_moves_the_column_by_the_die():
@@ -297,8 +297,8 @@ def test_de_needs_every_defender_to_lose_a_state():
     found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 2, "D1", retreats={"GB-INF-1": ["0505"]})], start)
     assert illegal(found) == set()
     start = state({"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": "0404"})
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, "D1", retreats={"GB-INF-1": ["0505"]})], start)
-    assert illegal(found) == {"W-CRT/1"}  # 3/1 with a 4 is D, not D1
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, "D2", retreats={"GB-INF-1": ["0505", "0506"]})], start)
+    assert illegal(found) == {"W-CRT/1"}  # 3/1 with a 4 is D (D1 with the armour shift), not D2
 
 
 # --- the tables in force: the module's supplied ones, or a group's own file --------------------------------------

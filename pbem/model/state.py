@@ -263,6 +263,10 @@ class State:
                 text += ',"side":' + json.dumps(unit.side, ensure_ascii=False)
             if unit.markers:
                 text += ',"markers":' + json.dumps(sorted(unit.markers), ensure_ascii=False, separators=(",", ":"))
+            if unit.tallies:
+                text += ',"tallies":' + json.dumps(dict(sorted(unit.tallies.items())), ensure_ascii=False, separators=(",", ":"))
+            if unit.facing is not None:
+                text += ',"facing":' + json.dumps(unit.facing)
             units.append(text + "}")
         data = self.to_json_without_units()
         tail = {key: data.pop(key) for key in ("status", "cards", "options") if key in data}

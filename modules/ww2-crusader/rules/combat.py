@@ -19,7 +19,7 @@ from pbem.rules.ruleset import TurnContext, illegal, mismatch
 
 from .base import ATTACK_SEGMENTS
 from .formations import DUG_IN, FORMATIONS, FormationRules
-from .supply import SupplyRules
+from .street import StreetRules
 
 HALFAYA = "halfaya_pass"  # the map's feature for the two Halfaya Pass hexes
 ASSAULT = "assault"  # 猛攻, declared on the attack
@@ -48,7 +48,7 @@ def attacker_part(result: str) -> str:
     return result.split("/")[1] if "/" in result else (result if result.startswith("A") else "")
 
 
-class CombatRules(FormationRules, SupplyRules):
+class CombatRules(FormationRules, StreetRules):
     """check_special(declare) / check_attack / after_attack."""
 
     # --- declaration (W-Cbt/1-4) ---------------------------------------------------------------------------
@@ -64,6 +64,9 @@ class CombatRules(FormationRules, SupplyRules):
         defenders = [u for u in state.units_at(target) if u.side != ctx.phase_side]
         if not defenders:
             return [illegal("W-Cbt/1", f"no enemy unit is in {self.where(target)}", action, at=target)]
+        streets = self.street_hexes(state)
+        if target in streets or any(u in state.units and state.units[u].at in streets for u in action.units):
+            return [illegal("W-Street/3", "a street-fight hex cannot be attacked and its units cannot attack (巷战格不能被攻击)", action, at=target)]
         round_ = ATTACK_SEGMENTS[ctx.phase]
         declared = ctx.extra.setdefault("declared", [])
         already = {u for _, units in declared for u in units}
@@ -150,7 +153,7 @@ class CombatRules(FormationRules, SupplyRules):
                 if unit is None or not unit.on_map:
                     continue
                 for near in self.module.map.neighbours[unit.at]:
-                    if near not in targets and any(u.side != unit.side for u in state.units_at(near)):
+                    if near not in targets and near not in self.street_hexes(state) and any(u.side != unit.side for u in state.units_at(near)):
                         found.append(illegal("W-Cbt/4", f"{self.name(unit_id)} attacks {self.where(target)} but the enemy in {self.where(near)}, also next to it, is attacked by no one (发起进攻时,必须同时攻击与进攻单位相邻的敌军单位)", action, at=near))
                         targets.add(near)  # said once per hex
         return found
@@ -248,6 +251,8 @@ class CombatRules(FormationRules, SupplyRules):
         result = row[position] if position < len(row) else None
         if result is None:
             return found + self.not_checked("W-CRT/1", f"the result in column {column}", action, ctx)
+        result, armour_found = self._armour_shift(result, position, columns, action, attackers, defenders, ctx)
+        found += armour_found
         converted = self._royal_tank_corps(result, attackers, defenders, action, state, ctx)
         if action.result is not None and action.result not in (result, converted):
             found.append(mismatch("W-CRT/1", f"{column} with a die of {action.roll} gives {result} ({self.tables.origin('combat_results')}), not {action.result}", action))
@@ -259,6 +264,24 @@ class CombatRules(FormationRules, SupplyRules):
         ctx.extra["result"] = result
         found += self._effects(action, result, attackers, defenders, state, ctx)
         return found
+
+    def _armour_shift(self, result: str, position: int, columns: list[str], action: Combat, attackers, defenders, ctx: TurnContext) -> tuple[str, list[Violation]]:
+        """W-Mod/5 (装甲单位修正): in a plain or desert hex, armour among the attackers, only infantry (cavalry included)
+        defending, none dug in: an attack-favourable result ("see the CRT", which the source lacks) moves one column
+        toward the attacker. Which results are favourable comes from the tables' ``favourable.codes``; when no file
+        gives them, the result on either column is accepted and the shift is reported not checked."""
+        if self.main_terrain(action.target) != "plain" or not any(self.armoured(u) for u in attackers):
+            return result, []
+        if not all(self.infantry(u) for u in defenders) or any(DUG_IN in u.markers for u in defenders):
+            return result, []
+        row = self.tables.value("combat_results", "rows", str(action.roll)) or []
+        shifted = row[min(position + 1, len(columns) - 1)] if row else result
+        codes = self.tables.value("favourable", "codes")
+        if codes is None:
+            claimed = action.result
+            warn = self.not_checked("W-Mod/5", "the armour shift (which results are attack-favourable is on the missing CRT)", action, ctx)
+            return (claimed if claimed in (result, shifted) else result), warn
+        return (shifted if result in codes else result), []
 
     def _royal_tank_corps(self, result: str, attackers, defenders, action: Combat, state: State, ctx: TurnContext) -> str:
         """W-Form/2: in a combat with a Royal Tank Corps formation, DeX and D become D1, unless the defenders have no
@@ -379,6 +402,10 @@ class CombatRules(FormationRules, SupplyRules):
                 found.append(illegal("W-Retreat/1", f"{name}: {bad}", action))
             need = RETREAT_MIN.get(theirs, 0)
             if len(path) < need:
+                war_weary = "War-weary" in (self.values(unit).get("skills") or ())
+                if war_weary and not self._can_retreat(unit, action.target, 1, attacker_at, unresolved, state):
+                    found.append(illegal("W-CRT/2", f"{name} is war-weary ([厌战]) and has no retreat: it is destroyed (承受任何无路可退战果时直接被消灭)", action))
+                    continue
                 if self._can_retreat(unit, action.target, need, attacker_at, unresolved, state):
                     found.append(illegal("W-CRT/1", f"{theirs}: {name} must retreat at least {need} hex{'es' if need > 1 else ''} and can (D#: 至少要撤退#格); it retreated {len(path)}", action))
                 elif theirs == "D2" and unit.id not in action.losses_defender:
@@ -398,6 +425,8 @@ class CombatRules(FormationRules, SupplyRules):
                 return f"{self.where(b)} is next to an attacking unit (不能进入与进攻单位相邻的格, even if friendly units hold it)"
             if b in unresolved:
                 return f"{self.where(b)} is a declared attack not yet resolved"
+            if b in self.street_hexes(state):
+                return f"{self.where(b)} is a street fight: retreats may not enter it (撤退的单位不能进入或经过巷战格)"
             if self.enemy_zoc(state, b, unit.side) and not self.friendly_in(state, b, unit.side, besides=(unit.id,)):
                 return f"{self.where(b)} is in an enemy ZOC with no friendly unit"
         return None
@@ -459,4 +488,4 @@ class CombatRules(FormationRules, SupplyRules):
         return found
 
 
-SPECIAL_ORDERS = {"declare", "bonus", "recruit", "reorganise", "dig_in", "formation", "face"}
+SPECIAL_ORDERS = {"declare", "bonus", "recruit", "reorganise", "dig_in", "formation", "face", "street_fight", "street_resolution"}

@@ -49,6 +49,8 @@ class SupplyRules(CrusaderBase):
         """W-Supply/3: no enemy unit, no enemy-held town, no enemy ZOC without a friendly unit; no sea."""
         if self.main_terrain(location) in set(self.tables.value("terrain_costs", "impassable") or ()):
             return False
+        if location in self.street_hexes(state):
+            return self.street_passes(state, location, side)
         if any(u.side != side for u in state.units_at(location)):
             return False
         if self.main_terrain(location) == "town" and self.holder(state, location) not in (None, side):
@@ -60,11 +62,29 @@ class SupplyRules(CrusaderBase):
         zoc = self.enemy_zoc(state, location, side)
         return zoc == STRONG or (zoc == WEAK and not self.friendly_in(state, location, side))
 
-    def supply(self, state: State, unit: UnitState) -> str:
-        """full, limited or none for a unit on the map."""
+    # --- street fights (W-Street/5): whose supply passes a street-fight hex ------------------------------------------
+    def street_hexes(self, state: State) -> set[int]:
+        return {self.module.map.index(label) for label in state.status.get("street_fights", []) if self.module.map.find(label) is not None}
+
+    def street_totals(self, state: State, location: int) -> dict[str, int]:
+        """Each side's street-fight strength in the hex: the sum of its units' defence (W-Street/6)."""
+        totals: dict[str, int] = {}
+        for unit in state.units_at(location):
+            totals[unit.side] = totals.get(unit.side, 0) + unit.face.defence
+        return totals
+
+    def street_passes(self, state: State, location: int, side: str) -> bool:
+        """Only the larger side's lines, and only at 5:1 or more (巷战战力比在5:1或以上时)."""
+        totals = self.street_totals(state, location)
+        mine = totals.get(side, 0)
+        theirs = sum(v for k, v in totals.items() if k != side)
+        return mine > theirs and (theirs == 0 or mine // theirs >= 5)
+
+    def supply(self, state: State, unit: UnitState, start: int | None = None) -> str:
+        """full, limited or none for a unit on the map (or as if it stood in ``start``)."""
         if not unit.supplied:
             return NONE
-        side, start = unit.side, unit.at
+        side, start = unit.side, (unit.at if start is None else start)
         targets = self.sources(state, side)
         if not targets:
             return NONE
