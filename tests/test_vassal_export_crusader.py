@@ -4,6 +4,8 @@ third face reads back as step 2, and importing the export gives three steps back
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pbem.export.vmod import export_module, vmod_bytes
@@ -126,3 +128,26 @@ def test_scenario_save_puts_every_set_up_unit_on_its_hex(exported):
         assert set(placed) == set(on_map) and on_map
         for unit_id, unit in on_map.items():
             assert layout.location_name(placed[unit_id].x, placed[unit_id].y) == module.map.label(unit.at)
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None, [True]])
+def test_export_designations_must_be_true_or_false(tmp_path, value):
+    from pbem.art.style import load_style
+    from pbem.model.errors import PbemError
+
+    (tmp_path / "art.json").write_text(json.dumps({"designation": "-([0-9]+)$", "export_designations": value}))
+    with pytest.raises(PbemError, match="export_designations must be true or false"):
+        load_style(tmp_path)
+
+
+def test_without_export_designations_pictures_stay_one_per_type(exported, monkeypatch):
+    """The key is what makes the difference: the same module without it shares one picture per counter type."""
+    from dataclasses import replace
+
+    import pbem.export.vmod as vmod
+
+    module, _, _, _ = exported
+    plain = replace(vmod.load_style(module.path), export_designations=False)
+    monkeypatch.setattr(vmod, "load_style", lambda path: plain)
+    files = export_module(module).files
+    assert "images/it_17_pavia-front.png" in files and not any(name.startswith("images/IT-") for name in files)
