@@ -5,6 +5,7 @@ third face reads back as step 2, and importing the export gives three steps back
 from __future__ import annotations
 
 import json
+import zipfile
 
 import pytest
 
@@ -151,3 +152,28 @@ def test_without_export_designations_pictures_stay_one_per_type(exported, monkey
     monkeypatch.setattr(vmod, "load_style", lambda path: plain)
     files = export_module(module).files
     assert "images/it_17_pavia-front.png" in files and not any(name.startswith("images/IT-") for name in files)
+
+
+def test_a_set_up_unit_on_its_third_face_reads_back_on_step_2(tmp_path, pbem):
+    """A scenario with the 5th Light on ① and Ariete on ② exported, imported, and its save read as a pbem state:
+    each unit on its hex and establishment state."""
+    import shutil
+
+    folder = tmp_path / "crusader"
+    shutil.copytree(load_module(MODULE).path, folder, ignore=shutil.ignore_patterns("tools", "__pycache__"))
+    scenario = folder / "scenarios" / "crusader.json"
+    data = json.loads(scenario.read_text())
+    placed = {unit["id"]: unit for unit in data["units"]}
+    placed["DE-5LEI-1941"]["step"] = 2
+    placed["IT-132-ARIETE"]["step"] = 1
+    scenario.write_text(json.dumps(data))
+    assert pbem("module", "export", folder, "--out", tmp_path / "c.vmod").code == 0
+    assert pbem("module", "import", tmp_path / "c.vmod", "--out", tmp_path / "back").code == 0
+    with zipfile.ZipFile(tmp_path / "c.vmod") as vmod:
+        (tmp_path / "crusader.vsav").write_bytes(vmod.read("crusader.vsav"))
+    result = pbem("vassal", "state", tmp_path / "crusader.vsav", "--module", tmp_path / "back", "--format", "json")
+    assert result.code == 0, result.err
+    units = {unit["id"]: unit for unit in json.loads(result.out)["units"]}
+    assert (units["P-DE-5LEI-1941"]["at"], units["P-DE-5LEI-1941"].get("step")) == (placed["DE-5LEI-1941"]["at"], 2)
+    assert (units["P-IT-132-ARIETE"]["at"], units["P-IT-132-ARIETE"].get("step")) == (placed["IT-132-ARIETE"]["at"], 1)
+    assert units["P-IT-27-BRESCIA"].get("step", 0) == 0
