@@ -444,9 +444,9 @@ def test_c81_the_axis_does_not_replenish_out_of_supply():
 
 
 # --- J. tactical and second advance (C65-C68) ------------------------------------------------------------------------
-def advance_case(advance: dict, retreat=("0505", "0506"), result="D2", roll=1, units=None):
+def advance_case(advance: dict, retreat=("0505", "0506"), result="D2", roll=1, units=None, attackers=None):
     start = state(units or {"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": "0404"})  # 12 against 5: 3:1, a 1 is D2
-    attackers = [u for u in (units or {"PZ-1": 0, "PZ-2": 0}) if not u.startswith("GB")]
+    attackers = attackers or [u for u in (units or {"PZ-1": 0, "PZ-2": 0}) if not u.startswith("GB")]
     fields = {"retreats": {"GB-INF-1": list(retreat)}} if retreat else {}
     combat = attack(attackers, "0404", roll, result, **fields)
     combat.advance = tuple(advance)
@@ -823,3 +823,66 @@ def test_c80e_a_formation_pair_moves_as_one_with_the_lower_mp():
                                     Move(index=0, source=SRC, units=("PZ-1", "PZ-3"), path=tuple(H(h) for h in path))], start))
     assert turn(5) == set()
     assert turn(6) == {"W-Move/1"}  # the pair's allowance is the lower: 5
+
+
+def test_c68_mechanised_infantry_follows_its_armours_advance():
+    units = {"PZ-1": "0403", "PZ-2": "0304", "PZGR-1": "0403", "IT-INF-2": "0403", "GB-INF-1": "0404"}
+    both = ["PZ-1", "PZ-2"]
+    assert advance_case({"PZ-1": ["0404"], "PZGR-1": ["0404"]}, units=units, attackers=both) == set()
+    assert advance_case({"PZ-1": ["0404"], "IT-INF-2": ["0404"]}, units=units, attackers=both) == {"W-Adv/3"}  # not mechanised
+    assert advance_case({"PZ-2": ["0404"], "PZGR-1": ["0404"]}, units=units, attackers=both) == {"W-Adv/3"}  # its armour did not advance
+
+
+# --- M. the Crusader set-up (C84) and supply sources (C82) --------------------------------------------------------------
+def crusader_start():
+    from pbem.formats.turnfile import load_start_state
+    from pbem.model.actions import Turn, TurnHeader
+    from pbem.model.module import load_module
+
+    module = load_module("ww2-crusader")
+    return module, load_start_state(Turn("t.json", TurnHeader(module.id, "crusader", 1, "axis", "crusader"), []), module)
+
+
+def test_c84_the_crusader_set_up():
+    module, start = crusader_start()
+    rules = module_ruleset(module)
+    tobruk, entry = module.map.index("0703"), next(i for i, s in enumerate(module.map.supply) if s == "axis")
+    for unit_id in ("AUS-7-DIV", "AUS-9-DIV", "UK-3-ARMD-BDE"):
+        assert module.map.distance(start.units[unit_id].at, tobruk) <= 1  # (b) Tobruk or within 1 hex
+    for unit_id in ("IT-132-ARIETE", "IT-27-BRESCIA", "DE-5LEI-1941"):
+        assert start.units[unit_id].at == entry  # (c) on the Axis supply source
+    from pbem.rules.ruleset import TurnContext
+
+    ctx = TurnContext(turn=None, active_side="axis")  # type: ignore[arg-type]
+    assert rules.check_stacking(start, {tobruk, entry}, ctx) == []  # both hexes within their limits
+    assert (start.status["rp"], start.status["cp"]) == ({"axis": 15, "allied": 15}, {"axis": 5, "allied": 5})  # [AMBIG] granted
+
+
+def test_c82_only_the_west_road_entry_supplies_the_axis_and_british_coastal_towns_the_british():
+    module, start = crusader_start()
+    rules = module_ruleset(module)
+    axis = rules.sources(start, "axis")
+    assert [module.map.label(i) for i in axis] == ["0102"]
+    british = {module.map.label(i) for i in rules.sources(start, "allied")}
+    assert {"0703", "3108", "3510"} <= british  # Tobruk (held, occupied), Mersa Matruh (held), the east road entry
+    start.status["held"]["1505"] = "axis"  # Bardia taken by the Axis: no Axis source, no British one either
+    assert "1505" not in {module.map.label(i) for i in rules.sources(start, "allied")} and rules.sources(start, "axis") == axis
+
+
+def test_a_town_is_held_by_the_side_that_entered_it_last():
+    start = state({"IT-INF-1": "0203"})
+    run("axis", [phase("move_1"), move("IT-INF-1", "0303"), phase("attack_1"), phase("recovery"), phase("move_2")], start)
+    assert start.status["held"] == {"0303": "axis"}
+
+
+def test_c58_dex_removes_zero_strength_units_left_alone():
+    # Italian infantry and the 0-attack artillery attack a ① British armoured unit (defence 2): 2 against 2, 1:1, a 4 is DeX
+    def turn(infantry, eliminated):
+        start = state(infantry | {"ART-1": "0403", "GB-ARM-1": ("0404", 2)})
+        attackers = [*infantry, "ART-1"]
+        return illegal(run("axis", [phase("attack_1"), declare(attackers, "0404"),
+                                    attack(attackers, "0404", 4, "DeX", column="1/1", losses_attacker=tuple(attackers), losses_defender=("GB-ARM-1",), eliminated=eliminated)], start))
+    assert turn({"IT-INF-1": ("0403", 1)}, ()) == set()  # the ② infantry becomes ①: it survives, the artillery stays
+    two_weak = {"IT-INF-1": ("0403", 2), "IT-INF-2": ("0403", 2)}  # two ① infantry (1 + 1): both destroyed by the De
+    assert turn(two_weak, ()) == {"W-CRT/3"}  # the artillery is left alone with no strength: it must go too
+    assert turn(two_weak, ("ART-1",)) == set()

@@ -43,11 +43,12 @@ COUNTERS = {
         "pz": _type("axis", "armour", True, [(6, 4, 6), (4, 3, 6), (2, 2, 5)]) | {"attributes": {"formation": "panzerkeil"}},
         "it_inf": _type("axis", "infantry", False, [(3, 4, 3), (2, 3, 3), (1, 2, 3)]),
         "art": _type("axis", "artillery", False, [(0, 2, 2), (0, 1, 2)]),
+        "pzgr": _type("axis", "motorized_infantry", True, [(3, 3, 5), (2, 2, 5)]),
         "gb_arm": _type("allied", "armour", True, [(5, 4, 6), (4, 3, 6), (2, 2, 5)]) | {"attributes": {"formation": "royal_tank_corps"}},
         "gb_inf": _type("allied", "infantry", False, [(3, 5, 3), (2, 4, 3), (1, 3, 3)]),
         "gb_hq": _type("allied", "headquarters", False, [(0, 0, 2), (0, 0, 2)]),
     },
-    "units": [{"id": f"{kind.upper().replace('_', '-')}-{n}", "type": kind} for kind in ("pz", "it_inf", "art", "gb_arm", "gb_inf", "gb_hq") for n in (1, 2, 3, 4, 5)],
+    "units": [{"id": f"{kind.upper().replace('_', '-')}-{n}", "type": kind} for kind in ("pz", "it_inf", "art", "pzgr", "gb_arm", "gb_inf", "gb_hq") for n in (1, 2, 3, 4, 5)],
 }
 VALUES = {"pz": {"stamina": 4, "extra_mp": 3, "recruit_rp": 8, "replenish_rp": 3},
           "it_inf": {"stamina": 3, "extra_mp": 1, "recruit_rp": 4, "replenish_rp": 2},

@@ -330,8 +330,10 @@ class CombatRules(FormationRules, StreetRules):
             missing = [u.id for u in attackers if u.id not in losses_a and u.id not in eliminated]
             if missing:
                 found.append(illegal("W-CRT/1", f"{result}: every attacker loses one state; not listed: {', '.join(missing)}", action))
+        if result == "DeX":
+            found += self._zero_strength(action, attackers, defenders)
         found += self._retreats(action, theirs, attackers, defenders, state, ctx)
-        found += self._advance(action, attackers, defenders, state)
+        found += self._advance(action, attackers, defenders, state, ctx)
         destroyed = set(action.eliminated) | {u.id for u in defenders if u.id in action.losses_defender and self.establishment(u) <= 1}
         ctx.extra["wiped"] = all(u.id in destroyed for u in defenders)
         bonus = ctx.extra.get("bonus")
@@ -339,7 +341,7 @@ class CombatRules(FormationRules, StreetRules):
             found.append(illegal("W-Bonus/1", "after a bonus attack the formation may advance but not a second hex (不能进行二次推进)", action))
         return found
 
-    def _advance(self, action: Combat, attackers, defenders, state: State) -> list[Violation]:
+    def _advance(self, action: Combat, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
         """W-Adv/1-2 (战术推进): into the battle hex only when every defender was destroyed or retreated; a second hex
         only for mechanised units, when the defenders retreated 2 hexes or were all destroyed, leaving in the battle
         hex attackers whose attack is at least the defenders' original defence, and never through forest, mountain,
@@ -364,7 +366,14 @@ class CombatRules(FormationRules, StreetRules):
         for unit_id in advancing:
             unit, path = by_id.get(unit_id), paths[unit_id]
             if unit is None:
-                found.append(illegal("W-Adv/1", f"{unit_id} did not attack here and may not advance", action))
+                follower = state.units.get(unit_id)
+                leads = [by_id[u] for u in advancing if u in by_id and self.armoured(by_id[u]) and follower is not None and by_id[u].at == follower.at]
+                if follower is None or not leads or not (follower.unit.type.mechanized and self.infantry(follower)) or self.marked(state, "attacked", unit_id) \
+                        or any(unit_id in units for _, units in ctx.extra.get("declared", [])):
+                    found.append(illegal("W-Adv/3", f"{unit_id} did not attack here: only mechanised infantry stacked with an advancing armoured attacker, with no attack of its own, follows it (跟随装甲单位进行战术推进)", action))
+                    continue
+                if path not in [paths[lead.id] for lead in leads]:
+                    found.append(illegal("W-Adv/3", f"{self.name(unit_id)} follows the armour it is stacked with: the same path", action))
                 continue
             name = self.name(unit_id)
             if path[0] != action.target or len(path) > 2 or any(not game_map.is_adjacent(a, b) for a, b in zip(path, path[1:])):
@@ -381,6 +390,28 @@ class CombatRules(FormationRules, StreetRules):
                 found.append(illegal("W-Adv/2", f"{name}: the units left in the battle hex attack {left}, less than the defenders' {defence} defence (留下攻击力总和不少于原守军防御力总和的单位)", action))
             elif any(self.main_terrain(h) in rough for h in path) or any("river" in game_map.hexside(a, b) for a, b in crossed):
                 found.append(illegal("W-Adv/2", f"{name}: no second hex through forest, mountain, swamp, lake/sea or beach, or across a river", action))
+        return found
+
+    def _zero_strength(self, action: Combat, attackers, defenders) -> list[Violation]:
+        """W-CRT/3 (战力0单位): on DeX, 0-strength units (defence when defending, attack when attacking) are removed
+        when no unit of strength above 0 in their hex survives the De."""
+        found: list[Violation] = []
+        gone = set(action.eliminated)
+
+        def survives(unit, strength) -> bool:
+            return unit.id not in gone and not (self.establishment(unit) <= 1) and strength(unit) > 0
+
+        groups: dict[int, list] = {}
+        for unit in attackers:
+            groups.setdefault(unit.at, []).append((unit, lambda u: u.face.attack))
+        for unit in defenders:
+            groups.setdefault(-1, []).append((unit, lambda u: u.face.defence))
+        for members in groups.values():
+            if any(survives(u, f) for u, f in members):
+                continue
+            left = [u.id for u, f in members if f(u) == 0 and u.id not in gone]
+            if left:
+                found.append(illegal("W-CRT/3", f"DeX: no unit of strength above 0 survives beside {', '.join(left)}: they are removed (0战力单位需要被移除)", action))
         return found
 
     def _retreats(self, action: Combat, theirs: str, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
