@@ -28,6 +28,7 @@ def test_every_field_written_as_to_json_writes_it(module, scenario):
     other = [side for side in game.sides if side != units[0].side][0]
     units[0].step, units[0].supplied, units[0].side, units[0].markers = 1, False, other, {"ü-z", 'a"\\'}
     units[-1].at, units[-1].box = -1, ELIMINATED
+    units[0].tallies, units[0].facing = {"stamina": 2, "fatigue": 0}, 4  # a unit's tallies and facing too
     state.status = {**state.status, "note": "naïve \u2028 \x01"}
     state.control = {**state.control, units[1].unit.id: other}
     state.phase, state.first_side = "combat", other

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from ww2_crusader_support import (
-    FOLDER, MODULE, H, attack, build_module, declare, illegal, move, phase, recruit, reinforce, replenish, run, state,
+    MODULE, H, attack, build_module, declare, illegal, move, phase, recruit, reinforce, replenish, run, state,
 )
 
 from pbem.model.errors import PbemError
@@ -121,7 +121,7 @@ def test_the_second_move_has_one_mp_less():
 def test_extra_mp_adds_the_card_value_for_one_stamina():
     start = state({"IT-INF-1": "0102"})
     assert illegal(run("axis", [phase("move_1"), move("IT-INF-1", "0202", "0302", "0402", "0502", declare=["extra_mp"])], start)) == set()
-    assert start.status["stamina"]["IT-INF-1"] == 2
+    assert start.units["IT-INF-1"].tallies["stamina"] == 2
 
 
 def test_extra_mp_is_barred_leaving_an_enemy_strong_zoc_with_no_friend():
@@ -254,8 +254,8 @@ def test_an_out_of_supply_attacker_shifts_one_column_left():
     assert illegal(found) == set()
     start = setup_combat()
     start.units["PZ-1"].supplied = False
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, "D", column="2/1")], start)
-    assert illegal(found) == {"W-Mod/1", "W-CRT/1"}
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, "D1", column="2/1")], start)
+    assert illegal(found) == {"W-Mod/1", "W-CRT/1"}  # 1/1 with a 4 is DeX (or D with the armour shift), not D1
 
 
 def test_assault_moves_the_column_by_the_die():
@@ -279,7 +279,7 @@ def test_d1_defender_must_retreat_when_it_can():
 def test_d1_without_a_retreat_stays_legal():
     # IT-INF-1 in 0505 holds it and its strong ZOC closes 0405; 0504 and 0305 touch the attackers
     start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "GB-INF-1": "0404", "IT-INF-1": "0505"})
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), declare(["IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 2, "D1")], start)
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), declare(["IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 4, "D1")], start)  # cut off: 4:1
     assert illegal(found) == set()
 
 
@@ -297,8 +297,8 @@ def test_de_needs_every_defender_to_lose_a_state():
     found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 2, "D1", retreats={"GB-INF-1": ["0505"]})], start)
     assert illegal(found) == set()
     start = state({"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": "0404"})
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, "D1", retreats={"GB-INF-1": ["0505"]})], start)
-    assert illegal(found) == {"W-CRT/1"}  # 3/1 with a 4 is D, not D1
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 4, "D2", retreats={"GB-INF-1": ["0505", "0506"]})], start)
+    assert illegal(found) == {"W-CRT/1"}  # 3/1 with a 4 is D (D1 with the armour shift), not D2
 
 
 # --- the tables in force: the module's supplied ones, or a group's own file --------------------------------------

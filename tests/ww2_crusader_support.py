@@ -25,7 +25,9 @@ TERRAIN = {"0303": "town", "0204": "forest", "0305": "mountain", "0601": "sea", 
 MAP = {
     "id": "crusader-test", "kind": "hex", "default_terrain": "plain",
     "grid": {"label": "CCRR", "orientation": "flat", "shifted": "even", "first_column": 1, "columns": 7, "first_row": 1, "rows": 6},
-    "hexes": {label: {"terrain": terrain} | ({"features": ["halfaya_pass"]} if label == "0305" else {}) for label, terrain in TERRAIN.items()},
+    "hexes": {label: {"terrain": terrain} | ({"features": ["halfaya_pass"]} if label == "0305" else {}) for label, terrain in TERRAIN.items()}
+    | {"0103": {"supply": "axis"}, "0706": {"supply": "allied"}},  # the sides' supply sources: the road's west end, the south-east corner
+    "rails": [{"name": "railway", "track": "single", "hexes": ["0103", "0203", "0303"]}],
     "roads": [{"name": "coast road", "hexes": ["0103", "0203", "0303", "0403", "0503"]}, {"name": "pass track", "hexes": ["0305", "0306"]}],
     "hexsides": [{"hexes": ["0404", "0405"], "features": ["river"]}],
 }
@@ -38,18 +40,21 @@ def _type(side: str, arm: str, mechanized: bool, rows: list[tuple[int, int, int]
 
 COUNTERS = {
     "counter_types": {
-        "pz": _type("axis", "armour", True, [(6, 4, 6), (4, 3, 6), (2, 2, 5)]),
+        "pz": _type("axis", "armour", True, [(6, 4, 6), (4, 3, 6), (2, 2, 5)]) | {"attributes": {"formation": "panzerkeil"}},
         "it_inf": _type("axis", "infantry", False, [(3, 4, 3), (2, 3, 3), (1, 2, 3)]),
         "art": _type("axis", "artillery", False, [(0, 2, 2), (0, 1, 2)]),
-        "gb_arm": _type("allied", "armour", True, [(5, 4, 6), (4, 3, 6), (2, 2, 5)]),
+        "pzgr": _type("axis", "motorized_infantry", True, [(3, 3, 5), (2, 2, 5)]),
+        "gb_arm": _type("allied", "armour", True, [(5, 4, 6), (4, 3, 6), (2, 2, 5)]) | {"attributes": {"formation": "royal_tank_corps"}},
         "gb_inf": _type("allied", "infantry", False, [(3, 5, 3), (2, 4, 3), (1, 3, 3)]),
+        "gb_hq": _type("allied", "headquarters", False, [(0, 0, 2), (0, 0, 2)]),
     },
-    "units": [{"id": f"{kind.upper().replace('_', '-')}-{n}", "type": kind} for kind in ("pz", "it_inf", "art", "gb_arm", "gb_inf") for n in (1, 2, 3, 4, 5)],
+    "units": [{"id": f"{kind.upper().replace('_', '-')}-{n}", "type": kind} for kind in ("pz", "it_inf", "art", "pzgr", "gb_arm", "gb_inf", "gb_hq") for n in (1, 2, 3, 4, 5)],
 }
 VALUES = {"pz": {"stamina": 4, "extra_mp": 3, "recruit_rp": 8, "replenish_rp": 3},
           "it_inf": {"stamina": 3, "extra_mp": 1, "recruit_rp": 4, "replenish_rp": 2},
           "gb_arm": {"stamina": 4, "extra_mp": 3, "recruit_rp": 7, "replenish_rp": 3},
-          "gb_inf": {"stamina": 3, "extra_mp": 1, "recruit_rp": 4, "replenish_rp": 2}}
+          "gb_inf": {"stamina": 3, "extra_mp": 1, "recruit_rp": 4, "replenish_rp": 2},
+          "gb_hq": {"stamina": 2, "skills": ["War-weary"]}}
 
 
 def build_module(folder: Path, tables_change=None):
@@ -82,12 +87,14 @@ def state(units: dict[str, str | tuple[str, int]], *, status: dict | None = None
     result = State(MODULE, scenario=None, turn=turn, side=first, phase=None)
     result.first_side = first
     for unit_id, unit_def in MODULE.units.items():
-        result.units[unit_id] = UnitState(unit=unit_def, side=unit_def.type.side, box="reinforcements")
+        result.units[unit_id] = UnitState(unit=unit_def, side=unit_def.type.side, box="pool")
     for unit_id, where in units.items():
         at, step = (where, 0) if isinstance(where, str) else where
         result.units[unit_id].step = step
         result.place(unit_id, H(at))
     result.status = json.loads(json.dumps(status or {}))
+    for unit_id, stamina in result.status.pop("stamina", {}).items():  # a unit's stamina is its tally
+        result.units[unit_id].tallies["stamina"] = stamina
     return result
 
 

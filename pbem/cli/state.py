@@ -195,6 +195,10 @@ def _unit(unit) -> dict[str, Any]:
         entry["supplied"] = False
     if unit.markers:
         entry["markers"] = sorted(unit.markers)
+    if unit.tallies:
+        entry["tallies"] = dict(sorted(unit.tallies.items()))
+    if unit.facing is not None:
+        entry["facing"] = unit.facing
     return entry
 
 
@@ -274,4 +278,7 @@ def _unit_text(unit: dict[str, Any]) -> str:
     if unit.get("supplied") is False:
         extra.append("out of supply")
     extra.extend(unit.get("markers", ()))
+    extra.extend(f"{key} {value}" for key, value in unit.get("tallies", {}).items())
+    if "facing" in unit:
+        extra.append(f"facing {unit['facing']}")
     return f"{name}: {', '.join(extra)}"

@@ -142,6 +142,11 @@ class HexMap(GameMap):
     def on_edge(self, index: int) -> bool:
         return len(self.neighbours[index]) < 6
 
+    def direction(self, a: int, b: int) -> int | None:
+        """The hexside of ``a`` that ``b`` lies across (0-5, the grid's directions in order around the hex; opposite
+        sides 3 apart), None unless adjacent: what a unit's ``facing`` counts in."""
+        return self.hexes[a].direction_to(self.hexes[b])
+
     def opposite(self, center: int, a: int) -> int | None:
         """The location on the far side of ``center`` from its neighbour ``a`` (for flank attacks)."""
         c, h = self.hexes[center], self.hexes[a]

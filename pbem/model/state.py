@@ -38,6 +38,9 @@ class UnitState:
     supplied: bool = True
     side: str = ""
     markers: set[str] = field(default_factory=set)
+    # A unit's own running numbers the module names (stamina, fatigue...): what the counter or a track beside it shows.
+    tallies: dict[str, int] = field(default_factory=dict)
+    facing: int | None = None  # the hexside a facing unit's front points to (0-5, as the map's directions); None: none
 
     @property
     def id(self) -> str:
@@ -206,6 +209,10 @@ class State:
                 entry["side"] = unit.side
             if unit.markers:
                 entry["markers"] = sorted(unit.markers)
+            if unit.tallies:
+                entry["tallies"] = dict(sorted(unit.tallies.items()))
+            if unit.facing is not None:
+                entry["facing"] = unit.facing
             units.append(entry)
         out: dict[str, Any] = {
             "module": self.module.id,
@@ -256,6 +263,10 @@ class State:
                 text += ',"side":' + json.dumps(unit.side, ensure_ascii=False)
             if unit.markers:
                 text += ',"markers":' + json.dumps(sorted(unit.markers), ensure_ascii=False, separators=(",", ":"))
+            if unit.tallies:
+                text += ',"tallies":' + json.dumps(dict(sorted(unit.tallies.items())), ensure_ascii=False, separators=(",", ":"))
+            if unit.facing is not None:
+                text += ',"facing":' + json.dumps(unit.facing)
             units.append(text + "}")
         data = self.to_json_without_units()
         tail = {key: data.pop(key) for key in ("status", "cards", "options") if key in data}
@@ -335,6 +346,10 @@ class State:
             # By position (unit, at, box, step, supplied, side, markers): keywords took twice as long, per unit of every state read.
             unit = UnitState(definition, OFF_MAP, None, step, entry.get("supplied", True), side, set(markers) if markers else set())
             units[unit_id] = unit
+            if "tallies" in entry:
+                unit.tallies = dict(entry["tallies"])
+            if "facing" in entry:
+                unit.facing = entry["facing"]
             where = entry["at"]
             if where in boxes:
                 unit.box = where

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from .combat import CombatRules
 from .movement import MovementRules
-from .resources import ResourceRules
+from .resources import ResourcePhaseRules
 
 
-class CrusaderRules(ResourceRules, MovementRules, CombatRules):
+class CrusaderRules(ResourcePhaseRules, MovementRules, CombatRules):
     """All of the Crusader checks built so far."""
 
 

@@ -26,6 +26,7 @@ MOVE_SEGMENTS = {"move_1": 1, "move_2": 2}
 ATTACK_SEGMENTS = {"attack_1": 1, "attack_2": 2}
 
 STRONG, WEAK, NONE = 2, 1, 0
+STAMINA = "stamina"  # the unit tally (耐力值) the state keeps
 
 
 class CrusaderBase(Ruleset):
@@ -79,9 +80,10 @@ class CrusaderBase(Ruleset):
         return printed | (types.get(unit.unit.type.id) or {}) | (types.get(unit.id) or {})
 
     def stamina(self, state: State, unit: UnitState) -> int | None:
-        """The unit's stamina: the status's record, else the card's full value; None when neither is known."""
-        recorded = state.status.get("stamina", {}).get(unit.id)
-        return recorded if recorded is not None else self.values(unit).get("stamina")
+        """The unit's stamina: its ``stamina`` tally in the state, else the card's full value; None when neither is
+        known."""
+        recorded = unit.tallies.get(STAMINA)
+        return recorded if recorded is not None else self.values(unit).get(STAMINA)
 
     def disordered(self, state: State, unit: UnitState) -> bool:
         """W-Stam/1 (正常与混乱): disordered exactly when stamina is 0. A unit whose stamina is unknown is at its
@@ -93,7 +95,7 @@ class CrusaderBase(Ruleset):
         now = self.stamina(state, unit)
         if now is None:
             return
-        state.status.setdefault("stamina", {})[unit.id] = max(0, now + change)
+        unit.tallies[STAMINA] = max(0, now + change)
 
     def armoured(self, unit: UnitState) -> bool:
         printed = unit.unit.type.attributes.get("armoured")

@@ -17,7 +17,9 @@ from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal, mismatch
 
-from .base import ATTACK_SEGMENTS, CrusaderBase
+from .base import ATTACK_SEGMENTS
+from .formations import DUG_IN, FORMATIONS, FormationRules
+from .street import StreetRules
 
 HALFAYA = "halfaya_pass"  # the map's feature for the two Halfaya Pass hexes
 ASSAULT = "assault"  # 猛攻, declared on the attack
@@ -46,7 +48,7 @@ def attacker_part(result: str) -> str:
     return result.split("/")[1] if "/" in result else (result if result.startswith("A") else "")
 
 
-class CombatRules(CrusaderBase):
+class CombatRules(FormationRules, StreetRules):
     """check_special(declare) / check_attack / after_attack."""
 
     # --- declaration (W-Cbt/1-4) ---------------------------------------------------------------------------
@@ -62,6 +64,9 @@ class CombatRules(CrusaderBase):
         defenders = [u for u in state.units_at(target) if u.side != ctx.phase_side]
         if not defenders:
             return [illegal("W-Cbt/1", f"no enemy unit is in {self.where(target)}", action, at=target)]
+        streets = self.street_hexes(state)
+        if target in streets or any(u in state.units and state.units[u].at in streets for u in action.units):
+            return [illegal("W-Street/3", "a street-fight hex cannot be attacked and its units cannot attack (巷战格不能被攻击)", action, at=target)]
         round_ = ATTACK_SEGMENTS[ctx.phase]
         declared = ctx.extra.setdefault("declared", [])
         already = {u for _, units in declared for u in units}
@@ -77,20 +82,57 @@ class CombatRules(CrusaderBase):
                 found.append(illegal("W-Cbt/2", f"{name} is disordered (stamina 0) and may not attack (混乱状态的单位不能进攻)", action))
             elif self.marked(state, "extra_mp", unit_id):
                 found.append(illegal("W-Cbt/2", f"{name} used extra MP this turn and may not attack (使用了额外移动力的单位不能进攻)", action))
+            elif self.kind(unit) in FORMATIONS and self.face_of(unit, target) != "front":
+                found.append(illegal("W-Form/3", f"{name} is in battle formation and attacks only toward its spearhead (只能朝“矛头”方向进攻): {self.where(target)} is on its {self.face_of(unit, target)}", action))
             elif round_ == 2 and self.marked(state, "first_round", unit_id):
                 found.append(illegal("W-Round/1", f"{name} moved or attacked in the first round: a first-round unit may not attack in the 2nd attack segment", action))
             elif (unit_id in already and len(action.units) == 1 and all(units == (unit_id,) and t != target for t, units in declared if unit_id in units)):
-                found += self.not_checked("W-Cbt/5", "a one-against-many attack (one unit against several hexes: 以一对多)", action, ctx, why="not built yet")
+                many = ctx.extra.setdefault("one_vs_many", {})
+                many.setdefault(unit_id, {t for t, units in declared if units == (unit_id,)}).add(target)
+                found += self.not_checked("W-Cbt/5", "the resolution of a one-against-many attack (one unit against several hexes: 以一对多)", action, ctx, why="not built yet")
             elif unit_id in already or self.marked(state, "attacked", unit_id):
                 found.append(illegal("W-Round/3", f"{name} attacks at most once a turn", action))
             elif round_ == 1 and self.marked(state, "second_round_only", unit_id):
                 found.append(illegal("W-Round/4", f"{name} was reinforced, replenished or reorganised this turn: it acts only in the second round", action))
+        many = {t: u for u, targets in ctx.extra.get("one_vs_many", {}).items() for t in targets}
+        clash = [t for t, units in declared + [(target, tuple(action.units))] if t in many and units != (many[t],)]
+        if clash:
+            found.append(illegal("W-Cbt/5", f"{self.where(clash[0])} is attacked one-against-many by {self.name(many[clash[0]])}: no other unit may attack it (遭到这种攻击的守军,不能再被其他单位攻击)", action, at=clash[0]))
         units = [state.units[u] for u in action.units if u in state.units]
         if units and all(u.face.attack == 0 for u in units) and not any(t == target for t, _ in declared):
             found.append(illegal("W-Cbt/2", "units of attack 0 may join an attack but not make one alone (攻击力0)", action))
         if any(t == target for t, _ in declared):
             pass  # several declarations on one hex join into one attack
         declared.append((target, tuple(action.units)))
+        return found
+
+    def check_bonus(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        """W-Bonus/1 (进攻奖励): right after a combat that destroyed every defender, a battle formation among its
+        attackers may attack once more, alone or with units from adjacent hexes; once a formation a turn."""
+        last = ctx.extra.get("last_combat")
+        if ctx.phase not in ATTACK_SEGMENTS or last is None or last["index"] != action.index - 1 or not last["wiped"]:
+            return [illegal("W-Bonus/1", "an attack bonus comes immediately after a combat that destroyed every defender (当守军被全部消灭后…立即)", action)]
+        if action.at is None or not action.units:
+            return [illegal("W-Cbt/1", "a bonus attack names its units and the hex it attacks", action)]
+        formed = [u for u in action.units if u in last["attackers"] and u in state.units and self.kind(state.units[u]) in FORMATIONS]
+        if not formed:
+            return [illegal("W-Bonus/1", "only a battle formation that took part in the combat earns the bonus attack", action)]
+        used = [u for u in formed if self.marked(state, "bonus", u)]
+        if used:
+            return [illegal("W-Bonus/1", f"{self.name(used[0])} has had its attack bonus this turn (只能获得一次进攻奖励)", action)]
+        found: list[Violation] = []
+        for unit_id in action.units:
+            unit = state.units.get(unit_id)
+            if unit is None or unit.side != ctx.phase_side or not unit.on_map or not self.module.map.is_adjacent(unit.at, action.at):
+                found.append(illegal("W-Cbt/1", f"{unit_id} is not an attacking unit next to {self.where(action.at)}", action))
+            elif self.kind(unit) in FORMATIONS and self.face_of(unit, action.at) != "front":
+                found.append(illegal("W-Form/3", f"{self.name(unit_id)} is in battle formation and attacks only toward its spearhead", action))
+            elif unit_id not in formed and (self.marked(state, "attacked", unit_id) or self.disordered(state, unit)):
+                found.append(illegal("W-Round/3", f"{self.name(unit_id)} may not join the bonus attack: it attacked already or is disordered", action))
+        if not any(u.side != ctx.phase_side for u in state.units_at(action.at)):
+            found.append(illegal("W-Cbt/1", f"no enemy unit is in {self.where(action.at)}", action))
+        ctx.extra.setdefault("declared", []).append((action.at, tuple(action.units)))
+        ctx.extra["bonus"] = {"target": action.at, "formed": set(formed)}
         return found
 
     def check_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
@@ -111,7 +153,7 @@ class CombatRules(CrusaderBase):
                 if unit is None or not unit.on_map:
                     continue
                 for near in self.module.map.neighbours[unit.at]:
-                    if near not in targets and any(u.side != unit.side for u in state.units_at(near)):
+                    if near not in targets and near not in self.street_hexes(state) and any(u.side != unit.side for u in state.units_at(near)):
                         found.append(illegal("W-Cbt/4", f"{self.name(unit_id)} attacks {self.where(target)} but the enemy in {self.where(near)}, also next to it, is attacked by no one (发起进攻时,必须同时攻击与进攻单位相邻的敌军单位)", action, at=near))
                         targets.add(near)  # said once per hex
         return found
@@ -131,10 +173,13 @@ class CombatRules(CrusaderBase):
             found.append(illegal("W-Cbt/3", f"the attack on {self.where(action.target)} is made by other units than were declared ({', '.join(sorted(declared_here))})", action, at=action.target))
         if action.target in ctx.extra.setdefault("resolved_hexes", set()):
             found.append(illegal("W-Res/1", f"the combat on {self.where(action.target)} was already resolved", action, at=action.target))
+        if any(action.target in targets for targets in ctx.extra.get("one_vs_many", {}).values()):
+            return found + self.not_checked("W-Cbt/5", "the resolution of a one-against-many attack", action, ctx, why="not built yet")
         attackers = [state.units[u] for u in action.attackers if u in state.units and state.units[u].on_map]
         defenders = [u for u in state.units_at(action.target) if u.side != ctx.phase_side]
         if not attackers or not defenders:
             return found + [illegal("W-Cbt/1", "an attack needs attacking units on the map and enemies in the target hex", action)]
+        ctx.extra["cut_off"] = {u.id for u in attackers + defenders if self.out_of_supply(state, u)}  # before the combat
         found += self._odds_and_result(action, attackers, defenders, state, ctx)
         return found
 
@@ -144,10 +189,13 @@ class CombatRules(CrusaderBase):
         missing: list[str] = []
         if any(self.disordered(state, u) for u in defenders):
             shifts["disorder"] = 1  # W-Mod/3 混乱修正
-        if any(not u.supplied for u in attackers):
+        if any(self.out_of_supply(state, u) for u in attackers):
             shifts["attacker_oos"] = -1  # W-Mod/4 断补修正
-        if any(not u.supplied for u in defenders):
+        if any(self.out_of_supply(state, u) for u in defenders):
             shifts["defender_oos"] = 1
+        facing = self.facing_shift(attackers, defenders)  # W-Mod/6-7
+        if facing:
+            shifts["facing"] = facing
         terrain = self.main_terrain(action.target)
         shift = self.tables.value("terrain_shifts", "shifts", terrain)
         if shift is None:
@@ -203,12 +251,48 @@ class CombatRules(CrusaderBase):
         result = row[position] if position < len(row) else None
         if result is None:
             return found + self.not_checked("W-CRT/1", f"the result in column {column}", action, ctx)
-        if action.result is not None and action.result != result:
+        result, armour_found = self._armour_shift(result, position, columns, action, attackers, defenders, ctx)
+        found += armour_found
+        converted = self._royal_tank_corps(result, attackers, defenders, action, state, ctx)
+        if action.result is not None and action.result not in (result, converted):
             found.append(mismatch("W-CRT/1", f"{column} with a die of {action.roll} gives {result} ({self.tables.origin('combat_results')}), not {action.result}", action))
-        ctx.outcome(action, f"{column}, die {action.roll}: {result}", result=result, rule="W-CRT/1")
+        if converted != result:
+            ctx.outcome(action, f"{column}, die {action.roll}: {result}, D1 for the Royal Tank Corps formation", result=converted, rule="W-Form/2")
+            result = converted
+        else:
+            ctx.outcome(action, f"{column}, die {action.roll}: {result}", result=result, rule="W-CRT/1")
         ctx.extra["result"] = result
         found += self._effects(action, result, attackers, defenders, state, ctx)
         return found
+
+    def _armour_shift(self, result: str, position: int, columns: list[str], action: Combat, attackers, defenders, ctx: TurnContext) -> tuple[str, list[Violation]]:
+        """W-Mod/5 (装甲单位修正): in a plain or desert hex, armour among the attackers, only infantry (cavalry included)
+        defending, none dug in: an attack-favourable result ("see the CRT", which the source lacks) moves one column
+        toward the attacker. Which results are favourable comes from the tables' ``favourable.codes``; when no file
+        gives them, the result on either column is accepted and the shift is reported not checked."""
+        if self.main_terrain(action.target) != "plain" or not any(self.armoured(u) for u in attackers):
+            return result, []
+        if not all(self.infantry(u) for u in defenders) or any(DUG_IN in u.markers for u in defenders):
+            return result, []
+        row = self.tables.value("combat_results", "rows", str(action.roll)) or []
+        shifted = row[min(position + 1, len(columns) - 1)] if row else result
+        codes = self.tables.value("favourable", "codes")
+        if codes is None:
+            claimed = action.result
+            warn = self.not_checked("W-Mod/5", "the armour shift (which results are attack-favourable is on the missing CRT)", action, ctx)
+            return (claimed if claimed in (result, shifted) else result), warn
+        return (shifted if result in codes else result), []
+
+    def _royal_tank_corps(self, result: str, attackers, defenders, action: Combat, state: State, ctx: TurnContext) -> str:
+        """W-Form/2: in a combat with a Royal Tank Corps formation, DeX and D become D1, unless the defenders have no
+        retreat (无路可退), when the original result stands."""
+        if result not in ("D", "DeX") or not any(self.kind(u) == "royal_tank_corps" for u in list(attackers) + list(defenders)):
+            return result
+        unresolved = {t for t, _ in ctx.extra.get("declared", []) if t != action.target} - ctx.extra.get("resolved_hexes", set())
+        attacker_at = {u.at for u in attackers}
+        if any(self._can_retreat(u, action.target, 1, attacker_at, unresolved, state) for u in defenders):
+            return "D1"
+        return result
 
     @staticmethod
     def _position(columns: list[str], odds: tuple[int, int]) -> int | None:
@@ -246,7 +330,88 @@ class CombatRules(CrusaderBase):
             missing = [u.id for u in attackers if u.id not in losses_a and u.id not in eliminated]
             if missing:
                 found.append(illegal("W-CRT/1", f"{result}: every attacker loses one state; not listed: {', '.join(missing)}", action))
+        if result == "DeX":
+            found += self._zero_strength(action, attackers, defenders)
         found += self._retreats(action, theirs, attackers, defenders, state, ctx)
+        found += self._advance(action, attackers, defenders, state, ctx)
+        destroyed = set(action.eliminated) | {u.id for u in defenders if u.id in action.losses_defender and self.establishment(u) <= 1}
+        ctx.extra["wiped"] = all(u.id in destroyed for u in defenders)
+        bonus = ctx.extra.get("bonus")
+        if bonus and bonus["target"] == action.target and any(len(action.advance_paths.get(u, ())) > 1 for u in action.advance):
+            found.append(illegal("W-Bonus/1", "after a bonus attack the formation may advance but not a second hex (不能进行二次推进)", action))
+        return found
+
+    def _advance(self, action: Combat, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
+        """W-Adv/1-2 (战术推进): into the battle hex only when every defender was destroyed or retreated; a second hex
+        only for mechanised units, when the defenders retreated 2 hexes or were all destroyed, leaving in the battle
+        hex attackers whose attack is at least the defenders' original defence, and never through forest, mountain,
+        swamp, lake/sea or beach or across a river."""
+        advancing = list(action.advance)
+        if not advancing:
+            return []
+        found: list[Violation] = []
+        paths = {u: tuple(action.advance_paths.get(u) or (action.target,)) for u in advancing}
+        retreats = {u: tuple(p for p in action.retreats.get(u, ()) if p != action.target) for u in action.retreats}
+        destroyed = set(action.eliminated) | {u.id for u in defenders if u.id in action.losses_defender and self.establishment(u) <= 1}
+        cleared = all(u.id in destroyed or retreats.get(u.id) for u in defenders)
+        if not cleared:
+            return [illegal("W-Adv/1", f"a defender is still in {self.where(action.target)}: an advance follows only when every defender was destroyed or retreated (所有守军被击退或消灭)", action)]
+        by_id = {u.id: u for u in attackers}
+        far = all(u.id in destroyed or len(retreats.get(u.id, ())) >= 2 for u in defenders)
+        staying = [u for u in advancing if len(paths[u]) == 1]
+        left = sum(by_id[u].face.attack for u in staying if u in by_id)
+        defence = sum(u.face.defence for u in defenders)
+        rough = {"forest", "mountain", "swamp", "lake", "sea", "beach"}
+        game_map = self.module.map
+        for unit_id in advancing:
+            unit, path = by_id.get(unit_id), paths[unit_id]
+            if unit is None:
+                follower = state.units.get(unit_id)
+                leads = [by_id[u] for u in advancing if u in by_id and self.armoured(by_id[u]) and follower is not None and by_id[u].at == follower.at]
+                if follower is None or not leads or not (follower.unit.type.mechanized and self.infantry(follower)) or self.marked(state, "attacked", unit_id) \
+                        or any(unit_id in units for _, units in ctx.extra.get("declared", [])):
+                    found.append(illegal("W-Adv/3", f"{unit_id} did not attack here: only mechanised infantry stacked with an advancing armoured attacker, with no attack of its own, follows it (跟随装甲单位进行战术推进)", action))
+                    continue
+                if path not in [paths[lead.id] for lead in leads]:
+                    found.append(illegal("W-Adv/3", f"{self.name(unit_id)} follows the armour it is stacked with: the same path", action))
+                continue
+            name = self.name(unit_id)
+            if path[0] != action.target or len(path) > 2 or any(not game_map.is_adjacent(a, b) for a, b in zip(path, path[1:])):
+                found.append(illegal("W-Adv/2", f"{name}: an advance enters the battle hex and at most one hex more", action))
+                continue
+            if len(path) == 1:
+                continue
+            crossed = [(unit.at, path[0])] + list(zip(path, path[1:]))
+            if not unit.unit.type.mechanized:
+                found.append(illegal("W-Adv/2", f"{name} is not mechanised: only mechanised units advance a second hex (步兵不能进行二次推进)", action))
+            elif not far:
+                found.append(illegal("W-Adv/2", f"{name}: a second hex only when the defenders retreated 2 hexes or were all destroyed", action))
+            elif left < defence:
+                found.append(illegal("W-Adv/2", f"{name}: the units left in the battle hex attack {left}, less than the defenders' {defence} defence (留下攻击力总和不少于原守军防御力总和的单位)", action))
+            elif any(self.main_terrain(h) in rough for h in path) or any("river" in game_map.hexside(a, b) for a, b in crossed):
+                found.append(illegal("W-Adv/2", f"{name}: no second hex through forest, mountain, swamp, lake/sea or beach, or across a river", action))
+        return found
+
+    def _zero_strength(self, action: Combat, attackers, defenders) -> list[Violation]:
+        """W-CRT/3 (战力0单位): on DeX, 0-strength units (defence when defending, attack when attacking) are removed
+        when no unit of strength above 0 in their hex survives the De."""
+        found: list[Violation] = []
+        gone = set(action.eliminated)
+
+        def survives(unit, strength) -> bool:
+            return unit.id not in gone and not (self.establishment(unit) <= 1) and strength(unit) > 0
+
+        groups: dict[int, list] = {}
+        for unit in attackers:
+            groups.setdefault(unit.at, []).append((unit, lambda u: u.face.attack))
+        for unit in defenders:
+            groups.setdefault(-1, []).append((unit, lambda u: u.face.defence))
+        for members in groups.values():
+            if any(survives(u, f) for u, f in members):
+                continue
+            left = [u.id for u, f in members if f(u) == 0 and u.id not in gone]
+            if left:
+                found.append(illegal("W-CRT/3", f"DeX: no unit of strength above 0 survives beside {', '.join(left)}: they are removed (0战力单位需要被移除)", action))
         return found
 
     def _retreats(self, action: Combat, theirs: str, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
@@ -268,6 +433,10 @@ class CombatRules(CrusaderBase):
                 found.append(illegal("W-Retreat/1", f"{name}: {bad}", action))
             need = RETREAT_MIN.get(theirs, 0)
             if len(path) < need:
+                war_weary = "War-weary" in (self.values(unit).get("skills") or ())
+                if war_weary and not self._can_retreat(unit, action.target, 1, attacker_at, unresolved, state):
+                    found.append(illegal("W-CRT/2", f"{name} is war-weary ([厌战]) and has no retreat: it is destroyed (承受任何无路可退战果时直接被消灭)", action))
+                    continue
                 if self._can_retreat(unit, action.target, need, attacker_at, unresolved, state):
                     found.append(illegal("W-CRT/1", f"{theirs}: {name} must retreat at least {need} hex{'es' if need > 1 else ''} and can (D#: 至少要撤退#格); it retreated {len(path)}", action))
                 elif theirs == "D2" and unit.id not in action.losses_defender:
@@ -287,6 +456,8 @@ class CombatRules(CrusaderBase):
                 return f"{self.where(b)} is next to an attacking unit (不能进入与进攻单位相邻的格, even if friendly units hold it)"
             if b in unresolved:
                 return f"{self.where(b)} is a declared attack not yet resolved"
+            if b in self.street_hexes(state):
+                return f"{self.where(b)} is a street fight: retreats may not enter it (撤退的单位不能进入或经过巷战格)"
             if self.enemy_zoc(state, b, unit.side) and not self.friendly_in(state, b, unit.side, besides=(unit.id,)):
                 return f"{self.where(b)} is in an enemy ZOC with no friendly unit"
         return None
@@ -310,7 +481,16 @@ class CombatRules(CrusaderBase):
         ctx.extra["resolved"] = ctx.extra.get("resolved", 0) + 1
         ctx.extra.setdefault("resolved_hexes", set()).add(action.target)
         result = ctx.extra.pop("result", None) or ""
+        cut_off = ctx.extra.pop("cut_off", set())
+        bonus = ctx.extra.get("bonus") if (ctx.extra.get("bonus") or {}).get("target") == action.target else None
+        free = bonus["formed"] if bonus else set()  # W-Bonus/1: the formation pays no stamina for its bonus attack
+        if bonus:
+            for unit_id in free:
+                self.mark(state, "bonus", unit_id)
+            ctx.extra.pop("bonus", None)
+        ctx.extra["last_combat"] = {"index": action.index, "attackers": set(action.attackers), "wiped": ctx.extra.pop("wiped", False)}
         round_ = ATTACK_SEGMENTS.get(ctx.phase or "")
+        self.end_formations(state, [state.units[u] for u in action.attackers if u in state.units and DUG_IN in state.units[u].markers])  # W-Dig/3
         for unit_id in action.attackers:
             self.mark(state, "attacked", unit_id)
             if round_ == 1:
@@ -318,8 +498,8 @@ class CombatRules(CrusaderBase):
         # W-Stam/2: every participant −1 after the result; AD attackers and D defenders −2 more (W-CRT/1)
         for unit_id in action.attackers:
             unit = state.units.get(unit_id)
-            if unit is not None and unit.on_map:
-                self.set_stamina(state, unit, -1 - (2 if attacker_part(result) == "AD" else 0) - (0 if unit.supplied else 1))
+            if unit is not None and unit.on_map and unit_id not in free:
+                self.set_stamina(state, unit, -1 - (2 if attacker_part(result) == "AD" else 0) - (1 if unit.id in cut_off else 0))
         found: list[Violation] = []
         for unit_id, path in action.retreats.items():
             if path:
@@ -330,12 +510,13 @@ class CombatRules(CrusaderBase):
                 found += self.touch(ctx, unit.at, state, action)
         for unit in state.units_at(action.target):
             if unit.side != ctx.phase_side:
-                self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (0 if unit.supplied else 1))
+                self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (1 if unit.id in cut_off else 0))
         for unit_id in action.retreats:
             unit = state.units.get(unit_id)
             if unit is not None and unit.on_map:
-                self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (0 if unit.supplied else 1))
+                self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (1 if unit.id in cut_off else 0))
+        self.end_formations(state, [u for u in state.units.values() if u.on_map and self.kind(u) and self.disordered(state, u)])  # W-Stam/1
         return found
 
 
-SPECIAL_ORDERS = {"declare", "recruit"}
+SPECIAL_ORDERS = {"declare", "bonus", "recruit", "reorganise", "dig_in", "formation", "face", "street_fight", "street_resolution"}

@@ -13,12 +13,15 @@ from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal
 
-from .base import MOVE_SEGMENTS, STRONG, WEAK, CrusaderBase
+from .base import MOVE_SEGMENTS, STRONG
+from .supply import NONE
+from .formations import DUG_IN, FORMATIONS, NO_FORMATION, FormationRules
+from .street import StreetRules
 
 EXTRA_MP = "extra_mp"
 
 
-class MovementRules(CrusaderBase):
+class MovementRules(FormationRules, StreetRules):
     """check_move / after_move."""
 
     def check_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
@@ -29,13 +32,15 @@ class MovementRules(CrusaderBase):
         units = [state.units[u] for u in action.units if u in state.units]
         if len(units) != len(action.units):
             return [illegal("W-Move/1", "a move names a unit the game does not have", action)]
-        if len(units) != 1:
-            found.append(illegal("W-Move/1", "units move one at a time (逐个移动): a move names one unit", action))
+        pair = len(units) == 2 and units[0].at == units[1].at and all(self.kind(u) in FORMATIONS for u in units)
+        if len(units) != 1 and not pair:  # a formation pair is one whole (二者视为一个整体)
+            found.append(illegal("W-Move/1", "units move one at a time (逐个移动): a move names one unit, or a formation pair", action))
         for unit in units:
             found += self._may_move(unit, segment_round, action, state, ctx)
         if found:
             return found
         unit = units[0]
+        ctx.extra["move_group"] = units
         return self._path(unit, segment_round, action, state, ctx)
 
     def _may_move(self, unit: UnitState, segment_round: int, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
@@ -78,6 +83,7 @@ class MovementRules(CrusaderBase):
         return cost
 
     def _path(self, unit: UnitState, segment_round: int, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
+        group = ctx.extra.pop("move_group", [unit])
         found: list[Violation] = []
         game_map = self.module.map
         name = self.name(unit.id)
@@ -91,7 +97,10 @@ class MovementRules(CrusaderBase):
                 return [illegal("W-Move/1", f"{name}: {self.where(b)} is not next to {self.where(a)}", action, at=b)]
             if self.main_terrain(b) in impassable:
                 return [illegal("W-Move/1", f"{name} may not enter {self.where(b)} ({self.main_terrain(b)}; hint card, supplied)", action, at=b)]
-            if any(u.side != unit.side for u in state.units_at(b)):
+            street = b in self.street_hexes(state)
+            if street and n < len(path) - 2:
+                return [illegal("W-Move/4", f"{name} enters the street fight in {self.where(b)} and stops there", action, at=b)]
+            if not street and any(u.side != unit.side for u in state.units_at(b)):
                 return [illegal("W-Stack/5", f"{name} may not enter {self.where(b)}: enemy units are there (双方的单位不能互相堆叠)", action, at=b)]
             cost = self.step_cost(a, b)
             spent = None if cost is None or spent is None else spent + cost
@@ -111,12 +120,20 @@ class MovementRules(CrusaderBase):
                     kind = "strong" if zoc_here == STRONG else "weak"
                     found.append(illegal("W-Move/3", f"{name} enters the enemy {kind} ZOC in {self.where(b)} and must stop there ({self.tables.origin('zoc_stop')})", action, at=b))
                     break
-        allowance = self.allowance(unit, segment_round, EXTRA_MP in action.declared)
+        if unit.at in self.street_hexes(state) and len(path) > 1 and self.supply(state, unit, path[-1]) == NONE:
+            found.append(illegal("W-Street/2", f"{name} leaves the street fight into {self.where(path[-1])}, where it would be out of supply (必须能得到正常的己方补给)", action))
+        allowances = [self.allowance(u, segment_round, EXTRA_MP in action.declared) for u in group]
+        # W-Form/1: a formation pair's base and extra MP are each the lower of the two
+        allowance = None if None in allowances else min(allowances)
+        if len(group) == 2 and allowance is not None:
+            base = min(u.face.move for u in group) - (1 if segment_round == 2 else 0)
+            extras = [self.values(u).get("extra_mp") for u in group]
+            allowance = base + (min(extras) if EXTRA_MP in action.declared and None not in extras else 0)
         if spent is None or allowance is None:
             found += self.not_checked("W-Move/1", "the MP cost of a terrain or the unit's extra MP", action, ctx)
         elif spent > allowance:
             what = f"base {unit.face.move}" + (" −1 in the 2nd move segment" if segment_round == 2 else "") + (" + extra MP" if EXTRA_MP in action.declared else "")
-            found.append(illegal("W-Move/1", f"{name} spends {spent} MP but has {allowance} ({what}; costs from {self.tables.origin('terrain_costs')})", action))
+            found.append(illegal("W-Move/1", f"{name} spends {spent} MP but has {allowance} ({what}{'; the lower of the pair' if len(group) == 2 else ''}; costs from {self.tables.origin('terrain_costs')})", action))
         return found
 
     def after_move(self, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
@@ -132,6 +149,12 @@ class MovementRules(CrusaderBase):
             if EXTRA_MP in action.declared:
                 self.mark(state, "extra_mp", unit_id)
                 self.set_stamina(state, unit, -1)  # W-Move/2: paid at the end of the move
+            ends = DUG_IN in unit.markers or self.disordered(state, unit)  # W-Dig/3, W-Stam/1
+            ends = ends or (self.kind(unit) in FORMATIONS and any(self.main_terrain(h) in NO_FORMATION for h in action.path))  # W-Form/1
+            if ends:
+                self.end_formations(state, [unit])
+            if unit.on_map and self.main_terrain(unit.at) == "town" and not any(u.side != unit.side for u in state.units_at(unit.at)):
+                state.status.setdefault("held", {})[self.where(unit.at)] = unit.side  # a town is held by who entered it last
         found: list[Violation] = []
         for unit_id in action.units:
             unit = state.units.get(unit_id)
