@@ -110,6 +110,17 @@ def test_text_stored_as_invalid_utf8_is_shown_not_crashed_on(capsys, archived):
     assert run(capsys, "replay", "1", "--db", archived, "-o", archived.parent / "g.html")[0] == 0
 
 
+def test_violation_rows_of_the_wrong_types_are_a_changed_verdict_not_a_crash(capsys, archived):
+    db = sqlite3.connect(archived)
+    # SQLite keeps any value in any column: a received archive's violation with a blob for its turn and text for its action.
+    db.execute("INSERT INTO violations (game_id, seq, n, action, rule, severity, message) VALUES (1, X'00', 0, 'x', 7, X'ff', 'm')")
+    db.commit()
+    db.close()
+    code, out, err = run(capsys, "archive", "--db", archived, "revalidate", "--dry-run")
+    assert code in (0, 1) and "internal error" not in err, err
+    assert "game #1: " in out and "- turn 1, action 0: rule 7" in out
+
+
 # --- item 1 and 6: pbem's application id, another schema ------------------------------------------------
 HOSTILE_SCHEMA = {
     "trigger": "CREATE TRIGGER forge AFTER INSERT ON games BEGIN UPDATE games SET ok = 1, violations = 0; END",

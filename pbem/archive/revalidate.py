@@ -373,8 +373,9 @@ def _stored_verdicts(db, gids: list[int]) -> dict[int, tuple[bool, list[Verdict]
         marks = ",".join("?" * len(part))
         for gid, ok in db.execute(f"SELECT id, ok FROM games WHERE id IN ({marks})", part):
             found[gid] = (bool(ok), [])
-        for gid, *verdict in db.execute(
-            f"SELECT game_id, seq, action, rule, severity, message FROM violations WHERE game_id IN ({marks}) ORDER BY game_id, seq, n", part
+        for gid, *verdict in db.execute(  # typed as pbem stores them: a received archive's file may hold anything
+            f"SELECT game_id, CAST(seq AS INTEGER), CAST(action AS INTEGER), CAST(rule AS TEXT), CAST(severity AS TEXT),"
+            f" CAST(message AS TEXT) FROM violations WHERE game_id IN ({marks}) ORDER BY game_id, seq, n", part
         ):  # fmt: skip
             found[gid][1].append(tuple(verdict))  # type: ignore[arg-type]
     return found

@@ -612,6 +612,7 @@ function corners(x, y) {
 // Over the user's own map image the board shows terrain, roads and names: only the (invisible) hexes are added.
 if (M.background) svg("image", {href: M.background, x: 0, y: 0, width: M.width, height: M.height}, terrain);
 const hexLabels = {};  // location -> its number's text element, raised above a stack's top counter
+const placeNames = {};  // location -> its name's text element: over its number while counters stand on it
 if (M.kind === "hex") {
   L.forEach(([x, y, label, colour, name], i) => {
     const g = svg("g", {"data-loc": label}, terrain);
@@ -641,9 +642,10 @@ if (!M.background) {
   // Place names last, over every hex and line, so that no neighbouring hex hides part of one.
   if (M.kind === "hex") {
     const names = svg("g", {class: "names"}, terrain);
-    L.forEach(([x, y, label, colour, name]) => {
+    L.forEach(([x, y, label, colour, name], i) => {
       if (!name) return;
       const t = svg("text", {x, y: y + S * 0.5, "data-name": label}, names);
+      placeNames[i] = t;
       t.textContent = name;
       // Keep the name whole inside the map: shift it in from the edges.
       const w = t.getComputedTextLength ? t.getComputedTextLength() : name.length * 5;
@@ -712,6 +714,11 @@ function showUnits(pos) {
   for (const [i, t] of Object.entries(hexLabels)) {
     const raised = Math.max(0, (stacks[i] || 1) - 1) * 4;
     t.setAttribute("y", L[i][1] - S * 0.62 - raised);
+  }
+  // Counters would hide a place's name (a town's garrison): while any stand there, the name goes above the number.
+  for (const [i, t] of Object.entries(placeNames)) {
+    const raised = Math.max(0, (stacks[i] || 1) - 1) * 4;
+    t.setAttribute("y", stacks[i] ? L[i][1] - S * 0.62 - raised - 8 : L[i][1] + S * 0.5);
   }
 }
 function centre(i) { return [L[i][0], L[i][1]]; }

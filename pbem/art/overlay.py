@@ -502,16 +502,20 @@ HexNumber = tuple[tuple[float, float, float, float], tuple[float, float], str]  
 
 def _hex_numbers_above(draw: ImageDraw.ImageDraw, state: State, centers, unit: float, counter_px: int) -> list[HexNumber]:
     """Where each occupied hex's number goes again, just above its stack: the counters cover the printed
-    one, and a player needs the number to write the next move."""
-    labels = state.module.map.labels
+    one, and a player needs the number to write the next move. A named hex's name follows its number
+    ("0703 Tobruk"): the counters cover the printed name too."""
+    game_map = state.module.map
+    labels = game_map.labels
     label_font = font(max(6, round(unit * 0.17)))
     step = max(2, counter_px // 8)
     numbers = []
     for location in sorted(state.stacks):
         x, y = centers[location]
         top = round(y - counter_px / 2 - (len(state.units_at(location)) - 1) * step)
-        x0, y0, x1, y1 = draw.textbbox((x, top - 2), labels[location], font=label_font, anchor="md")
-        numbers.append(((x0 - 2, y0 - 1, x1 + 2, y1 + 1), (x, top - 2), labels[location]))
+        name = game_map.names[location] or game_map.city[location]
+        text = f"{labels[location]} {name}" if name else labels[location]
+        x0, y0, x1, y1 = draw.textbbox((x, top - 2), text, font=label_font, anchor="md")
+        numbers.append(((x0 - 2, y0 - 1, x1 + 2, y1 + 1), (x, top - 2), text))
     return numbers
 
 

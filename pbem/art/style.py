@@ -111,6 +111,9 @@ class CounterStyle:
     # A bar across the top of each face from a counter attribute (one name per face) and the names' colours, e.g.
     # the establishment bar of a three-state counter: ("bars", {"black": "#111111", "white": "#ffffff"}).
     bars: tuple[str, dict[str, str]] | None = None
+    # ``pbem module export`` draws each unit's own counter, designation printed, instead of one per counter type:
+    # for a game whose counters differ only by their number (off by default: an export's bytes stay as they were).
+    export_designations: bool = False
 
     def feature_names(self, status: dict[str, Any] | None) -> dict[str, str]:
         """Feature -> the map feature to draw for it under ``status`` (only those that change)."""
@@ -370,9 +373,12 @@ def style_from_json(data: dict[str, Any], document: JsonDocument | None = None) 
         ):
             raise fail("/bars", "bars is {\"attribute\": NAME, \"colours\": {BAR: COLOUR}} (the attribute lists one bar name per face)")
         bars = (entry["attribute"], {k: _colour(document, f"/bars/colours/{k}", v) for k, v in entry["colours"].items()})
+    export_designations = data.get("export_designations", False)
+    if not isinstance(export_designations, bool):
+        raise fail("/export_designations", "export_designations must be true or false")
     return CounterStyle(
         nations, default, values, quality, arms, terrain, countries, types, words["phases"], words["orders"], words["sides"], designation,
-        layout, nationality_label, sizes, labels, tuple(status_marks), map_scale, status_features, bars,
+        layout, nationality_label, sizes, labels, tuple(status_marks), map_scale, status_features, bars, export_designations,
     )  # fmt: skip
 
 

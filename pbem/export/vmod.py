@@ -2,7 +2,8 @@
 
 The board is the map picture pbem draws, under the grid :mod:`pbem.formats.vassal.modulewriter` writes for it:
 a hex map's ``HexGrid`` names each hex by the module's own label, a point-to-point map's ``RegionGrid`` has one
-region per space. Every unit is a palette piece named by its unit id, its two faces the counter pbem draws.
+region per space. Every unit is a palette piece named by its unit id, its faces the counter pbem draws: front and back, and one
+more per step of a counter with three or more.
 Names, piece ids and slot ids derive from the module's ids, and the zip carries no dates, so the same
 module gives the same bytes and a later export is a clean upgrade.
 """
@@ -94,13 +95,20 @@ def export_module(module: Module, scenarios: list[str] | None = None) -> Exporte
     slot_of: dict[str, tuple[int, str]] = {}
     for unit_id, unit in module.units.items():
         kind = unit.type
-        front = member_name(f"{kind.id}-front.png")
-        back = member_name(f"{kind.id}-back.png")
+        # One picture per counter type, or per unit when the style prints each unit's designation in the export.
+        designation = style.designation_of(unit_id) if style.export_designations else ""
+        stem = unit_id if designation else kind.id
+        front = member_name(f"{stem}-front.png")
+        back = member_name(f"{stem}-back.png")
+        more = [member_name(f"{stem}-face{face + 1}.png") for face in range(2, len(kind.steps))]  # steps past two
         if f"images/{front}" not in images:
-            images[f"images/{front}"] = _png(render_counter(kind, 0, style, COUNTER_PX))
-            images[f"images/{back}"] = _png(render_counter(kind, 1, style, COUNTER_PX))  # the reduced step, or a blank back
+            images[f"images/{front}"] = _png(render_counter(kind, 0, style, COUNTER_PX, designation=designation))
+            # the reduced step, or a blank back
+            images[f"images/{back}"] = _png(render_counter(kind, 1, style, COUNTER_PX, designation=designation))
+            for face, name in enumerate(more, start=2):
+                images[f"images/{name}"] = _png(render_counter(kind, face, style, COUNTER_PX, designation=designation))
         gpid = stable_id(unit_id, used)
-        type_text = piece_type(unit_id, front, back, reduced=len(kind.steps) > 1)
+        type_text = piece_type(unit_id, front, back, reduced=len(kind.steps) > 1, more=more)
         slot_of[unit_id] = (gpid, type_text)
         slots_by_side.setdefault(kind.side, []).append(piece_slot(unit_id, gpid, type_text, COUNTER_PX))
     chosen = sorted(module.scenarios) if scenarios is None else scenarios

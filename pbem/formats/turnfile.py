@@ -107,9 +107,10 @@ def _zip_holds_saved_game(path: str | Path) -> bool:
         return False
 
 
-def _refuse_other_kinds(path: str | Path) -> None:
-    """A file that is plainly not a turn (a VASSAL module, a picture) is refused with the command that reads it."""
-    if is_vassal_game(path):
+def _refuse_other_kinds(path: str | Path, vassal: bool | None = None) -> None:
+    """A file that is plainly not a turn (a VASSAL module, a picture) is refused with the command that reads it
+    (``vassal``: ``is_vassal_game(path)`` when the caller has it)."""
+    if is_vassal_game(path) if vassal is None else vassal:
         return  # a VASSAL log or save is a turn: its own reader says what is wrong with it
     head = _head(path)
     for magic, what in _OTHER_KINDS:
@@ -127,8 +128,9 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
     turn file, and ``source(pointer)`` / ``error(pointer, message)`` that point into the text the player
     wrote, so everything after this is the same for both.
     """
-    _refuse_other_kinds(path)
-    if is_vassal_game(path):
+    vassal = is_vassal_game(path)
+    _refuse_other_kinds(path, vassal)
+    if vassal:
         from pbem.formats.vassal.to_turn import read_vassal_turn
 
         document = read_vassal_turn(str(path), module, None if previous is None else str(previous))

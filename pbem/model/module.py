@@ -155,15 +155,17 @@ def module_path(name_or_path: str | Path) -> Path:
 _CACHE: dict[Path, tuple[tuple, Module]] = {}
 
 
-def _signature(path: Path) -> tuple:
+def _signature(path: Path) -> frozenset:
     """What the module's files look like on disk, so an edited module is loaded again: each file's path inside the
     module, modification time and size (``__pycache__`` left out). Checked at every load (every turn file a
-    process reads names its module), so os.scandir with paths built as it goes: os.walk with relpath took ~2 ms."""
+    process reads names its module), so os.scandir with paths built as it goes (os.walk with relpath took ~2 ms),
+    and a set, in whatever order the folders list their files, instead of a sorted tuple."""
     found: list[tuple[str, int, int]] = []
 
     def visit(folder: str, prefix: str) -> None:
         try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            with os.scandir(folder) as listing:
+                entries = list(listing)
         except OSError:
             return
         subfolders = []
@@ -181,7 +183,7 @@ def _signature(path: Path) -> tuple:
             visit(entry.path, prefix + entry.name + os.sep)
 
     visit(str(path), "")
-    return tuple(found)
+    return frozenset(found)
 
 
 def load_module(name_or_path: str | Path, *, reuse: bool = True) -> Module:

@@ -13,8 +13,9 @@ always in supply (14.1.7).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from pbem.model.jsonsource import copy_json
 from pbem.model.state import State, UnitState
 from pbem.rules.ruleset import TurnContext, illegal
 from pbem.rules.supply import components, spread
@@ -34,6 +35,24 @@ class _Network:
     open_: list[bool]
     _shared: dict  # what every network of one situation and the same lines shares (their stretches)
 
+    answers: dict[int, bool] = field(default_factory=dict)  # each space asked about: whether a unit there is in supply
+
+    def supplies(self, here: int, by_sea: bool) -> bool:
+        """Whether a unit of this network's kind in ``here`` is in supply (``by_sea``: it may trace by sea, 14.2.2)."""
+        if here in self.sources:
+            return True
+        reached = self.reached
+        lines = self.lines
+        if any(n in reached for n in lines[here]):
+            return True
+        if not by_sea or not self.landings:
+            return False  # 14.2.2: no sea supply for them; or no friendly port joins a source
+        # 14.1.4: a friendly port on the unit's own land stretch, a sea leg to a port joined to a source.
+        if here in self.ports:
+            return True
+        component, port_components = self.stretches()
+        return any(component[n] in port_components for n in lines[here])
+
     def stretches(self) -> tuple[list[int], set[int]]:
         """Each space's stretch (joined by passable spaces; -1 if not passable), and the stretches holding a
         friendly port."""
@@ -44,9 +63,9 @@ class _Network:
         return found
 
 
-def _fingerprint(state: State, side: str, enemy: frozenset[int]) -> tuple:
+def _fingerprint(state: State, side: str, enemy: frozenset[int], salonika: bool) -> tuple:
     """What a side's supply lines depend on: where the enemy's units stand (``enemy``), control, forts, the
-    beach-head, neutral nations and the events played (Greece's limited entry)."""
+    beach-head, neutral nations and whether the Salonika event opened Greece (9.5.2.4, ``salonika``)."""
     status = state.status
     forts = status.get("forts")
     return (
@@ -57,7 +76,7 @@ def _fingerprint(state: State, side: str, enemy: frozenset[int]) -> tuple:
         tuple(bool(state.stacks.get(loc)) for loc in _besieged_spaces(state)) if forts else (),
         status.get("mef_beachhead"),
         tuple(status.get("neutral_nations", ())),
-        len(status.get("events_played", ())),
+        salonika,
     )
 
 
@@ -67,6 +86,17 @@ def _besieged_spaces(state: State) -> list[int]:
         return []
     game_map = state.module.map
     return [game_map.index(label) for label, how in forts.items() if how == "besieged"]
+
+
+def _copy(value):
+    """A copy of a status entry the situation is compared with: flat (spaces to sides, lists of names) as the status
+    schema has them, else copied whole."""
+    kind = type(value)
+    if kind is dict and all(type(v) is str for v in value.values()):
+        return dict(value)
+    if kind is list and all(type(v) is str for v in value):
+        return list(value)
+    return copy_json(value)
 
 
 ALWAYS = ("MN",)  # 14.1.5 (with the ANA and SN corps, by contingent)
@@ -91,22 +121,19 @@ class SupplyRules(PathsOfGloryBase):
             return True  # 14.1.6
         if nation == "TU" and game_map.label(here) == "Medina":
             return True  # 14.1.8
-        net = self._network(state, unit, moment)
-        here = unit.at
-        if here in net.sources:
-            return True
-        reached = net.reached
-        if any(n in reached for n in net.lines[here]):
-            return True
-        if nation in RUSSIAN_FAMILY or not net.landings:
-            return False  # 14.2.2: no sea supply for them; or no friendly port joins a source
-        # 14.1.4: a friendly port on the unit's own land stretch, a sea leg to a port joined to a source.
-        if here in net.ports:
-            return True
-        component, port_components = net.stretches()
-        return any(component[n] in port_components for n in net.lines[here])
+        if moment is None:
+            net = self._network(state, unit)
+        else:  # the same network for every unit of a side, nationality and contingent while the state does not change
+            kind = (unit.side, nation, contingent)
+            net = moment.get(kind)
+            if net is None:
+                net = moment[kind] = self._network(state, unit)
+        found = net.answers.get(here)
+        if found is None:
+            found = net.answers[here] = net.supplies(here, nation not in RUSSIAN_FAMILY)
+        return found
 
-    def _network(self, state: State, unit: UnitState, moment: dict | None = None) -> "_Network":
+    def _network(self, state: State, unit: UnitState) -> "_Network":
         """The supply network of the unit's side and kind, traced once and kept while nothing it depends on
         changes (the enemy's positions, control, forts, the beach-head, neutral nations): the passable spaces
         joined to a usable source (traced back from the sources along the lines a unit traces forward), the
@@ -116,21 +143,44 @@ class SupplyRules(PathsOfGloryBase):
         lines = self.supply_lines(state, unit)
         # Units whose lines run over the same connections share a network (most nationalities use no dashed line).
         key = (id(lines), nation in RUSSIAN_FAMILY, nation == "SB")
-        print_ = moment.get(side) if moment is not None else None
-        if print_ is None:
-            print_ = _fingerprint(state, side, self.enemy_spaces(state, side))
-            if moment is not None:
-                moment[side] = print_
+        print_ = self._situation(state, side)
         cache = self.__dict__.setdefault("_supply_networks", {})
-        kept = cache.get((side, print_))
+        kept = cache.get(print_)
         if kept is None:
             if len(cache) >= _KEPT:
                 del cache[next(iter(cache))]  # the oldest situation
-            kept = cache[(side, print_)] = ({}, self._open_spaces(state, side), self._port_spaces(state, side), {})
+            kept = cache[print_] = ({}, self._open_spaces(state, side), self._port_spaces(state, side), {})
         net = kept[0].get(key)
         if net is None:
             net = kept[0][key] = self._trace(state, lines, side, nation, kept[1], kept[2], kept[3].setdefault(key, {}))
         return net
+
+    def _situation(self, state: State, side: str) -> int:
+        """A number for the ``_fingerprint`` of the side's situation (the same number for the same fingerprint), worked out again only when what it reads has changed: where units
+        stand (``State.layout``) or the status entries it reads (compared by value with a copy, since rules change
+        them in place). Most supply questions of a turn come while nothing has changed since the last one."""
+        status = state.status
+        control = status.get("control")
+        forts = status.get("forts")
+        neutral = status.get("neutral_nations")
+        events = status.get("events_played")
+        memo = self.__dict__.get("_situation_memo")
+        if (memo is None or memo[0] != state.layout or memo[1] != status.get("mef_beachhead") or memo[2] != control
+                or memo[3] != forts or memo[4] != neutral or memo[5] != events):
+            memo = self.__dict__["_situation_memo"] = (
+                state.layout, status.get("mef_beachhead"), _copy(control), _copy(forts), _copy(neutral), _copy(events), {})
+        found = memo[6].get(side)
+        if found is None:
+            # A small number per fingerprint: hashing the fingerprint (control holds a hundred spaces) at every
+            # question cost more than the answer.
+            numbers = self.__dict__.setdefault("_situation_numbers", {})
+            if len(numbers) >= 4096:  # numbers given again from 0: nothing kept under the old ones may stay
+                numbers.clear()
+                self.__dict__.pop("_supply_networks", None)
+                memo[6].clear()
+            print_ = (side, _fingerprint(state, side, self.enemy_spaces(state, side), self.played(state, "salonika")))
+            found = memo[6][side] = numbers.setdefault(print_, len(numbers))
+        return found
 
     def enemy_spaces(self, state: State, side: str) -> frozenset[int]:
         """The spaces holding a unit not of ``side`` (kept per layout of the units, ``State.layout``)."""
@@ -148,11 +198,13 @@ class SupplyRules(PathsOfGloryBase):
                     empty.append(location)
                     continue
                 one = units[ids[0]].side
-                for unit_id in ids:
-                    if units[unit_id].side != one:
-                        break  # units of two sides: an enemy space for every side
+                if len(ids) > 1 and any(units[unit_id].side != one for unit_id in ids):
+                    continue  # units of two sides: an enemy space for every side
+                found = held.get(one)
+                if found is None:
+                    held[one] = [location]
                 else:
-                    held.setdefault(one, []).append(location)
+                    found.append(location)
             occupied = frozenset(state.stacks).difference(empty)
             for one, alone in held.items():  # every side at once: the other side asks next
                 cache[(layout, one)] = occupied.difference(alone)

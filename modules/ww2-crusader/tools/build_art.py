@@ -57,6 +57,7 @@ def build() -> dict:
         ),
         "values": "{attack}-{defence}-{move}",
         "designation": "^[A-Z]+-([0-9A-Z]+)",
+        "export_designations": True,  # the VASSAL export prints each unit's number: many counters differ by it alone
         "bars": {"attribute": "bars", "colours": {"black": "#111111", "white": "#ffffff"}},
         "nationalities": NATIONALITIES,
         "types": types,

@@ -22,6 +22,8 @@ from pbem.formats.vassal.sequence import split
 from pbem.formats.vassal.traits import Piece, PieceError
 from pbem.model.errors import PbemError
 
+REDUCED_LEVEL = "+ (reduced)"  # the level name pbem module export gives a reduced face
+
 MAX_LOCATIONS = 100_000  # cells enumerated per board, and candidate points of all boards: far beyond any printed map
 GENERIC_TYPE = "vassal_piece"
 # The whole import is bounded, not only each grid (issue 26): a hostile module multiplies grids by zones, zones
@@ -342,7 +344,10 @@ def import_module(found: ModuleFile, board_sizes: dict[str, tuple[int, int]] | N
         mapping["sides"] = {written: sides[written] for written in sides_written}
     if rules:
         mapping["units"] = {"pieces": rules}
-        if any(_has_reduced_level(slot.piece) for slot in module.slots if slot.piece is not None):
+        lost = max((_reduced_levels(slot.piece) for slot in module.slots if slot.piece is not None), default=0)
+        if lost > 1:  # "ID (reduced 2)": the third step, as pbem module export names a counter's further faces
+            mapping["units"]["reduced_name"] = r"^(?P<name>.+) \(reduced(?: (?P<lost>[2-9]|[1-9][0-9]))?\)$"
+        elif lost:
             mapping["units"]["reduced_name"] = r"^(?P<name>.+) \(reduced\)$"  # as pbem module export names a back face
     if module.dice:
         mapping["dice"] = {d.name: {"purpose": slug(d.name).replace("-", "_"), "dice": f"{d.n_dice}d{d.n_sides}"}
@@ -377,12 +382,18 @@ def _check_bounds(module: Module, source: str) -> None:
         raise PbemError.at(source, f"the module's zones have {points:,} polygon points, more than the {MAX_POLYGON_POINTS:,} pbem imports")
 
 
-def _has_reduced_level(piece: Piece) -> bool:
-    """Whether a layer of ``piece`` names a level '+ (reduced)', as ``pbem module export`` writes a reduced face."""
+def _reduced_levels(piece: Piece) -> int:
+    """How many steps a piece's layer names past its front, as ``pbem module export`` writes them: a level
+    '+ (reduced)', then '+ (reduced 2)', '+ (reduced 3)' ... in a row (0 when it names none)."""
     for trait in piece.traits:
-        if trait.kind == "emb2;" and len(trait.fields) > 16 and "+ (reduced)" in split(trait.fields[16], ","):
-            return True
-    return False
+        if trait.kind == "emb2;" and len(trait.fields) > 16:
+            names = split(trait.fields[16], ",")
+            if REDUCED_LEVEL in names:
+                lost = 1
+                while f"+ (reduced {lost + 1})" in names and lost < 99:
+                    lost += 1
+                return lost
+    return 0
 
 
 def _side_ids(written: list[str]) -> dict[str, str]:
@@ -424,7 +435,7 @@ def _counters(module: Module, notes: list[str], copies: dict[str, int]) -> tuple
         types[type_id] = {
             "name": name, "side": "neutral", "nationality": "unknown", "arm": "unknown", "size": "none",
             "quality": None, "mechanized": False, "retreats": True,
-            "steps": [{"attack": 0, "defence": 0, "move": 0}] * (2 if _has_reduced_level(piece) else 1),
+            "steps": [{"attack": 0, "defence": 0, "move": 0}] * (1 + _reduced_levels(piece)),
             "source": "VASSAL module palette", "note": "values are not in the VASSAL module",
             "attributes": {"faces": faces, "palette": slot.name or name},
         }

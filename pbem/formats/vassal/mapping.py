@@ -193,12 +193,14 @@ class Mapping:
         return all(properties.get(k) == v for k, v in only.items())
 
     def face(self, name: str) -> tuple[str, int]:
-        """(full-face name, step) of a piece name: step 1 when the name shows the reduced face."""
+        """(full-face name, step) of a piece name: step 1 when the name shows the reduced face, or the number the
+        pattern's group ``lost`` reads (a counter of three or more steps: "ID (reduced 2)" is step 2)."""
         pattern = self.units.get("reduced_name")
         if pattern:
             found = pattern_match(pattern, name)
             if found:
-                return found.group("name"), 1
+                lost = found.groupdict().get("lost")
+                return found.group("name"), int(lost) if lost and lost.isdigit() and len(lost) <= 3 else 1
         return name, 0
 
     def unit_rule(self, name: str) -> tuple[str, str, dict[str, str]] | None:

@@ -3,7 +3,7 @@
 These are the VASSAL writing primitives behind ``pbem module export`` (:mod:`pbem.export.vmod`, which draws the
 pictures): a hex map gets a ``HexGrid`` numbered so that VASSAL names each hex by the module's own label, a
 point-to-point map a ``RegionGrid`` with one region per space; a unit is a piece named by its unit id, with a
-two-level layer (front, back) flipped by Ctrl-F. Names, piece ids and slot ids derive from the module's ids
+layer of its faces (front, back, and one more per step past two) flipped by Ctrl-F. Names, piece ids and slot ids derive from the module's ids
 and nothing carries a date, so the same module gives the same bytes. Nothing here draws.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import zlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 from xml.sax.saxutils import quoteattr
 
 from pbem.formats.vassal.archive import write_zip
@@ -155,13 +155,26 @@ def region_grid(centres: dict[str, tuple[int, int]]) -> Grid:
     return Grid(xml, centres)
 
 
-REDUCED = "+ (reduced)"  # the back face's level name: VASSAL names a reduced piece "ID (reduced)"
+REDUCED = "+ (reduced)"  # the second face's level name: VASSAL names a reduced piece "ID (reduced)"
 
 
-def piece_type(unit_id: str, front: str, back: str, reduced: bool = True) -> str:
-    """The trait chain of a unit's piece: a Layer of its two faces over a BasicPiece named by the unit id."""
+def level_names(faces: int, steps: int) -> list[str]:
+    """The Layer's level names for a piece of ``faces`` images and ``steps`` steps: the front is unnamed, the
+    second step ``+ (reduced)`` (VASSAL shows "ID (reduced)"), each further step ``+ (reduced K)`` with K the
+    steps lost, so "ID (reduced 2)" is the third step; a one-step counter's blank back is unnamed."""
+    return [""] + [("" if k >= steps else REDUCED if k == 1 else f"+ (reduced {k})") for k in range(1, faces)]
+
+
+def piece_type(unit_id: str, front: str, back: str, reduced: bool = True, more: Sequence[str] = ()) -> str:
+    """The trait chain of a unit's piece: a Layer of its faces over a BasicPiece named by the unit id.
+
+    The faces are ``front``, ``back`` (the reduced step, or a blank back when not ``reduced``) and ``more``, one
+    image per step past two (a counter of three or more steps); Ctrl-F ("Flip") steps to the next face, from
+    the last back to the front."""
+    images = [front, back, *more]
+    names = level_names(len(images), len(images) if more else (2 if reduced else 1))
     layer = join(["", "130", "", "Flip", "130", "", "", "130", "", "", "", "1", "false", "0", "0",
-                  join([front, back], ","), join(["", REDUCED if reduced else ""], ","), "true", "Face", "", "", "false", "", "1",
+                  join(images, ","), join(names, ","), "true", "Face", "", "", "false", "", "1",
                   "1", "true", "", FLIP_KEY, "", "Face", "1.0"], ";")
     return join_chain(["emb2;" + layer, "piece;;;;" + unit_id])
 
@@ -292,7 +305,7 @@ def scenario_save(module: Module, scenario: str, centres: dict[str, tuple[int, i
             step = state.units[unit_id].step
             piece_id = str(gpid)
             ids.append(piece_id)
-            adds.append(add_piece(piece_id, type_text, piece_state(2 if step else 1, MAP_ID, x, y, gpid)))
+            adds.append(add_piece(piece_id, type_text, piece_state(step + 1, MAP_ID, x, y, gpid)))
         stack_id = str(stable_id(f"stack {label}", used))
         stacks.append(add_piece(stack_id, "stack", join([MAP_ID, str(x), str(y), *ids], ";")))
     restore = ["begin_save", "", adds + stacks] if adds else ["begin_save", ""]
@@ -305,5 +318,5 @@ def scenario_save(module: Module, scenario: str, centres: dict[str, tuple[int, i
     return write_zip({"savedGame": saved, "savedata": savedata, "moduledata": moduledata(module)}), sorted(missing)
 
 
-__all__ = ["Grid", "build_file", "hex_grid", "hex_numbering", "member_name", "moduledata", "piece_slot", "piece_type",
+__all__ = ["Grid", "build_file", "hex_grid", "hex_numbering", "level_names", "member_name", "moduledata", "piece_slot", "piece_type",
            "predefined_setup", "region_grid", "scenario_save", "stable_id", "vassal_hex_grid"]
