@@ -58,8 +58,10 @@ def _safe_name(text: str) -> str:
 @click.option("--dpi", default=150, show_default=True, help="Resolution recorded in the PNGs.")
 @click.option("--svg", "as_svg", is_flag=True, help="Write SVG instead of PNG.")
 def counters(module_name: str, out_dir: Path, size: int, dpi: int, as_svg: bool) -> int:
-    """Both faces of every counter type of MODULE: TYPE-front.png and TYPE-back.png (and TYPE-face3.png... for a
-    counter with more steps whose style draws a bar per face)."""
+    """Every face of every counter type of MODULE: TYPE-front.png, TYPE-back.png.
+
+    A counter with more steps, whose style draws a bar per face, also gets TYPE-face3.png and on.
+    """
     from pbem.art.counters import counter_svg, render_counter
     from pbem.art.images import encode
     from pbem.art.style import load_style
