@@ -174,7 +174,7 @@ class SupplyRules(PathsOfGloryBase):
             # A small number per fingerprint: hashing the fingerprint (control holds a hundred spaces) at every
             # question cost more than the answer.
             numbers = self.__dict__.setdefault("_situation_numbers", {})
-            if len(numbers) >= 4096:  # numbers given again from 0: nothing kept under the old ones may stay
+            if len(numbers) >= 64:  # numbers given again from 0: nothing kept under the old ones may stay
                 numbers.clear()
                 self.__dict__.pop("_supply_networks", None)
                 memo[6].clear()
