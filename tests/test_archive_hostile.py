@@ -121,6 +121,16 @@ def test_violation_rows_of_the_wrong_types_are_a_changed_verdict_not_a_crash(cap
     assert "game #1: " in out and "- turn 1, action 0: rule 7" in out
 
 
+@pytest.mark.parametrize("module_id", [None, 7, b"china-war-1980"])
+def test_a_module_id_read_from_a_damaged_archive_is_an_input_error(module_id):
+    # A damaged SQLite page can give NULL (or another type) for a NOT NULL text column: the fuzz harness found it.
+    from pbem.model.errors import PbemError
+    from pbem.model.module import load_module_by_id
+
+    with pytest.raises(PbemError, match="names its module by id"):
+        load_module_by_id(module_id)
+
+
 # --- item 1 and 6: pbem's application id, another schema ------------------------------------------------
 HOSTILE_SCHEMA = {
     "trigger": "CREATE TRIGGER forge AFTER INSERT ON games BEGIN UPDATE games SET ok = 1, violations = 0; END",

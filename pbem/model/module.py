@@ -128,7 +128,7 @@ def load_module_by_id(module_id: str) -> Module:
     A module folder holds code (its rules), so only the user chooses one by path (``--module``); a file
     from an opponent can only name a module that is bundled or on the user's ``PBEM_MODULE_PATH``.
     """
-    if not MODULE_ID.fullmatch(module_id) or len(module_id) > 100:
+    if not isinstance(module_id, str) or not MODULE_ID.fullmatch(module_id) or len(module_id) > 100:  # a received archive may hold NULL
         raise PbemError(f"a file names its module by id (e.g. china-war-1980), not {module_id!r}; give a module folder with --module")
     for folder in module_dirs():
         if (folder / module_id / "module.json").is_file():
