@@ -562,6 +562,23 @@ def test_c40_a_formation_attacks_only_toward_its_spearhead():
     assert attack_from("0303") == {"W-Form/3"}  # facing 0303, 0404 is not on its front
 
 
+@pytest.mark.parametrize("option, shift", [(None, 1), ("none", 0)])
+def test_c49_an_attacking_formation_gets_its_front_column_both_readings(option, shift):
+    # PZ-1 in Panzerkeil at 0403 facing 0404 attacks 0404 through its front: one column its way by default
+    start = state({"PZ-1": "0403", "GB-INF-1": "0404"})
+    if option:
+        start.options = {"attacking_formation": option}
+    run("axis", [phase("turn_start"), special("formation", ["PZ-1"], "0404")], start)
+    rules = module_ruleset(MODULE)
+    rules.module.options.update(start.options or {})
+    try:
+        assert rules.facing_shift([start.units["PZ-1"]], [start.units["GB-INF-1"]]) == shift
+        start.units["GB-INF-1"].at = H("0402")  # behind it: no shift (and W-Form/3 bars the attack)
+        assert rules.facing_shift([start.units["PZ-1"]], [start.units["GB-INF-1"]]) == 0
+    finally:
+        rules.module.options["attacking_formation"] = "front_shift"
+
+
 @pytest.mark.parametrize("attacker_at, face", [("0505", "flank"), ("0405", "rear"), ("0403", "front")])
 def test_c48_royal_tank_corps_faces(attacker_at, face):
     # GB-ARM-1 in 0404 faces 0403: one front face (0403), the opposite side (0405) rear, the four others flanks
@@ -617,12 +634,13 @@ def move_real(module, unit, *path):
 
 
 # --- H. the attack bonus (C57) ----------------------------------------------------------------------------------------
-def bonus_turn(first_roll=1, first_result="De", bonus_units=("PZ-1",), formation=True, second_advance=False):
-    # PZ-1 in Panzerkeil at 0403 facing 0404; with PZ-2 it wipes out the ① infantry there (12 against 3: 4:1, a 1 is De)
+def bonus_turn(first_roll=2, first_result="De", bonus_units=("PZ-1",), formation=True, second_advance=False):
+    # PZ-1 in Panzerkeil at 0403 facing 0404; with PZ-2 it wipes out the ① infantry there (12 against 3: 4:1, one column
+    # for the formation attacking through its front (C49): 5:1, a 2 is De)
     start = state({"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": ("0404", 2), "GB-INF-2": "0405"})
     first = attack(["PZ-1", "PZ-2"], "0404", first_roll, first_result, **({"losses_defender": ("GB-INF-1",)} if first_result == "De" else {"retreats": {"GB-INF-1": ["0505", "0506"]}}))
     first.advance, first.advance_paths = ("PZ-1",), {"PZ-1": (H("0404"),)}
-    bonus = attack(list(bonus_units), "0405", 2, "D", retreats={"GB-INF-2": ["0406"]})  # 6 against 5, across the river: 1:1, a 2 is D
+    bonus = attack(list(bonus_units), "0405", 3, "D", retreats={"GB-INF-2": ["0406"]})  # 6 against 5, across the river: 1:1, +1 front: 2:1, a 3 is D
     if second_advance:
         bonus.advance, bonus.advance_paths = ("PZ-1",), {"PZ-1": (H("0405"), H("0406"))}
     from ww2_crusader_support import SRC
@@ -643,7 +661,7 @@ def test_c57_a_formation_attacks_again_after_a_wipe_out_for_no_stamina():
 
 
 @pytest.mark.parametrize("kwargs", [
-    {"first_roll": 2, "first_result": "D2"},   # (a) the defenders retreated: no bonus
+    {"first_roll": 3, "first_result": "D2"},   # (a) the defenders retreated: no bonus
     {"bonus_units": ("PZ-2",)},               # (e) PZ-2 is in no formation
     {"formation": False},                     # no formation at all
     {"second_advance": True},                 # (d) no second hex after the bonus

@@ -127,10 +127,18 @@ class FormationRules(CrusaderBase):
             unit.facing = None
 
     def facing_shift(self, attackers: list[UnitState], defenders: list[UnitState]) -> int:
-        """W-Mod/6-7: a dug-in or formed defender: front −1, flank 0, rear +1 (toward the attacker); attacked from
-        several directions, the direction most favourable to the attacker."""
+        """W-Mod/6-7, + toward the attacker. A dug-in or formed defender: front −1, flank 0, rear +1; attacked from
+        several directions, the direction most favourable to the attacker. An attacking formation fights through its
+        front (W-Form/3) and gets +1 there: 当战斗发生在正面范围时 ... 朝对展开队形的一方有利 names the battle, not the
+        attacked side (the flank and rear clauses say 被攻击时), and 己方单位在…战斗队形的正面战斗时会有增益; option
+        ``attacking_formation: none`` for the reading that the facing shifts are defensive only (C49)."""
+        shift = 0
         shapes = [u for u in defenders if self.kind(u)]
-        if not shapes:
-            return 0
-        values = {"front": -1, "flank": 0, "rear": 1}
-        return max(values.get(self.face_of(shapes[0], a.at) or "flank", 0) for a in attackers)
+        if shapes:
+            values = {"front": -1, "flank": 0, "rear": 1}
+            shift += max(values.get(self.face_of(shapes[0], a.at) or "flank", 0) for a in attackers)
+        if defenders and self.module.options.get("attacking_formation", "front_shift") == "front_shift":
+            target = defenders[0].at
+            if any(self.kind(a) in FORMATIONS and self.face_of(a, target) == "front" for a in attackers):
+                shift += 1
+        return shift
