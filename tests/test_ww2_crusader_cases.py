@@ -533,9 +533,15 @@ def test_a_dug_in_unit_that_attacks_loses_its_position():
     assert illegal(found) == set() and "dug_in" not in start.units["GB-INF-1"].markers
 
 
-@pytest.mark.parametrize("unit, where, ok", [("PZ-1", "0404", True), ("PZ-1", "0303", False), ("PZ-1", ("0404", 1), False), ("IT-INF-1", "0404", False)])
-def test_c80_formation_eligibility(unit, where, ok):
+@pytest.mark.parametrize("unit, where, ok, option", [
+    ("PZ-1", "0404", True, None), ("PZ-1", "0303", False, None), ("IT-INF-1", "0404", False, None),
+    ("PZ-1", ("0404", 1), True, None),  # ② : 一般是编制等级为③ says which units generally have it, not a condition
+    ("PZ-1", ("0404", 1), False, "3"),  # the strict reading, as an option
+])
+def test_c80_formation_eligibility(unit, where, ok, option):
     start = state({unit: where})
+    if option:
+        start.options = {"formation_state": option}
     found = run("axis", [phase("turn_start"), special("formation", [unit], "0405")], start) if where != "0303" else \
         run("axis", [phase("turn_start"), special("formation", [unit], "0403")], start)
     assert (illegal(found) == set()) is ok

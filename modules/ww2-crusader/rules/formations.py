@@ -83,8 +83,12 @@ class FormationRules(CrusaderBase):
             return [illegal("W-Form/1", "a formation is one large armoured unit, paired at most with one small heavy unit (重型装甲营/旅)", action)]
         lead = large[0]
         name = self.name(lead.id)
-        if lead.unit.type.attributes.get("formation") not in FORMATIONS or self.establishment(lead) < 3:
-            return [illegal("W-Form/1", f"{name} has no battle formation on its card, or is not at state ③ (Panzerkeil: German only)", action)]
+        if lead.unit.type.attributes.get("formation") not in FORMATIONS:
+            return [illegal("W-Form/1", f"{name} has no battle formation on its card (Panzerkeil: German only)", action)]
+        # 那些单位一般是编制等级为③的装甲大单位 says which units *generally* have the ability (the card says it), not a
+        # state they must be in (C80); option formation_state: "3" for the strict reading.
+        if self.module.options.get("formation_state", "any") == "3" and self.establishment(lead) < 3:
+            return [illegal("W-Form/1", f"{name} is not at state ③ (option formation_state: 3)", action)]
         if self.main_terrain(lead.at) in NO_FORMATION:
             return [illegal("W-Form/1", f"no formation in a {self.main_terrain(lead.at)} hex (在此类单元格中不得展开装甲战斗队形)", action)]
         if any(self.disordered(state, u) for u in units):
