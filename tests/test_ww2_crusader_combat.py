@@ -46,3 +46,68 @@ def test_c36_two_units_against_two_hexes_is_no_one_against_many():
     start = state(TWO | {"PZ-2": "0403"})  # stacked with PZ-1, next to both hexes
     found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), declare(["PZ-1", "PZ-2"], "0503")], start)
     assert illegal(found) == {"W-Round/3"}
+
+
+# --- W-Street/6 巷战结算: 8:1 and more; a unit disordered in the fight ---------------------------------------------
+def special(order, units, at):
+    from ww2_crusader_support import SRC, H
+
+    from pbem.model.actions import Special
+
+    return Special(index=0, source=SRC, order=order, units=tuple(units), at=H(at))
+
+
+def eight_to_one(*after, option=None):
+    """Town 0303: the British 4 + 5 + 5 + 5 = 19 against ART-1 (②, defence 2): 9:1."""
+    start = state({"GB-ARM-1": "0303", "GB-INF-1": "0303", "GB-INF-2": "0303", "GB-INF-3": "0303", "ART-1": "0303"})
+    start.status["street_fights"] = ["0303"]
+    if option:
+        start.options = {"street_retreat_zoc": option}
+    found = run("axis", [phase("turn_end"), special("street_resolution", ["GB-INF-1"], "0303"), *after], start)
+    return illegal(found), start
+
+
+def test_at_8_to_1_the_smaller_side_retreats_one_or_two_hexes():
+    # 如果战力比大于等于8:1,数值较小的一方除了执行战果之外还需要额外撤退至少一格,至多两格
+    found, start = eight_to_one(special("street_retreat", ["ART-1"], "0203"))
+    assert found == set() and start.units["ART-1"].at == start.module.map.index("0203") and start.status["street_fights"] == []
+    assert start.units["ART-1"].step == 1  # and it took the De first (除了执行战果之外)
+    found, _ = eight_to_one(special("street_retreat", ["ART-1"], "0203"), special("street_retreat", ["ART-1"], "0103"))
+    assert found == set()
+
+
+def test_at_8_to_1_the_smaller_side_may_not_stay_nor_go_three_hexes():
+    assert eight_to_one()[0] == {"W-Street/6"}  # 至少一格
+    three = [special("street_retreat", ["ART-1"], h) for h in ("0203", "0103", "0102")]
+    assert eight_to_one(*three)[0] == {"W-Street/6"}  # 至多两格
+    assert eight_to_one(special("street_retreat", ["GB-INF-2"], "0403"))[0] >= {"W-Street/6"}  # the larger side does not retreat
+
+
+def test_at_8_to_1_with_no_retreat_the_smaller_side_is_destroyed_both_readings():
+    # 如果无路可退则全部承受DE战果. [AMBIG] whether the ZOC of the British in the town itself bars the way out:
+    found, start = eight_to_one(option="counts")  # read so, every hex next to the town is in their strong ZOC
+    assert found == set() and not start.units["ART-1"].on_map
+    found, start = eight_to_one(special("street_retreat", ["ART-1"], "0203"), option="counts")
+    assert found == {"W-Street/6"}  # it is gone: nothing to retreat
+    found, start = eight_to_one(special("street_retreat", ["ART-1"], "0203"))  # default: the town's own ZOC ignored
+    assert found == set() and start.units["ART-1"].on_map
+
+
+def disordered(*after):
+    """PZ-1 (defence 4, stamina 2) against GB-INF-1 (defence 5): 1:1, every unit De and −2 stamina: PZ-1 is
+    disordered and takes De at once (巷战中陷入混乱的单位立即承受De战果)."""
+    start = state({"PZ-1": "0303", "GB-INF-1": "0303"}, status={"stamina": {"PZ-1": 2}})
+    start.status["street_fights"] = ["0303"]
+    found = run("axis", [phase("turn_end"), special("street_resolution", [], "0303"), *after], start)
+    return illegal(found), start
+
+
+def test_a_unit_disordered_in_a_street_fight_takes_de_and_may_retreat_two_hexes():
+    found, start = disordered()
+    assert found == set() and start.units["PZ-1"].step == 2 and start.units["PZ-1"].at == start.module.map.index("0303")  # may, not must
+    found, start = disordered(special("street_retreat", ["PZ-1"], "0203"), special("street_retreat", ["PZ-1"], "0103"))
+    assert found == set() and start.units["PZ-1"].at == start.module.map.index("0103") and start.status["street_fights"] == []
+
+
+def test_a_unit_not_disordered_may_not_retreat_at_below_8_to_1():
+    assert disordered(special("street_retreat", ["GB-INF-1"], "0403"))[0] == {"W-Street/6"}

@@ -537,4 +537,4 @@ class CombatRules(FormationRules, StreetRules):
         return found
 
 
-SPECIAL_ORDERS = {"declare", "bonus", "recruit", "reorganise", "dig_in", "formation", "face", "street_fight", "street_resolution"}
+SPECIAL_ORDERS = {"declare", "bonus", "recruit", "reorganise", "dig_in", "formation", "face", "street_fight", "street_resolution", "street_retreat"}

@@ -97,6 +97,8 @@ class ResourceRules(SupplyRules):
         if action.order in ("street_fight", "street_resolution"):
             getattr(self, f"after_{action.order}")(action, state, ctx)
             return self.check_stacking(state, (action.at,), ctx, action) if action.order == "street_fight" and action.at is not None else []
+        if action.order == "street_retreat":
+            return self.after_street_retreat(action, state, ctx)
         if action.order != "recruit":
             parent = getattr(super(), "after_special", None)  # dig-ins, formations, facings
             return parent(action, state, ctx) if parent is not None else []
