@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from ww2_crusader_support import attack, declare, illegal, phase, run, state
 
 # PZ-1 (attack 6) in 0403 is next to 0404 and 0503, both plain; GB-INF at step 1 (②) defends 4.
@@ -111,3 +112,99 @@ def test_a_unit_disordered_in_a_street_fight_takes_de_and_may_retreat_two_hexes(
 
 def test_a_unit_not_disordered_may_not_retreat_at_below_8_to_1():
     assert disordered(special("street_retreat", ["GB-INF-1"], "0403"))[0] == {"W-Street/6"}
+
+
+# --- the AMBIG readings of the independent cases, each with its option (README's table) ---------------------------
+def with_option(start, **options):
+    start.options = dict(options)
+    return start
+
+
+def recovered(units, unit_id, **options):
+    """The unit's stamina after its side's recovery segment (+2 full, +1 limited): from 1, of at most 3."""
+    start = with_option(state(units, status={"stamina": {unit_id: 1}}), **options)
+    assert illegal(run("axis", [phase("recovery")], start)) == set()
+    return start.units[unit_id].tallies["stamina"]
+
+
+def test_c30_off_the_road_limited_or_full_supply():
+    # 始终沿着交通线: read from the unit's own hex (default) the line off the road is limited
+    assert recovered({"IT-INF-1": "0402"}, "IT-INF-1") == 2
+    assert recovered({"IT-INF-1": "0402"}, "IT-INF-1", full_supply_from="adjacent") == 3
+
+
+def test_c82_a_unit_in_its_own_source_under_an_enemy_strong_zoc():
+    units = {"IT-INF-1": "0103", "GB-INF-1": "0203"}  # the Axis source 0103, the British ③ next to it: cut (被敌方切断)
+    assert recovered(units, "IT-INF-1") == 3  # default: a source is full supply
+    assert recovered(units, "IT-INF-1", cut_source_hex="limited") == 2
+
+
+@pytest.mark.parametrize("option, column, bad", [(None, "1/1", set()), ("all", "2/1", set()), ("all", "1/1", {"W-Mod/1"}), (None, "2/1", {"W-Mod/1"})])
+def test_c45_one_of_two_attackers_out_of_supply(option, column, bad):
+    # 8 against 4: 2:1; PZ-1 cut off. 战力比朝断补方不利方向修正1列: the side shifts if any unit is (default) or all are
+    start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "GB-ARM-1": "0404"})
+    start.units["PZ-1"].supplied = False
+    if option:
+        with_option(start, oos_side=option)
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 3, "D", column=column)], start)
+    assert illegal(found) == bad
+
+
+@pytest.mark.parametrize("option, bad", [(None, {"W-Retreat/1"}), ("allowed", set())])
+def test_c61_ending_a_retreat_in_an_empty_enemy_zoc(option, bad):
+    # 不能经过己方未占领的敌控区: 0505 in the ② Italians' weak ZOC (in 0506); 10 against 5: 2:1, the British cut off
+    # by it: 3:1, a 2 is D1
+    start = state({"PZ-1": ("0403", 1), "PZ-2": "0304", "GB-INF-1": "0404", "IT-INF-1": ("0506", 1)})
+    if option:
+        with_option(start, retreat_end_in_zoc=option)
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 2, "D1", retreats={"GB-INF-1": ["0505"]})], start)
+    assert illegal(found) == bad
+
+
+def c55(option=None, **fields):
+    # 12 against 5: 3:1, the British cut off: 4:1, a 3 is D2; the Italians in 0406 and 0705 leave GB-INF-1 one hex
+    # (0505) and no second
+    start = state({"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": "0404", "IT-INF-1": "0406", "IT-INF-2": "0705"})
+    if option:
+        with_option(start, d2_short_retreat=option)
+    return illegal(run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 3, "D2", **fields)], start))
+
+
+def test_c55_d2_with_only_one_hex_of_retreat_both_readings():
+    # default (reading 2): D2 cannot be done, 无路可退: D2 → De, the loss listed
+    assert c55(losses_defender=("GB-INF-1",)) == set()
+    assert c55(retreats={"GB-INF-1": ["0505"]}) == {"W-CRT/2"}
+    # option retreat_one (reading 1): a hex exists, so it retreats that one, no loss
+    assert c55("retreat_one", retreats={"GB-INF-1": ["0505"]}) == set()
+    assert c55("retreat_one") == {"W-CRT/1"}
+
+
+@pytest.mark.parametrize("option, retreat, bad", [(None, ["0505"], set()), (None, [], {"W-CRT/1"}),
+                                                  ("may_not", [], set()), ("may_not", ["0505"], {"W-Retreat/1"})])
+def test_c64_a_unit_disordered_by_the_d_itself(option, retreat, bad):
+    # GB-INF-1 at stamina 2: D1's −1 −2 leaves it at 0 (混乱单位不能移动: may it retreat?); 10 against 5: 2:1, a 1 is D1
+    start = state({"PZ-1": ("0403", 1), "PZ-2": "0304", "GB-INF-1": "0404"}, status={"stamina": {"GB-INF-1": 2}})
+    if option:
+        with_option(start, retreat_when_disordered=option)
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), attack(["PZ-1", "PZ-2"], "0404", 1, "D1", retreats={"GB-INF-1": retreat})], start)
+    assert illegal(found) == bad
+
+
+@pytest.mark.parametrize("option, bad", [(None, set()), ("required", {"W-Cbt/4"})])
+def test_c70c_a_street_fight_next_to_the_attacker_and_the_pin(option, bad):
+    # IT-INF-1 in 0403 is next to the street fight in 0303 and to the British in 0404; it attacks 0404
+    start = state({"PZ-1": "0303", "GB-INF-1": "0303", "IT-INF-1": "0403", "GB-INF-2": ("0404", 2)})
+    start.status["street_fights"] = ["0303"]
+    if option:
+        with_option(start, street_pin=option)
+    assert illegal(run("axis", [phase("attack_1"), declare(["IT-INF-1"], "0404"), attack(["IT-INF-1"], "0404", 6, "AD")], start)) == bad
+
+
+@pytest.mark.parametrize("option, bad", [(None, set()), ("centre", {"W-Form/3"})])
+def test_c40_a_formation_attacking_through_a_side_front_face(option, bad):
+    # Panzerkeil in 0403 facing 0404: 0504 is a front face but not the middle one (矛头)
+    start = state({"PZ-1": "0403", "GB-INF-1": "0504"})
+    if option:
+        with_option(start, spearhead=option)
+    found = run("axis", [phase("turn_start"), special("formation", ["PZ-1"], "0404"), phase("move_1"), phase("attack_1"), declare(["PZ-1"], "0504")], start)
+    assert illegal(found) == bad

@@ -82,7 +82,7 @@ class CombatRules(FormationRules, StreetRules):
                 found.append(illegal("W-Cbt/2", f"{name} is disordered (stamina 0) and may not attack (混乱状态的单位不能进攻)", action))
             elif self.marked(state, "extra_mp", unit_id):
                 found.append(illegal("W-Cbt/2", f"{name} used extra MP this turn and may not attack (使用了额外移动力的单位不能进攻)", action))
-            elif self.kind(unit) in FORMATIONS and self.face_of(unit, target) != "front":
+            elif self.kind(unit) in FORMATIONS and not self.spearhead(unit, target):
                 found.append(illegal("W-Form/3", f"{name} is in battle formation and attacks only toward its spearhead (只能朝“矛头”方向进攻): {self.where(target)} is on its {self.face_of(unit, target)}", action))
             elif round_ == 2 and self.marked(state, "first_round", unit_id):
                 found.append(illegal("W-Round/1", f"{name} moved or attacked in the first round: a first-round unit may not attack in the 2nd attack segment", action))
@@ -124,7 +124,7 @@ class CombatRules(FormationRules, StreetRules):
             unit = state.units.get(unit_id)
             if unit is None or unit.side != ctx.phase_side or not unit.on_map or not self.module.map.is_adjacent(unit.at, action.at):
                 found.append(illegal("W-Cbt/1", f"{unit_id} is not an attacking unit next to {self.where(action.at)}", action))
-            elif self.kind(unit) in FORMATIONS and self.face_of(unit, action.at) != "front":
+            elif self.kind(unit) in FORMATIONS and not self.spearhead(unit, action.at):
                 found.append(illegal("W-Form/3", f"{self.name(unit_id)} is in battle formation and attacks only toward its spearhead", action))
             elif unit_id not in formed and (self.marked(state, "attacked", unit_id) or self.disordered(state, unit)):
                 found.append(illegal("W-Round/3", f"{self.name(unit_id)} may not join the bonus attack: it attacked already or is disordered", action))
@@ -152,7 +152,8 @@ class CombatRules(FormationRules, StreetRules):
                 if unit is None or not unit.on_map:
                     continue
                 for near in self.module.map.neighbours[unit.at]:
-                    if near not in targets and near not in self.street_hexes(state) and any(u.side != unit.side for u in state.units_at(near)):
+                    street_free = self.module.options.get("street_pin", "excluded") == "excluded"  # [AMBIG] C70(c)
+                    if near not in targets and not (street_free and near in self.street_hexes(state)) and any(u.side != unit.side for u in state.units_at(near)):
                         found.append(illegal("W-Cbt/4", f"{self.name(unit_id)} attacks {self.where(target)} but the enemy in {self.where(near)}, also next to it, is attacked by no one (发起进攻时,必须同时攻击与进攻单位相邻的敌军单位)", action, at=near))
                         targets.add(near)  # said once per hex
         return found
@@ -198,9 +199,11 @@ class CombatRules(FormationRules, StreetRules):
         missing: list[str] = []
         if any(self.disordered(state, u) for u in defenders):
             shifts["disorder"] = 1  # W-Mod/3 混乱修正
-        if any(self.out_of_supply(state, u) for u in attackers):
+        # [AMBIG] C45: any out-of-supply participant shifts its side (default); option oos_side: all, only if all are
+        side_oos = all if self.module.options.get("oos_side", "any") == "all" else any
+        if side_oos(self.out_of_supply(state, u) for u in attackers):
             shifts["attacker_oos"] = -1  # W-Mod/4 断补修正
-        if any(self.out_of_supply(state, u) for u in defenders):
+        if side_oos(self.out_of_supply(state, u) for u in defenders):
             shifts["defender_oos"] = 1
         facing = self.facing_shift(attackers, defenders)  # W-Mod/6-7
         if facing:
@@ -449,6 +452,19 @@ class CombatRules(FormationRules, StreetRules):
             if bad:
                 found.append(illegal("W-Retreat/1", f"{name}: {bad}", action))
             need = RETREAT_MIN.get(theirs, 0)
+            if self._disordered_by_d(state, unit, theirs, ctx):
+                # option retreat_when_disordered: may_not (C64 reading 2): 混乱单位不能移动, so no retreat (无路可退)
+                if path:
+                    found.append(illegal("W-Retreat/1", f"{name} is disordered by the {theirs} itself and, read so (option retreat_when_disordered: may_not), cannot retreat", action))
+                elif theirs == "D2" and unit.id not in action.losses_defender:
+                    found.append(illegal("W-CRT/2", f"D2 and {name} cannot retreat (disordered by it): the result becomes De; the loss is not listed", action))
+                continue
+            if theirs == "D2" and self.module.options.get("d2_short_retreat", "de") == "retreat_one" and len(path) < 2 \
+                    and not self._can_retreat(unit, unit.at, 2, attacker_at, unresolved, state) and self._can_retreat(unit, unit.at, 1, attacker_at, unresolved, state):
+                # option d2_short_retreat: retreat_one (C55 reading 1): a hex to retreat into exists, so it is not 无路可退
+                if not path:
+                    found.append(illegal("W-CRT/1", f"D2: {name} cannot retreat 2 hexes but can 1, and, read so (option d2_short_retreat: retreat_one), retreats it", action))
+                continue
             if len(path) < need:
                 war_weary = "War-weary" in (self.values(unit).get("skills") or ())
                 if war_weary and not self._can_retreat(unit, unit.at, 1, attacker_at, unresolved, state):
@@ -460,6 +476,13 @@ class CombatRules(FormationRules, StreetRules):
                     # W-CRT/2 无路可退: D2 becomes De (a D2 that cannot go 2 hexes counts as no retreat: case C55, reading 2)
                     found.append(illegal("W-CRT/2", f"D2 and {name} cannot retreat 2 hexes: the result becomes De and it loses one state (所有D2战果变成De); the loss is not listed", action))
         return found
+
+    def _disordered_by_d(self, state: State, unit: UnitState, theirs: str, ctx: TurnContext) -> bool:
+        """Option retreat_when_disordered: may_not (C64 reading 2): a defender the D result's stamina loss leaves at 0."""
+        if self.module.options.get("retreat_when_disordered", "may") != "may_not" or theirs not in ("D", "D1", "D2"):
+            return False
+        now = self.stamina(state, unit)
+        return now is not None and now - 3 - (1 if unit.id in ctx.extra.get("cut_off", set()) else 0) <= 0
 
     def _bad_retreat(self, unit: UnitState, path: tuple[int, ...], attacker_at: set[int], unresolved: set[int], state: State) -> str | None:
         game_map = self.module.map
@@ -475,7 +498,8 @@ class CombatRules(FormationRules, StreetRules):
                 return f"{self.where(b)} is a declared attack not yet resolved"
             if b in self.street_hexes(state):
                 return f"{self.where(b)} is a street fight: retreats may not enter it (撤退的单位不能进入或经过巷战格)"
-            if self.enemy_zoc(state, b, unit.side) and not self.friendly_in(state, b, unit.side, besides=(unit.id,)):
+            end_free = last and self.module.options.get("retreat_end_in_zoc", "barred") == "allowed"  # [AMBIG] C61: 经过
+            if not end_free and self.enemy_zoc(state, b, unit.side) and not self.friendly_in(state, b, unit.side, besides=(unit.id,)):
                 return f"{self.where(b)} is in an enemy ZOC with no friendly unit"
         return None
 
