@@ -208,3 +208,15 @@ def test_c40_a_formation_attacking_through_a_side_front_face(option, bad):
         with_option(start, spearhead=option)
     found = run("axis", [phase("turn_start"), special("formation", ["PZ-1"], "0404"), phase("move_1"), phase("attack_1"), declare(["PZ-1"], "0504")], start)
     assert illegal(found) == bad
+
+
+@pytest.mark.parametrize("option, bad", [(None, set()), ("reinforcement_area", {"W-Reorg/1"})])
+def test_c81_reorganising_in_the_open_desert_in_supply(option, bad):
+    # 整编 is a 特殊补员: the Crusader relaxation (轴心国一方的单位只要不处于断补状态就可以进行补员) covers it by default
+    from test_ww2_crusader_cases import real_state, reorganise
+
+    module, start = real_state({"DE-5LEI-1941": "0503"})
+    start.units["DE-5LEI-1941"].step = 1
+    if option:
+        with_option(start, reorganise_at=option)
+    assert illegal(run("axis", [phase("reinforcement_entry"), reorganise("DE-5LEI-1941", "DE-21PZ-1941")], start, module=module)) == bad

@@ -233,6 +233,10 @@ class ResourceRules(SupplyRules):
         if twin is not None:
             return [illegal("W-Unit/1", f"{self.name(new.id)} may not come in while {self.name(twin)} is in play (同名单位)", action)]
         found = self.spend(state, unit.side, "rp", rule.get("cost"), f"reorganising {name}", "W-Reorg/1", action, ctx)
+        if self.module.options.get("reorganise_at", "as_replenish") == "reinforcement_area":  # C81 reading 2
+            if not self.reinforcement_area(state, unit.side, unit.at):
+                found.append(illegal("W-Reorg/1", f"{name} is not on a friendly reinforcement area (进行整编的单位必须位于己方的增援区域上; option reorganise_at)", action))
+            return found
         return found + self._replenish_place(unit, state, action)
 
     def _after_reorganise(self, action: Special, state: State) -> None:
