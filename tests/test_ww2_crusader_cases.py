@@ -207,12 +207,13 @@ def test_c50_assault_moves_the_column_with_the_die(roll, column, result, retreat
 
 
 def test_c51_halfaya_pass_adds_one_to_each_defending_unit():
-    start = state({"PZ-1": "0404", "PZ-2": "0304", "GB-INF-1": ("0305", 2), "GB-ARM-1": ("0305", 2)})  # 12 against 3+1 + 2+1
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0305"), attack(["PZ-1", "PZ-2"], "0305", 2, "D", odds="2/1", column="1/2")], start)
+    # 在这两格中的部队防御力+1: each unit. 13 against ① 3+1 and 2+1 = 7 is 2:1; a +1 for the hex (13:6) would be 3:1
+    units = {"PZ-1": "0404", "PZ-2": "0304", "IT-INF-1": ("0306", 2), "GB-INF-1": ("0305", 2), "GB-ARM-1": ("0305", 2)}
+    attackers = ["PZ-1", "PZ-2", "IT-INF-1"]
+    found = run("axis", [phase("attack_1"), declare(attackers, "0305"), attack(attackers, "0305", 2, "D", odds="2/1", column="1/2")], state(units))
     assert illegal(found) == set()  # 2:1, two columns left for the mountain (supplied): 1:2
-    start = state({"PZ-1": "0404", "PZ-2": "0304", "GB-INF-1": ("0305", 2), "GB-ARM-1": ("0305", 2)})
-    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0305"), attack(["PZ-1", "PZ-2"], "0305", 2, "D", odds="3/1", column="1/2")], start)
-    assert illegal(found) == {"W-Res/2"}
+    found = run("axis", [phase("attack_1"), declare(attackers, "0305"), attack(attackers, "0305", 2, "D", odds="3/1", column="1/1")], state(units))
+    assert illegal(found) == {"W-Res/2", "W-Mod/1"}  # the per-hex reading's figures are refused
 
 
 # --- H. results ----------------------------------------------------------------------------------------------

@@ -220,3 +220,17 @@ def test_c81_reorganising_in_the_open_desert_in_supply(option, bad):
     if option:
         with_option(start, reorganise_at=option)
     assert illegal(run("axis", [phase("reinforcement_entry"), reorganise("DE-5LEI-1941", "DE-21PZ-1941")], start, module=module)) == bad
+
+
+def test_c27_a_supply_line_through_an_empty_enemy_weak_zoc():
+    # 补给线…不能穿过…不存在友军的敌方控制区: the British ② in 0202 put a weak ZOC on 0102 and 0201, every way out of 0101
+    from ww2_crusader_support import MODULE
+
+    from pbem.engine.rulesets import module_ruleset
+
+    rules = module_ruleset(MODULE)
+    alone = state({"IT-INF-1": "0101", "GB-INF-1": ("0202", 1)})
+    assert rules.supply(alone, alone.units["IT-INF-1"]) == "none"
+    held = state({"IT-INF-1": "0101", "GB-INF-1": ("0202", 1), "IT-INF-2": "0102"})  # a friendly unit in the ZOC hex
+    assert rules.supply(held, held.units["IT-INF-1"]) == "limited"
+    assert recovered({"IT-INF-1": "0101", "GB-INF-1": ("0202", 1)}, "IT-INF-1") == 1  # out of supply: no recovery
