@@ -27,6 +27,13 @@ ATTACK_SEGMENTS = {"attack_1": 1, "attack_2": 2}
 
 STRONG, WEAK, NONE = 2, 1, 0
 STAMINA = "stamina"  # the unit tally (耐力值) the state keeps
+# 特定描述 (unit skills): the counters' ``skills`` names, each with the text's bracketed Chinese name as an alias
+ARMOURED_DIVISION = ("Armored Div", "Armoured Division", "装甲师")
+FLAK_88 = ("8.8cm Flak", "8.8cm Flak")
+INFILTRATION = ("Infiltration", "穿插")
+ADVANCE_IN_ENEMY_TERRITORY = ("Advance in enemy territory", "在敌境中前进")
+COURAGE = ("Courage", "勇气")
+DEPLOYED = "deployed"  # the marker of an artillery unit in its deployed state (展开状态)
 
 
 class CrusaderBase(Ruleset):
@@ -78,6 +85,10 @@ class CrusaderBase(Ruleset):
         types = self.tables.value("unit_values", "types") or {}
         printed = unit.unit.type.attributes
         return printed | (types.get(unit.unit.type.id) or {}) | (types.get(unit.id) or {})
+
+    def has_skill(self, unit: UnitState, names: tuple[str, ...]) -> bool:
+        """Whether the unit card names one of the skill's names (单位描述)."""
+        return any(name in names for name in (self.values(unit).get("skills") or ()))
 
     def stamina(self, state: State, unit: UnitState) -> int | None:
         """The unit's stamina: its ``stamina`` tally in the state, else the card's full value; None when neither is

@@ -17,7 +17,7 @@ from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal, mismatch
 
-from .base import ATTACK_SEGMENTS
+from .base import ADVANCE_IN_ENEMY_TERRITORY, ARMOURED_DIVISION, ATTACK_SEGMENTS, COURAGE, DEPLOYED, FLAK_88
 from .formations import DUG_IN, FORMATIONS, FormationRules
 from .street import StreetRules
 
@@ -234,8 +234,8 @@ class CombatRules(FormationRules, StreetRules):
 
     def _odds_and_result(self, action: Combat, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
         found: list[Violation] = []
-        attack = sum(u.face.attack for u in attackers)
-        defence = sum(u.face.defence for u in defenders)
+        attack = sum(u.face.attack for u in attackers) + self.skill_bonus(attackers, defenders)
+        defence = sum(u.face.defence for u in defenders) + self.skill_bonus(defenders, attackers, defending=True)
         defence += sum(HALFAYA in self.module.map.features[u.at] for u in defenders)  # Crusader: Halfaya Pass, 部队防御力+1 (each unit, C51)
         if defence <= 0:  # W-Res/3 防御力0: DE outright (the source's sentence ends with "?"; README)
             if action.result not in (None, "DE", "E"):
@@ -257,13 +257,15 @@ class CombatRules(FormationRules, StreetRules):
             ctx.extra["result"] = action.result
             return found + self.not_checked("W-CRT/1", f"the column of {text} (the combat results table in force has no such column)", action, ctx)
         position += sum(shifts.values())
-        if ASSAULT in action.declared:  # W-Res/4 猛攻: die 1-3 one column right, 4-6 one left
+        courage = any(self.has_skill(u, COURAGE) for u in attackers)
+        assault = ASSAULT in action.declared or (courage and self.module.options.get("courage", "always") == "always")
+        if assault:  # W-Res/4 猛攻: die 1-3 one column right, 4-6 one left; [勇气] 单位攻击时无论何时都取猛攻战果
             position += 1 if action.roll <= 3 else -1
         position = max(0, min(len(columns) - 1, position))  # [AMBIG] shifts past the table's edge stop at it
         column = columns[position]
         if action.column is not None and action.column.replace(":", "/") != column:
             named = ", ".join(f"{k} {v:+d}" for k, v in shifts.items()) or "none"
-            found.append(mismatch("W-Mod/1", f"the final column is {column} (shifts: {named}{', assault' if ASSAULT in action.declared else ''}), not {action.column}", action))
+            found.append(mismatch("W-Mod/1", f"the final column is {column} (shifts: {named}{', assault' if assault else ''}{' ([勇气] Courage)' if assault and courage else ''}), not {action.column}", action))
         row = self.tables.value("combat_results", "rows", str(action.roll))
         if row is None or not 1 <= action.roll <= 6:
             return found + [illegal("W-Res/1", f"the attacker rolls one die (1-6), not {action.roll}", action)]
@@ -283,6 +285,20 @@ class CombatRules(FormationRules, StreetRules):
         ctx.extra["result"] = result
         found += self._effects(action, result, attackers, defenders, state, ctx)
         return found
+
+    def skill_bonus(self, side: list[UnitState], enemies: list[UnitState], defending: bool = False) -> int:
+        """W-Mod/8 skills adding to a side's strength (战力: 防御时看防御力,攻击时看攻击力). [装甲师]: +1 fighting armoured
+        units; [8.8cm Flak]: defending against armoured units defence +1, or, deployed (marker ``deployed``,
+        展开状态), strength +1 attacking or defending against them. Each unit's bonus once (不会累积计算)."""
+        if not any(self.armoured(e) for e in enemies):
+            return 0
+        bonus = 0
+        for unit in side:
+            if self.has_skill(unit, ARMOURED_DIVISION):
+                bonus += 1
+            elif self.has_skill(unit, FLAK_88) and (defending or DEPLOYED in unit.markers):
+                bonus += 1
+        return bonus
 
     def _armour_shift(self, result: str, position: int, columns: list[str], action: Combat, attackers, defenders, ctx: TurnContext) -> tuple[str, list[Violation]]:
         """W-Mod/5 (装甲单位修正): in a plain or desert hex, armour among the attackers, only infantry (cavalry included)
@@ -402,13 +418,15 @@ class CombatRules(FormationRules, StreetRules):
             if len(path) == 1:
                 continue
             crossed = [(unit.at, path[0])] + list(zip(path, path[1:]))
-            if not unit.unit.type.mechanized:
+            if self.has_skill(unit, ADVANCE_IN_ENEMY_TERRITORY):
+                pass  # [在敌境中前进] 只要进行了战术推进就可以进行二次推进 (the terrain bar below still holds)
+            elif not unit.unit.type.mechanized:
                 found.append(illegal("W-Adv/2", f"{name} is not mechanised: only mechanised units advance a second hex (步兵不能进行二次推进)", action))
             elif not far:
                 found.append(illegal("W-Adv/2", f"{name}: a second hex only when the defenders retreated 2 hexes or were all destroyed", action))
             elif left < defence:
                 found.append(illegal("W-Adv/2", f"{name}: the units left in the battle hex attack {left}, less than the defenders' {defence} defence (留下攻击力总和不少于原守军防御力总和的单位)", action))
-            elif any(self.main_terrain(h) in rough for h in path) or any("river" in game_map.hexside(a, b) for a, b in crossed):
+            if any(self.main_terrain(h) in rough for h in path) or any("river" in game_map.hexside(a, b) for a, b in crossed):
                 found.append(illegal("W-Adv/2", f"{name}: no second hex through forest, mountain, swamp, lake/sea or beach, or across a river", action))
         return found
 

@@ -13,7 +13,7 @@ from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal
 
-from .base import MOVE_SEGMENTS, STRONG
+from .base import INFILTRATION, MOVE_SEGMENTS, STRONG, WEAK
 from .supply import NONE
 from .formations import DUG_IN, FORMATIONS, NO_FORMATION, FormationRules
 from .street import StreetRules
@@ -103,8 +103,11 @@ class MovementRules(FormationRules, StreetRules):
             if not street and any(u.side != unit.side for u in state.units_at(b)):
                 return [illegal("W-Stack/5", f"{name} may not enter {self.where(b)}: enemy units are there (双方的单位不能互相堆叠)", action, at=b)]
             cost = self.step_cost(a, b)
-            spent = None if cost is None or spent is None else spent + cost
             zoc_here = self.enemy_zoc(state, b, unit.side)
+            infiltrates = zoc_here == WEAK and self.has_skill(unit, INFILTRATION)
+            if infiltrates and cost is not None and self.enemy_zoc(state, a, unit.side) == WEAK:
+                cost *= 2  # [穿插] 可以消耗双倍移动力在敌方弱控区中连续移动: a step from a weak ZOC hex into another
+            spent = None if cost is None or spent is None else spent + cost
             if extra and STRONG in (self.enemy_zoc(state, a, unit.side), zoc_here):
                 for where, zoc in ((a, self.enemy_zoc(state, a, unit.side)), (b, zoc_here)):
                     if zoc == STRONG and not self.friendly_in(state, where, unit.side, besides=(unit.id,)):
@@ -112,7 +115,7 @@ class MovementRules(FormationRules, StreetRules):
                         found.append(illegal("W-Move/2", f"{name} {verb} the enemy strong ZOC in {self.where(where)}, which holds no friendly unit: it may not use extra MP on this move (额外移动力)", action, at=where))
                         extra = False  # said once
                         break
-            if n < len(path) - 2 and zoc_here:
+            if n < len(path) - 2 and zoc_here and not infiltrates:  # [穿插] 进入敌方弱控区时无需停止移动
                 stops = stop_strong if zoc_here == STRONG else stop_weak
                 if stops is None:
                     found += self.not_checked("W-Move/3", "whether an enemy ZOC stops movement (hint card)", action, ctx)
