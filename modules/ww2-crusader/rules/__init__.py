@@ -1,19 +1,19 @@
 """WWII Wargame, Campaign Edition 1.0 with its Crusader scenario: the game's rules on pbem's kernel.
 
 ``base`` (segments, status, states, stamina, ZOC, stacking), ``movement`` (MP, extra MP, rounds),
-``combat`` (declaration, odds, shifts, results, retreats), ``resources`` (RP/CP, recruiting, replenishment), ``cards`` (command cards),
+``combat`` (declaration, odds, shifts, results, retreats), ``resources`` (RP/CP, recruiting, replenishment), ``cards`` (command cards), ``initiative`` (who moves first),
 ``tables`` (the tables in force: the module's supplied ones or a group's own file). The source has no
 numbered sections: rules are the digest's W-§ ids (README).
 """
 
 from __future__ import annotations
 
-from .cards import CardRules
 from .combat import CombatRules
+from .initiative import InitiativeRules
 from .movement import MovementRules
 
 
-class CrusaderRules(CardRules, MovementRules, CombatRules):
+class CrusaderRules(InitiativeRules, MovementRules, CombatRules):
     """All of the Crusader checks built so far."""
 
 
