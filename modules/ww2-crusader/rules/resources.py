@@ -48,13 +48,17 @@ class ResourceRules(SupplyRules):
         if amount is not None and side in pool:
             pool[side] = max(0, pool[side] - amount)
 
+    def deploying(self, state: State) -> bool:
+        """Turn 1's initial deployment in place of the reinforcement phase (``deployment``); here: no."""
+        return False
+
     def check_phase(self, action, state: State, ctx: TurnContext) -> list[Violation]:
         """Leaving the entry segment: every unit of the player's waiting zone 1 was placed (所有单位, case C75e)."""
         found: list[Violation] = []
         leaving = ctx.extra.get("segment") == "reinforcement_entry" and action.name != "reinforcement_entry"
         if leaving:
             left = sorted(u.id for u in state.units.values() if u.box == ZONE_1 and u.side == ctx.active_side)
-            if left and self.sources(state, ctx.active_side):  # with nowhere to place them, they wait (not judged)
+            if left and self.sources(state, ctx.active_side) and not self.deploying(state):  # with nowhere to place them, they wait (not judged)
                 found.append(illegal("W-Reinf/1", f"waiting zone 1 is placed whole in the entry segment (将等待一区的所有单位放置); still waiting: {', '.join(left[:5])}", action))
         ctx.extra["left_entry"] = leaving
         return found + super().check_phase(action, state, ctx)
