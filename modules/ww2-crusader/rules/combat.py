@@ -82,14 +82,13 @@ class CombatRules(FormationRules, StreetRules):
                 found.append(illegal("W-Cbt/2", f"{name} is disordered (stamina 0) and may not attack (混乱状态的单位不能进攻)", action))
             elif self.marked(state, "extra_mp", unit_id):
                 found.append(illegal("W-Cbt/2", f"{name} used extra MP this turn and may not attack (使用了额外移动力的单位不能进攻)", action))
-            elif self.kind(unit) in FORMATIONS and self.face_of(unit, target) != "front":
+            elif self.kind(unit) in FORMATIONS and not self.spearhead(unit, target):
                 found.append(illegal("W-Form/3", f"{name} is in battle formation and attacks only toward its spearhead (只能朝“矛头”方向进攻): {self.where(target)} is on its {self.face_of(unit, target)}", action))
             elif round_ == 2 and self.marked(state, "first_round", unit_id):
                 found.append(illegal("W-Round/1", f"{name} moved or attacked in the first round: a first-round unit may not attack in the 2nd attack segment", action))
             elif (unit_id in already and len(action.units) == 1 and all(units == (unit_id,) and t != target for t, units in declared if unit_id in units)):
                 many = ctx.extra.setdefault("one_vs_many", {})
-                many.setdefault(unit_id, {t for t, units in declared if units == (unit_id,)}).add(target)
-                found += self.not_checked("W-Cbt/5", "the resolution of a one-against-many attack (one unit against several hexes: 以一对多)", action, ctx, why="not built yet")
+                many.setdefault(unit_id, {t for t, units in declared if units == (unit_id,)}).add(target)  # W-Cbt/5 以一对多
             elif unit_id in already or self.marked(state, "attacked", unit_id):
                 found.append(illegal("W-Round/3", f"{name} attacks at most once a turn", action))
             elif round_ == 1 and self.marked(state, "second_round_only", unit_id):
@@ -125,7 +124,7 @@ class CombatRules(FormationRules, StreetRules):
             unit = state.units.get(unit_id)
             if unit is None or unit.side != ctx.phase_side or not unit.on_map or not self.module.map.is_adjacent(unit.at, action.at):
                 found.append(illegal("W-Cbt/1", f"{unit_id} is not an attacking unit next to {self.where(action.at)}", action))
-            elif self.kind(unit) in FORMATIONS and self.face_of(unit, action.at) != "front":
+            elif self.kind(unit) in FORMATIONS and not self.spearhead(unit, action.at):
                 found.append(illegal("W-Form/3", f"{self.name(unit_id)} is in battle formation and attacks only toward its spearhead", action))
             elif unit_id not in formed and (self.marked(state, "attacked", unit_id) or self.disordered(state, unit)):
                 found.append(illegal("W-Round/3", f"{self.name(unit_id)} may not join the bonus attack: it attacked already or is disordered", action))
@@ -153,7 +152,8 @@ class CombatRules(FormationRules, StreetRules):
                 if unit is None or not unit.on_map:
                     continue
                 for near in self.module.map.neighbours[unit.at]:
-                    if near not in targets and near not in self.street_hexes(state) and any(u.side != unit.side for u in state.units_at(near)):
+                    street_free = self.module.options.get("street_pin", "excluded") == "excluded"  # [AMBIG] C70(c)
+                    if near not in targets and not (street_free and near in self.street_hexes(state)) and any(u.side != unit.side for u in state.units_at(near)):
                         found.append(illegal("W-Cbt/4", f"{self.name(unit_id)} attacks {self.where(target)} but the enemy in {self.where(near)}, also next to it, is attacked by no one (发起进攻时,必须同时攻击与进攻单位相邻的敌军单位)", action, at=near))
                         targets.add(near)  # said once per hex
         return found
@@ -173,15 +173,25 @@ class CombatRules(FormationRules, StreetRules):
             found.append(illegal("W-Cbt/3", f"the attack on {self.where(action.target)} is made by other units than were declared ({', '.join(sorted(declared_here))})", action, at=action.target))
         if action.target in ctx.extra.setdefault("resolved_hexes", set()):
             found.append(illegal("W-Res/1", f"the combat on {self.where(action.target)} was already resolved", action, at=action.target))
-        if any(action.target in targets for targets in ctx.extra.get("one_vs_many", {}).values()):
-            return found + self.not_checked("W-Cbt/5", "the resolution of a one-against-many attack", action, ctx, why="not built yet")
+        hexes = self.battle_hexes(action, ctx)
+        ctx.extra["battle"] = hexes
         attackers = [state.units[u] for u in action.attackers if u in state.units and state.units[u].on_map]
-        defenders = [u for u in state.units_at(action.target) if u.side != ctx.phase_side]
+        defenders = [u for h in hexes for u in state.units_at(h) if u.side != ctx.phase_side]
         if not attackers or not defenders:
             return found + [illegal("W-Cbt/1", "an attack needs attacking units on the map and enemies in the target hex", action)]
         ctx.extra["cut_off"] = {u.id for u in attackers + defenders if self.out_of_supply(state, u)}  # before the combat
         found += self._odds_and_result(action, attackers, defenders, state, ctx)
         return found
+
+    @staticmethod
+    def battle_hexes(action: Combat, ctx: TurnContext) -> tuple[int, ...]:
+        """The hexes one combat covers: the target, or for a one-against-many attack (W-Cbt/5 以一对多: 一个单位可以进攻
+        多格内的守军) every hex its single unit declared, the target first. Their defence is summed (需将这几个格的防御力
+        加总), one die is rolled, and the result applies to every defender; one resolution settles them all."""
+        for targets in ctx.extra.get("one_vs_many", {}).values():
+            if action.target in targets:
+                return (action.target,) + tuple(sorted(targets - {action.target}))
+        return (action.target,)
 
     def shifts(self, action: Combat, attackers: list[UnitState], defenders: list[UnitState], state: State, ctx: TurnContext) -> tuple[dict[str, int], list[str]]:
         """Column shifts the source names, + toward the attacker, and the names of shifts no table sizes."""
@@ -189,22 +199,32 @@ class CombatRules(FormationRules, StreetRules):
         missing: list[str] = []
         if any(self.disordered(state, u) for u in defenders):
             shifts["disorder"] = 1  # W-Mod/3 混乱修正
-        if any(self.out_of_supply(state, u) for u in attackers):
+        # [AMBIG] C45: any out-of-supply participant shifts its side (default); option oos_side: all, only if all are
+        side_oos = all if self.module.options.get("oos_side", "any") == "all" else any
+        if side_oos(self.out_of_supply(state, u) for u in attackers):
             shifts["attacker_oos"] = -1  # W-Mod/4 断补修正
-        if any(self.out_of_supply(state, u) for u in defenders):
+        if side_oos(self.out_of_supply(state, u) for u in defenders):
             shifts["defender_oos"] = 1
         facing = self.facing_shift(attackers, defenders)  # W-Mod/6-7
         if facing:
             shifts["facing"] = facing
-        terrain = self.main_terrain(action.target)
-        shift = self.tables.value("terrain_shifts", "shifts", terrain)
-        if shift is None:
-            missing.append(f"the terrain shift of {terrain}")
-        elif shift:
-            shifts["terrain"] = shift  # W-Mod/1 地形修正 (hint card)
-        across = sum(u.face.attack for u in attackers if "river" in self.module.map.hexside(u.at, action.target))
-        total = sum(u.face.attack for u in attackers)
-        if across and 2 * across >= total:  # W-Mod/2 渡河修正: half or more of the attack across the river
+        hexes = ctx.extra.get("battle") or (action.target,)
+        terrains = sorted({self.main_terrain(h) for h in hexes})
+        values = {t: self.tables.value("terrain_shifts", "shifts", t) for t in terrains}
+        if any(v is None for v in values.values()):
+            missing.append(f"the terrain shift of {', '.join(t for t, v in values.items() if v is None)}")
+        elif len(set(values.values())) > 1:
+            # [AMBIG] one-against-many over hexes whose terrain shifts differ: the source does not say which applies
+            missing.append(f"the terrain shift of a one-against-many attack over {' and '.join(terrains)} (not stated)")
+        elif values[terrains[0]]:
+            shifts["terrain"] = values[terrains[0]]  # W-Mod/1 地形修正 (hint card)
+        if len(hexes) == 1:
+            across = sum(u.face.attack for u in attackers if "river" in self.module.map.hexside(u.at, action.target))
+            total = sum(u.face.attack for u in attackers)
+        else:  # 一攻多时,若守军有一半及一半以上的防御力来自隔岸单位
+            across = sum(d.face.defence for d in defenders if any("river" in self.module.map.hexside(a.at, d.at) for a in attackers))
+            total = sum(d.face.defence for d in defenders)
+        if across and 2 * across >= total:  # W-Mod/2 渡河修正: half or more of the attack (defence, one against many) across the river
             river = self.tables.value("river", "shift")
             if river is None:
                 missing.append("the size of the river shift")
@@ -216,8 +236,7 @@ class CombatRules(FormationRules, StreetRules):
         found: list[Violation] = []
         attack = sum(u.face.attack for u in attackers)
         defence = sum(u.face.defence for u in defenders)
-        if HALFAYA in self.module.map.features[action.target]:
-            defence += len(defenders)  # Crusader special terrain: Halfaya Pass, 部队防御力+1 (each unit, case C51)
+        defence += sum(HALFAYA in self.module.map.features[u.at] for u in defenders)  # Crusader: Halfaya Pass, 部队防御力+1 (each unit, C51)
         if defence <= 0:  # W-Res/3 防御力0: DE outright (the source's sentence ends with "?"; README)
             if action.result not in (None, "DE", "E"):
                 found.append(mismatch("W-Res/3", f"the defenders' total defence is 0: the result is DE, not {action.result}", action))
@@ -270,7 +289,7 @@ class CombatRules(FormationRules, StreetRules):
         defending, none dug in: an attack-favourable result ("see the CRT", which the source lacks) moves one column
         toward the attacker. Which results are favourable comes from the tables' ``favourable.codes``; when no file
         gives them, the result on either column is accepted and the shift is reported not checked."""
-        if self.main_terrain(action.target) != "plain" or not any(self.armoured(u) for u in attackers):
+        if any(self.main_terrain(h) != "plain" for h in ctx.extra.get("battle") or (action.target,)) or not any(self.armoured(u) for u in attackers):
             return result, []
         if not all(self.infantry(u) for u in defenders) or any(DUG_IN in u.markers for u in defenders):
             return result, []
@@ -288,9 +307,9 @@ class CombatRules(FormationRules, StreetRules):
         retreat (无路可退), when the original result stands."""
         if result not in ("D", "DeX") or not any(self.kind(u) == "royal_tank_corps" for u in list(attackers) + list(defenders)):
             return result
-        unresolved = {t for t, _ in ctx.extra.get("declared", []) if t != action.target} - ctx.extra.get("resolved_hexes", set())
+        unresolved = {t for t, _ in ctx.extra.get("declared", []) if t not in (ctx.extra.get("battle") or (action.target,))} - ctx.extra.get("resolved_hexes", set())
         attacker_at = {u.at for u in attackers}
-        if any(self._can_retreat(u, action.target, 1, attacker_at, unresolved, state) for u in defenders):
+        if any(self._can_retreat(u, u.at, 1, attacker_at, unresolved, state) for u in defenders):
             return "D1"
         return result
 
@@ -351,7 +370,8 @@ class CombatRules(FormationRules, StreetRules):
             return []
         found: list[Violation] = []
         paths = {u: tuple(action.advance_paths.get(u) or (action.target,)) for u in advancing}
-        retreats = {u: tuple(p for p in action.retreats.get(u, ()) if p != action.target) for u in action.retreats}
+        battle = ctx.extra.get("battle") or (action.target,)
+        retreats = {u: tuple(p for p in action.retreats.get(u, ()) if p not in battle) for u in action.retreats}
         destroyed = set(action.eliminated) | {u.id for u in defenders if u.id in action.losses_defender and self.establishment(u) <= 1}
         cleared = all(u.id in destroyed or retreats.get(u.id) for u in defenders)
         if not cleared:
@@ -376,7 +396,7 @@ class CombatRules(FormationRules, StreetRules):
                     found.append(illegal("W-Adv/3", f"{self.name(unit_id)} follows the armour it is stacked with: the same path", action))
                 continue
             name = self.name(unit_id)
-            if path[0] != action.target or len(path) > 2 or any(not game_map.is_adjacent(a, b) for a, b in zip(path, path[1:])):
+            if path[0] not in battle or len(path) > 2 or any(not game_map.is_adjacent(a, b) for a, b in zip(path, path[1:])):
                 found.append(illegal("W-Adv/2", f"{name}: an advance enters the battle hex and at most one hex more", action))
                 continue
             if len(path) == 1:
@@ -419,30 +439,50 @@ class CombatRules(FormationRules, StreetRules):
         retreats = dict(action.retreats)
         if any(retreats.values()) and theirs not in MAY_RETREAT:
             return [illegal("W-CRT/1", f"a {ctx.extra.get('result')} result lets no defender retreat", action)]
-        unresolved = {t for t, _ in ctx.extra.get("declared", []) if t != action.target} - ctx.extra.get("resolved_hexes", set())
+        unresolved = {t for t, _ in ctx.extra.get("declared", []) if t not in (ctx.extra.get("battle") or (action.target,))} - ctx.extra.get("resolved_hexes", set())
         attacker_at = {u.at for u in attackers}
         for unit in defenders:
             if unit.id in action.eliminated:
                 continue
-            path = tuple(p for p in retreats.get(unit.id, ()) if p != action.target)
+            path = tuple(p for p in retreats.get(unit.id, ()) if p != unit.at)  # from its own hex (one against many: several)
             name = self.name(unit.id)
             if len(path) > RETREAT_MAX:
                 found.append(illegal("W-Retreat/1", f"{name} retreats {len(path)} hexes: at most {RETREAT_MAX}", action))
-            bad = self._bad_retreat(unit, (action.target,) + path, attacker_at, unresolved, state)
+            bad = self._bad_retreat(unit, (unit.at,) + path, attacker_at, unresolved, state)
             if bad:
                 found.append(illegal("W-Retreat/1", f"{name}: {bad}", action))
             need = RETREAT_MIN.get(theirs, 0)
+            if self._disordered_by_d(state, unit, theirs, ctx):
+                # option retreat_when_disordered: may_not (C64 reading 2): 混乱单位不能移动, so no retreat (无路可退)
+                if path:
+                    found.append(illegal("W-Retreat/1", f"{name} is disordered by the {theirs} itself and, read so (option retreat_when_disordered: may_not), cannot retreat", action))
+                elif theirs == "D2" and unit.id not in action.losses_defender:
+                    found.append(illegal("W-CRT/2", f"D2 and {name} cannot retreat (disordered by it): the result becomes De; the loss is not listed", action))
+                continue
+            if theirs == "D2" and self.module.options.get("d2_short_retreat", "de") == "retreat_one" and len(path) < 2 \
+                    and not self._can_retreat(unit, unit.at, 2, attacker_at, unresolved, state) and self._can_retreat(unit, unit.at, 1, attacker_at, unresolved, state):
+                # option d2_short_retreat: retreat_one (C55 reading 1): a hex to retreat into exists, so it is not 无路可退
+                if not path:
+                    found.append(illegal("W-CRT/1", f"D2: {name} cannot retreat 2 hexes but can 1, and, read so (option d2_short_retreat: retreat_one), retreats it", action))
+                continue
             if len(path) < need:
                 war_weary = "War-weary" in (self.values(unit).get("skills") or ())
-                if war_weary and not self._can_retreat(unit, action.target, 1, attacker_at, unresolved, state):
+                if war_weary and not self._can_retreat(unit, unit.at, 1, attacker_at, unresolved, state):
                     found.append(illegal("W-CRT/2", f"{name} is war-weary ([厌战]) and has no retreat: it is destroyed (承受任何无路可退战果时直接被消灭)", action))
                     continue
-                if self._can_retreat(unit, action.target, need, attacker_at, unresolved, state):
+                if self._can_retreat(unit, unit.at, need, attacker_at, unresolved, state):
                     found.append(illegal("W-CRT/1", f"{theirs}: {name} must retreat at least {need} hex{'es' if need > 1 else ''} and can (D#: 至少要撤退#格); it retreated {len(path)}", action))
                 elif theirs == "D2" and unit.id not in action.losses_defender:
                     # W-CRT/2 无路可退: D2 becomes De (a D2 that cannot go 2 hexes counts as no retreat: case C55, reading 2)
                     found.append(illegal("W-CRT/2", f"D2 and {name} cannot retreat 2 hexes: the result becomes De and it loses one state (所有D2战果变成De); the loss is not listed", action))
         return found
+
+    def _disordered_by_d(self, state: State, unit: UnitState, theirs: str, ctx: TurnContext) -> bool:
+        """Option retreat_when_disordered: may_not (C64 reading 2): a defender the D result's stamina loss leaves at 0."""
+        if self.module.options.get("retreat_when_disordered", "may") != "may_not" or theirs not in ("D", "D1", "D2"):
+            return False
+        now = self.stamina(state, unit)
+        return now is not None and now - 3 - (1 if unit.id in ctx.extra.get("cut_off", set()) else 0) <= 0
 
     def _bad_retreat(self, unit: UnitState, path: tuple[int, ...], attacker_at: set[int], unresolved: set[int], state: State) -> str | None:
         game_map = self.module.map
@@ -458,7 +498,8 @@ class CombatRules(FormationRules, StreetRules):
                 return f"{self.where(b)} is a declared attack not yet resolved"
             if b in self.street_hexes(state):
                 return f"{self.where(b)} is a street fight: retreats may not enter it (撤退的单位不能进入或经过巷战格)"
-            if self.enemy_zoc(state, b, unit.side) and not self.friendly_in(state, b, unit.side, besides=(unit.id,)):
+            end_free = last and self.module.options.get("retreat_end_in_zoc", "barred") == "allowed"  # [AMBIG] C61: 经过
+            if not end_free and self.enemy_zoc(state, b, unit.side) and not self.friendly_in(state, b, unit.side, besides=(unit.id,)):
                 return f"{self.where(b)} is in an enemy ZOC with no friendly unit"
         return None
 
@@ -479,7 +520,8 @@ class CombatRules(FormationRules, StreetRules):
 
     def after_attack(self, action: Combat, state: State, ctx: TurnContext) -> list[Violation]:
         ctx.extra["resolved"] = ctx.extra.get("resolved", 0) + 1
-        ctx.extra.setdefault("resolved_hexes", set()).add(action.target)
+        battle = ctx.extra.pop("battle", None) or (action.target,)
+        ctx.extra.setdefault("resolved_hexes", set()).update(battle)
         result = ctx.extra.pop("result", None) or ""
         cut_off = ctx.extra.pop("cut_off", set())
         bonus = ctx.extra.get("bonus") if (ctx.extra.get("bonus") or {}).get("target") == action.target else None
@@ -508,7 +550,7 @@ class CombatRules(FormationRules, StreetRules):
             unit = state.units.get(unit_id)
             if unit is not None and unit.on_map:
                 found += self.touch(ctx, unit.at, state, action)
-        for unit in state.units_at(action.target):
+        for unit in [u for h in battle for u in state.units_at(h)]:
             if unit.side != ctx.phase_side:
                 self.set_stamina(state, unit, -1 - (2 if defender_part(result) in ("D", "D1", "D2") else 0) - (1 if unit.id in cut_off else 0))
         for unit_id in action.retreats:
@@ -519,4 +561,4 @@ class CombatRules(FormationRules, StreetRules):
         return found
 
 
-SPECIAL_ORDERS = {"declare", "bonus", "recruit", "reorganise", "dig_in", "formation", "face", "street_fight", "street_resolution"}
+SPECIAL_ORDERS = {"declare", "bonus", "recruit", "reorganise", "dig_in", "formation", "face", "street_fight", "street_resolution", "street_retreat"}

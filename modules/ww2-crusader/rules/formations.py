@@ -45,6 +45,15 @@ class FormationRules(CrusaderBase):
         front, flank = FACES[kind]
         return "front" if offset in front else "flank" if offset in flank else "rear"
 
+    def spearhead(self, unit: UnitState, towards: int) -> bool:
+        """W-Form/3 只能朝“矛头”方向进攻: the front faces (default), or with option spearhead: centre (C40 reading 2) only
+        the middle front face."""
+        if self.face_of(unit, towards) != "front":
+            return False
+        if self.module.options.get("spearhead", "front") != "centre":
+            return True
+        return self.module.map.direction(unit.at, towards) == unit.facing
+
     def _front_hex(self, action: Special, units: list[UnitState]) -> int | None:
         if action.at is None or not units:
             return None

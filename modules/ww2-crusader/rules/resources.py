@@ -101,6 +101,8 @@ class ResourceRules(SupplyRules):
         if action.order in ("street_fight", "street_resolution"):
             getattr(self, f"after_{action.order}")(action, state, ctx)
             return self.check_stacking(state, (action.at,), ctx, action) if action.order == "street_fight" and action.at is not None else []
+        if action.order == "street_retreat":
+            return self.after_street_retreat(action, state, ctx)
         if action.order != "recruit":
             parent = getattr(super(), "after_special", None)  # dig-ins, formations, facings
             return parent(action, state, ctx) if parent is not None else []
@@ -235,6 +237,10 @@ class ResourceRules(SupplyRules):
         if twin is not None:
             return [illegal("W-Unit/1", f"{self.name(new.id)} may not come in while {self.name(twin)} is in play (同名单位)", action)]
         found = self.spend(state, unit.side, "rp", rule.get("cost"), f"reorganising {name}", "W-Reorg/1", action, ctx)
+        if self.module.options.get("reorganise_at", "as_replenish") == "reinforcement_area":  # C81 reading 2
+            if not self.reinforcement_area(state, unit.side, unit.at):
+                found.append(illegal("W-Reorg/1", f"{name} is not on a friendly reinforcement area (进行整编的单位必须位于己方的增援区域上; option reorganise_at)", action))
+            return found
         return found + self._replenish_place(unit, state, action)
 
     def _after_reorganise(self, action: Special, state: State) -> None:

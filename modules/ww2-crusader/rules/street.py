@@ -7,6 +7,10 @@ sides stack there separately (W-Stack/5), it cannot be attacked and its units ca
 in stops a unit and retreats may not enter it (W-Street/4), units leave only into supply (W-Street/2), and only
 the larger side's supply passes, at 5:1 or more (W-Street/5, in ``supply``). At turn end it is resolved without a
 die: ``{"special": "street_resolution", "at": town, "units": [the larger side's units taking the result]}``.
+At 8:1 or more the smaller side's survivors retreat one or two hexes, and a unit with no retreat is destroyed
+(如果战力比大于等于8:1 … 额外撤退至少一格,至多两格,如果无路可退则全部承受DE战果); a unit disordered in the fight takes De
+at once and may retreat up to two hexes (巷战中陷入混乱的单位立即承受De战果,然后可以主动撤退至多两格). A retreat is
+``{"special": "street_retreat", "units": [unit], "at": hex}``, one hex an order, right after the resolution.
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ from pbem.model.state import State
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal
 
-from .base import ATTACK_SEGMENTS
+from .base import ATTACK_SEGMENTS, NONE, STRONG, WEAK
 from .supply import SupplyRules
+
+STREET_RETREAT_MAX = 2
+FORCED_RETREAT_RATIO = 8
 
 
 class StreetRules(SupplyRules):
@@ -93,8 +100,86 @@ class StreetRules(SupplyRules):
                     state.lose_step(unit.id)  # De
             elif ratio >= 6 and unit.id in chosen:
                 self.set_stamina(state, unit, -2)  # D
+        retreating = ctx.extra.setdefault("street_retreat", {})
         for unit in list(state.units_at(action.at)):
             if self.disordered(state, unit) and unit.on_map:
                 state.lose_step(unit.id)  # a unit disordered in the street fight takes De at once
-        if len({u.side for u in state.units_at(action.at)}) < 2:
-            state.status["street_fights"] = [h for h in state.status.get("street_fights", []) if h != self.where(action.at)]
+                if unit.on_map:
+                    retreating[unit.id] = {"town": action.at, "path": [], "must": False}  # 然后可以主动撤退至多两格
+        if small and ratio >= FORCED_RETREAT_RATIO:
+            for unit in [u for u in state.units_at(action.at) if u.side == small_side]:
+                if not any(self.street_step_bad(state, unit, action.at, n) is None for n in self.module.map.neighbours[action.at]):
+                    state.remove(unit.id)  # 如果无路可退则全部承受DE战果
+                    retreating.pop(unit.id, None)
+                else:
+                    retreating[unit.id] = {"town": action.at, "path": [], "must": True}  # 额外撤退至少一格,至多两格
+        self.end_street_fight(state, action.at)
+
+    def end_street_fight(self, state: State, town: int) -> None:
+        if len({u.side for u in state.units_at(town)}) < 2:
+            state.status["street_fights"] = [h for h in state.status.get("street_fights", []) if h != self.where(town)]
+
+    def street_step_bad(self, state: State, unit, start: int, to: int, stacking: bool = True) -> str | None:
+        """Why a street-fight retreat may not enter ``to`` from ``start``, or None. The retreat rules (撤退): no enemy unit, no enemy ZOC without a friendly unit, no street-fight hex,
+        stacking after it. [AMBIG] the ZOC of the units in the street-fight hex itself: option ``street_retreat_zoc``
+        (``town_ignored``, the default: otherwise every retreat out of the town would be barred by the very units
+        it fights; ``counts``); "next to an attacking unit" is not applied (the larger side is in the town itself)."""
+        if any(u.side != unit.side for u in state.units_at(to)):
+            return f"{self.where(to)} holds the enemy"
+        if to in self.street_hexes(state):
+            return f"{self.where(to)} is a street fight (撤退时无法进入或经过巷战格)"
+        ignore = (self.module.options.get("street_retreat_zoc", "town_ignored") == "town_ignored")
+        weak = 0
+        for near in self.module.map.neighbours[to]:
+            if ignore and near in self.street_hexes(state):
+                continue
+            for other in state.units_at(near):
+                if other.side != unit.side:
+                    zoc = self.projects(state, other)
+                    weak += 2 if zoc == STRONG else zoc == WEAK
+        if weak and not self.friendly_in(state, to, unit.side, besides=(unit.id,)):
+            return f"{self.where(to)} is in an enemy ZOC with no friendly unit"
+        limit = self.stacking_limit(to) if stacking else None
+        own = [u for u in state.units_at(to) if u.side == unit.side and u.id != unit.id]
+        if limit is not None and (len(own) + 1 > limit[0] or sum(self.armoured(u) for u in own) + self.armoured(unit) > limit[1]):
+            return f"{self.where(to)} would be overstacked"
+        return None
+
+    def check_street_retreat(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        """W-Street/6: one hex of a street-fight retreat, at most two a unit, each adjacent to the last."""
+        owed = ctx.extra.get("street_retreat", {})
+        found: list[Violation] = []
+        if action.at is None or not action.units:
+            return [illegal("W-Street/6", "a street retreat names its units and the hex they enter", action)]
+        for unit_id in action.units:
+            unit = state.units.get(unit_id)
+            if unit is None or unit_id not in owed or not unit.on_map:
+                found.append(illegal("W-Street/6", f"{unit_id} may not retreat from a street fight: only the smaller side at 8:1 or more, or a unit disordered in it, right after its resolution", action))
+                continue
+            entry = owed[unit_id]
+            if len(entry["path"]) >= STREET_RETREAT_MAX:
+                found.append(illegal("W-Street/6", f"{self.name(unit_id)} retreats at most {STREET_RETREAT_MAX} hexes (至多两格)", action))
+            elif not self.module.map.is_adjacent(unit.at, action.at):
+                found.append(illegal("W-Street/6", f"{self.where(action.at)} is not next to {self.where(unit.at)}", action))
+            else:
+                bad = self.street_step_bad(state, unit, unit.at, action.at, stacking=False)  # stacking: where it stops
+                if bad:
+                    found.append(illegal("W-Street/6", f"{self.name(unit_id)}: {bad}", action))
+        return found
+
+    def after_street_retreat(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
+        owed = ctx.extra.get("street_retreat", {})
+        for unit_id in action.units:
+            if unit_id in owed and unit_id in state.units and state.units[unit_id].on_map and action.at is not None:
+                state.place(unit_id, action.at)
+                owed[unit_id]["path"].append(action.at)
+                self.end_street_fight(state, owed[unit_id]["town"])
+        return self.touch(ctx, action.at, state, action) if action.at is not None else []
+
+    def finish(self, state: State, ctx: TurnContext) -> list[Violation]:
+        found = super().finish(state, ctx)
+        for unit_id, entry in ctx.extra.get("street_retreat", {}).items():
+            unit = state.units.get(unit_id)
+            if entry["must"] and not entry["path"] and unit is not None and unit.on_map:
+                found.append(illegal("W-Street/6", f"{self.name(unit_id)} is on the smaller side of a street fight at 8:1 or more and can retreat: it must retreat at least one hex (额外撤退至少一格,至多两格)"))
+        return found

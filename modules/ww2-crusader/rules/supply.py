@@ -90,14 +90,21 @@ class SupplyRules(CrusaderBase):
             return NONE
         game_map = self.module.map
         if start in targets:
+            # [AMBIG] C82: a unit in its own source whose hex the enemy cuts (strong ZOC): full by default; option
+            # cut_source_hex: limited reads 始终沿着交通线 … 被敌方切断 as holding there too
+            if self.module.options.get("cut_source_hex", "full") == "limited" and self._cut(state, start, side):
+                return LIMITED
             return FULL
+        # [AMBIG] C30: the line runs along the net from the unit's own hex (default); option full_supply_from:
+        # adjacent lets its first step reach the net from an off-road hex
+        off_road = self.module.options.get("full_supply_from", "own_hex") == "adjacent"
         # full: along roads and railways only, no cut hex (the unit's own hex included)
         if not self._cut(state, start, side):
             seen, queue = {start}, deque([start])
             while queue:
                 here = queue.popleft()
                 for near in game_map.neighbours[here]:
-                    if near in seen or not self.route_between(here, near):
+                    if near in seen or not (self.route_between(here, near) or (off_road and here == start)):
                         continue
                     if near in targets:  # a source with no enemy unit in it ends the line (its own ZOC aside)
                         return FULL
