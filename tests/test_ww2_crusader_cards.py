@@ -3,10 +3,8 @@ checker, a legal and an illegal case each, on the module's two illustrative (sup
 
 from __future__ import annotations
 
-import json
-
 from pbem.model.jsonsource import parse_json
-from pbem.model.state import State
+from pbem.model.state import State, written_state_text
 
 from ww2_crusader_support import FOLDER, MODULE, build_module, card, illegal, phase, run, state
 
@@ -68,6 +66,13 @@ def test_a_groups_own_card_and_side_are_checked():
 def test_the_discard_pile_is_written_and_reads_back():
     start = state({}, status={"cp": {"axis": 3}})
     run("axis", [phase("turn_start"), card(TURN_START, "axis")], start)
-    text = json.dumps(start.to_json(), ensure_ascii=False)
+    text = written_state_text(MODULE, start.to_json())  # checked against the schemas, as pbem writes it
     again = State.from_json(MODULE, parse_json(text, "state.json"))
     assert again.cards["axis"].discard == [TURN_START]
+
+
+def test_a_turn_of_many_card_plays_still_writes_a_state_that_reads_back():
+    start = state({}, status={"cp": {"axis": 0}})
+    run("axis", [phase("move_1")] + [card(f"unknown-{n}", "axis") for n in range(2100)], start)
+    again = State.from_json(MODULE, parse_json(written_state_text(MODULE, start.to_json()), "state.json"))
+    assert len(again.cards["axis"].discard) == 2000 and again.cards["axis"].discard[-1] == "unknown-2099"

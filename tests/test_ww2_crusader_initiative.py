@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 from pbem.model.actions import Roll
+from pbem.model.state import written_state_text
 
-from ww2_crusader_support import SRC, illegal, phase, run, state
+from ww2_crusader_support import MODULE, SRC, illegal, phase, run, state
 
 
 def rp(side: str, *values: int) -> Roll:
@@ -24,6 +25,8 @@ def test_c83_fewer_rp_gained_goes_first():
     start = state({}, status={"rp": {"axis": 0, "allied": 0}, "cp": {"axis": 0, "allied": 0}})
     assert illegal(turn((3, 6), (5,), "axis", start)) == set()
     assert start.first_side == "axis"
+    assert start.status["this_turn"]["gained"] == {"axis": {"rp": 3, "cp": 2}, "allied": {"rp": 5, "cp": 2}}
+    written_state_text(MODULE, start.to_json())  # the record is in the status schema: the state reads back
 
 
 def test_c83_the_side_that_gained_more_rp_going_first_is_illegal():

@@ -22,6 +22,8 @@ from pbem.rules.ruleset import TurnContext, illegal
 
 from .resources import ResourcePhaseRules
 
+MAX_DISCARD = 2000  # state.schema.json: a pile holds at most this many cards
+
 
 class CardRules(ResourcePhaseRules):
     """Command cards: cost, precondition line, discard."""
@@ -59,5 +61,6 @@ class CardRules(ResourcePhaseRules):
         self.pay(state, side, "cp", facts.get("cost") if facts else None)
         if action.card and side in self.module.sides:
             piles = state.cards.setdefault(side, Piles(known=False))  # the hand and draw pile are not tracked
-            piles.play(action.card, action.use or "command", DISCARD, turn=state.turn)
+            piles.play(action.card, action.use or "command", DISCARD)
+            del piles.discard[:-MAX_DISCARD]  # a written state keeps the newest (state.schema.json bounds the pile)
         return []
