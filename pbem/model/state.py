@@ -377,7 +377,8 @@ def load_state_document(path) -> JsonDocument:
     schemas.check(document, "scenario" if is_scenario else "state")
     return document
 def _piles(module: Module, document: JsonDocument) -> dict[str, Piles]:
-    """The card piles of a state: each side one of the module's, each card one of its cards."""
+    """The card piles of a state: each side one of the module's, each card one of its cards (a module with no cards
+    file describes its cards elsewhere, such as a group's tables: their names are not checked here)."""
     data = document.data["cards"]
     for side, piles in data.items():
         if side not in module.sides:
@@ -385,7 +386,7 @@ def _piles(module: Module, document: JsonDocument) -> dict[str, Piles]:
         for pile in ("discard", "removed", "in_play", "played"):
             for n, entry in enumerate(piles.get(pile, ())):
                 card = entry if isinstance(entry, str) else entry["card"]
-                if card not in module.cards:
+                if module.cards and card not in module.cards:
                     pointer = f"/cards/{side}/{pile}/{n}" + ("" if isinstance(entry, str) else "/card")
                     raise document.error(pointer, f"unknown card {card!r}{suggest(card, module.cards)}")
     return piles_from_json(data)

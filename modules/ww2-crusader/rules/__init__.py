@@ -1,7 +1,7 @@
 """WWII Wargame, Campaign Edition 1.0 with its Crusader scenario: the game's rules on pbem's kernel.
 
 ``base`` (segments, status, states, stamina, ZOC, stacking), ``movement`` (MP, extra MP, rounds),
-``combat`` (declaration, odds, shifts, results, retreats), ``resources`` (RP/CP, recruiting, replenishment),
+``combat`` (declaration, odds, shifts, results, retreats), ``resources`` (RP/CP, recruiting, replenishment), ``cards`` (command cards), ``initiative`` (who moves first), ``deployment`` (turn 1's initial deployment),
 ``tables`` (the tables in force: the module's supplied ones or a group's own file). The source has no
 numbered sections: rules are the digest's W-§ ids (README).
 """
@@ -9,11 +9,11 @@ numbered sections: rules are the digest's W-§ ids (README).
 from __future__ import annotations
 
 from .combat import CombatRules
+from .deployment import DeploymentRules
 from .movement import MovementRules
-from .resources import ResourcePhaseRules
 
 
-class CrusaderRules(ResourcePhaseRules, MovementRules, CombatRules):
+class CrusaderRules(DeploymentRules, MovementRules, CombatRules):
     """All of the Crusader checks built so far."""
 
 

@@ -8,7 +8,7 @@ needs the supply net (a later step): not checked yet, said as a warning.
 
 from __future__ import annotations
 
-from pbem.model.actions import CardPlay, Reinforce, Replace, Special
+from pbem.model.actions import Reinforce, Replace, Special
 from pbem.model.state import State
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal
@@ -19,7 +19,7 @@ ZONE_1, ZONE_2 = "waiting_zone_1", "waiting_zone_2"
 
 
 class ResourceRules(SupplyRules):
-    """Recruiting, placement, replenishment and card play, each paid without credit."""
+    """Recruiting, placement and replenishment, each paid without credit (card play: ``cards``)."""
 
     def zone_for(self, unit) -> str:
         """W-Reinf/1: mechanised, cavalry and artillery units wait in zone 2; all others in zone 1."""
@@ -48,13 +48,17 @@ class ResourceRules(SupplyRules):
         if amount is not None and side in pool:
             pool[side] = max(0, pool[side] - amount)
 
+    def deploying(self, state: State) -> bool:
+        """Turn 1's initial deployment in place of the reinforcement phase (``deployment``); here: no."""
+        return False
+
     def check_phase(self, action, state: State, ctx: TurnContext) -> list[Violation]:
         """Leaving the entry segment: every unit of the player's waiting zone 1 was placed (所有单位, case C75e)."""
         found: list[Violation] = []
         leaving = ctx.extra.get("segment") == "reinforcement_entry" and action.name != "reinforcement_entry"
         if leaving:
             left = sorted(u.id for u in state.units.values() if u.box == ZONE_1 and u.side == ctx.active_side)
-            if left and self.sources(state, ctx.active_side):  # with nowhere to place them, they wait (not judged)
+            if left and self.sources(state, ctx.active_side) and not self.deploying(state):  # with nowhere to place them, they wait (not judged)
                 found.append(illegal("W-Reinf/1", f"waiting zone 1 is placed whole in the entry segment (将等待一区的所有单位放置); still waiting: {', '.join(left[:5])}", action))
         ctx.extra["left_entry"] = leaving
         return found + super().check_phase(action, state, ctx)
@@ -260,16 +264,6 @@ class ResourceRules(SupplyRules):
             self.pay(state, unit.side, "rp", self.values(unit).get("replenish_rp"))
         self.mark(state, "replenished", action.unit)
         self.mark(state, "second_round_only", action.unit)
-        return []
-
-    def check_card(self, action: CardPlay, state: State, ctx: TurnContext) -> list[Violation]:
-        """W-Card/1: a command card costs the CP in its corner, paid at once (W-CP/2)."""
-        side = action.side or ctx.active_side
-        cost = self.tables.value("cards", "costs", action.card or "")
-        return self.spend(state, side, "cp", cost, f"card {action.card}", "W-Card/1", action, ctx)
-
-    def after_card(self, action: CardPlay, state: State, ctx: TurnContext) -> list[Violation]:
-        self.pay(state, action.side or ctx.active_side, "cp", self.tables.value("cards", "costs", action.card or ""))
         return []
 
 
