@@ -49,6 +49,20 @@ def test_c36_two_units_against_two_hexes_is_no_one_against_many():
     assert illegal(found) == {"W-Round/3"}
 
 
+
+def test_c36_many_against_many_as_an_option():
+    # option many_against_many: allowed: the same two units against both hexes make one combat, 12 against 8: 2:1
+    start = state(TWO | {"PZ-2": "0403"})
+    start.options = {"many_against_many": "allowed"}
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), declare(["PZ-1", "PZ-2"], "0503"),
+                         attack(["PZ-1", "PZ-2"], "0404", 6, "AD", odds="2/1")], start)
+    assert illegal(found) == set()
+    start = state(TWO | {"PZ-2": "0403", "PZ-3": "0402"})  # still no one else attacks those hexes
+    start.options = {"many_against_many": "allowed"}
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), declare(["PZ-1", "PZ-2"], "0503"), declare(["PZ-3"], "0503")], start)
+    assert illegal(found) == {"W-Cbt/5"}
+
+
 # --- W-Street/6 巷战结算: 8:1 and more; a unit disordered in the fight ---------------------------------------------
 def special(order, units, at):
     from ww2_crusader_support import SRC, H

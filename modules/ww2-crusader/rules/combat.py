@@ -68,6 +68,10 @@ class CombatRules(FormationRules, StreetRules):
         if target in streets or any(u in state.units and state.units[u].at in streets for u in action.units):
             return [illegal("W-Street/3", "a street-fight hex cannot be attacked and its units cannot attack (巷战格不能被攻击)", action, at=target)]
         round_ = ATTACK_SEGMENTS[ctx.phase]
+        group = tuple(action.units)
+        # [AMBIG] C36: 一个单位可以进攻多格 gives several hexes to one unit; option many_against_many: allowed lets the same
+        # group of units attack several hexes as one combat
+        several = self.module.options.get("many_against_many", "refused") == "allowed"
         declared = ctx.extra.setdefault("declared", [])
         already = {u for _, units in declared for u in units}
         for unit_id in action.units:
@@ -86,17 +90,17 @@ class CombatRules(FormationRules, StreetRules):
                 found.append(illegal("W-Form/3", f"{name} is in battle formation and attacks only toward its spearhead (只能朝“矛头”方向进攻): {self.where(target)} is on its {self.face_of(unit, target)}", action))
             elif round_ == 2 and self.marked(state, "first_round", unit_id):
                 found.append(illegal("W-Round/1", f"{name} moved or attacked in the first round: a first-round unit may not attack in the 2nd attack segment", action))
-            elif (unit_id in already and len(action.units) == 1 and all(units == (unit_id,) and t != target for t, units in declared if unit_id in units)):
+            elif (unit_id in already and (len(group) == 1 or several) and all(units == group and t != target for t, units in declared if unit_id in units)):
                 many = ctx.extra.setdefault("one_vs_many", {})
-                many.setdefault(unit_id, {t for t, units in declared if units == (unit_id,)}).add(target)  # W-Cbt/5 以一对多
+                many.setdefault(group, {t for t, units in declared if units == group}).add(target)  # W-Cbt/5 以一对多
             elif unit_id in already or self.marked(state, "attacked", unit_id):
                 found.append(illegal("W-Round/3", f"{name} attacks at most once a turn", action))
             elif round_ == 1 and self.marked(state, "second_round_only", unit_id):
                 found.append(illegal("W-Round/4", f"{name} was reinforced, replenished or reorganised this turn: it acts only in the second round", action))
-        many = {t: u for u, targets in ctx.extra.get("one_vs_many", {}).items() for t in targets}
-        clash = [t for t, units in declared + [(target, tuple(action.units))] if t in many and units != (many[t],)]
+        many = {t: g for g, targets in ctx.extra.get("one_vs_many", {}).items() for t in targets}
+        clash = [t for t, units in declared + [(target, group)] if t in many and units != many[t]]
         if clash:
-            found.append(illegal("W-Cbt/5", f"{self.where(clash[0])} is attacked one-against-many by {self.name(many[clash[0]])}: no other unit may attack it (遭到这种攻击的守军,不能再被其他单位攻击)", action, at=clash[0]))
+            found.append(illegal("W-Cbt/5", f"{self.where(clash[0])} is attacked one-against-many by {', '.join(self.name(u) for u in many[clash[0]])}: no other unit may attack it (遭到这种攻击的守军,不能再被其他单位攻击)", action, at=clash[0]))
         units = [state.units[u] for u in action.units if u in state.units]
         if units and all(u.face.attack == 0 for u in units) and not any(t == target for t, _ in declared):
             found.append(illegal("W-Cbt/2", "units of attack 0 may join an attack but not make one alone (攻击力0)", action))
