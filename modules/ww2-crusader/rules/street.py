@@ -112,7 +112,7 @@ class StreetRules(SupplyRules):
                     state.remove(unit.id)  # 如果无路可退则全部承受DE战果
                     retreating.pop(unit.id, None)
                 else:
-                    retreating[unit.id] = {"town": action.at, "path": [], "must": True}  # 额外撤退至少一格,至多两格
+                    retreating[unit.id] = {"town": action.at, "path": [], "must": True, "order": action}  # 额外撤退至少一格,至多两格
         self.end_street_fight(state, action.at)
 
     def end_street_fight(self, state: State, town: int) -> None:
@@ -181,5 +181,5 @@ class StreetRules(SupplyRules):
         for unit_id, entry in ctx.extra.get("street_retreat", {}).items():
             unit = state.units.get(unit_id)
             if entry["must"] and not entry["path"] and unit is not None and unit.on_map:
-                found.append(illegal("W-Street/6", f"{self.name(unit_id)} is on the smaller side of a street fight at 8:1 or more and can retreat: it must retreat at least one hex (额外撤退至少一格,至多两格)"))
+                found.append(illegal("W-Street/6", f"{self.name(unit_id)} is on the smaller side of a street fight at 8:1 or more and can retreat: it must retreat at least one hex (额外撤退至少一格,至多两格)", entry.get("order")))
         return found
