@@ -14,9 +14,6 @@ from archive_support import ROOT, archive_bench, run
 
 from pbem.archive.standings import K_FACTOR, START_RATING, outcome, standings
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
-
 # Player names, a title and a result as a hostile archive may hold them.
 EVIL_SOVIET = "</script><img src=x onerror=window.pwned=1>Ivan"
 EVIL_CHINESE = "\"'><b id=bold>Li\u202eRO\x07</b><!--"
@@ -195,17 +192,6 @@ def test_a_forged_manifest_deletes_nothing_outside_the_site(built, tmp_path, cap
 
 
 # --- in Chromium ------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("headless browser test needs Debian's chromium at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
 def page(browser):
     page = browser.new_page(viewport={"width": 1300, "height": 850})

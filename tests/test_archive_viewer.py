@@ -12,8 +12,6 @@ from archive_support import archive_bench, run
 from pbem.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
@@ -57,17 +55,6 @@ def test_replay_straight_from_turn_files(capsys, tmp_path):
     assert code == 0 and "3 turns" in out and (tmp_path / "g.html").stat().st_size > 10_000
     code, _, err = run(capsys, "replay", "7", "--db", tmp_path / "none.sqlite", "-o", tmp_path / "h.html")
     assert code == 2 and not (tmp_path / "h.html").exists()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("headless browser test needs Debian's chromium at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_support import open_page
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples" / "ww2-crusader"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
 NAMES = ("legal-01-axis-advance-on-tobruk", "legal-03-d1-retreat", "legal-06-replenish-then-second-move", "legal-14-de-and-ae-together")
 
 
@@ -66,27 +65,6 @@ def test_attack_retreat_loss_and_replenishment_are_recorded(pages):
     last = data["frames"][-1]["changes"]
     assert last["UK-7-ARMD-DIV"][1] == data["start"]["UK-7-ARMD-DIV"][1] + 1  # one state lost
     assert last["DE-21PZ-1941"][0] < 0  # eliminated: off the map
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("headless browser test needs Debian's chromium at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def open_page(browser, path: Path):
-    page = browser.new_page(viewport={"width": 1300, "height": 850})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.goto(path.as_uri())
-    page.errors = errors
-    return page
 
 
 def shown(page, unit: str) -> tuple[str | None, str | None, str | None]:

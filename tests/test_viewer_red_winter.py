@@ -8,11 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_support import open_page
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples" / "red-winter"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
 
 
 def page_data(path: Path) -> dict:
@@ -65,27 +64,6 @@ def test_night_raid_sub_zero_and_losses_are_marked(pages):
     assert [f["order"]["label"] for f in specials[1:]] == ["Sub-zero roll 2: step", "Sub-zero roll 4: none", "Sub-zero roll 4: none", "Sub-zero roll 1: step"]
     losses = [f for f in data["frames"] if f["kind"] == "loss"]
     assert [(label_of(data, f["loss"]["at"][0]), f["loss"]["label"]) for f in losses] == [("O20", "−1 step (sub-zero)"), ("R27", "−1 step (sub-zero)")]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("headless browser test needs Debian's chromium at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def open_page(browser, path: Path):
-    page = browser.new_page(viewport={"width": 1300, "height": 850})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.goto(path.as_uri())
-    page.errors = errors
-    return page
 
 
 def step_to(page, frame: int) -> None:
