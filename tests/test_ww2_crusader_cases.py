@@ -576,14 +576,10 @@ def test_c49_an_attacking_formation_gets_its_front_column_both_readings(option, 
     if option:
         start.options = {"attacking_formation": option}
     run("axis", [phase("turn_start"), special("formation", ["PZ-1"], "0404")], start)
-    rules = module_ruleset(MODULE)
-    rules.module.options.update(start.options or {})
-    try:
-        assert rules.facing_shift([start.units["PZ-1"]], [start.units["GB-INF-1"]]) == shift
-        start.units["GB-INF-1"].at = H("0402")  # behind it: no shift (and W-Form/3 bars the attack)
-        assert rules.facing_shift([start.units["PZ-1"]], [start.units["GB-INF-1"]]) == 0
-    finally:
-        rules.module.options["attacking_formation"] = "front_shift"
+    rules = module_ruleset(MODULE.with_options(start.options or {}))  # the game's choices, as replay takes them
+    assert rules.facing_shift([start.units["PZ-1"]], [start.units["GB-INF-1"]]) == shift
+    start.units["GB-INF-1"].at = H("0402")  # behind it: no shift (and W-Form/3 bars the attack)
+    assert rules.facing_shift([start.units["PZ-1"]], [start.units["GB-INF-1"]]) == 0
 
 
 @pytest.mark.parametrize("attacker_at, face", [("0505", "flank"), ("0405", "rear"), ("0403", "front")])
