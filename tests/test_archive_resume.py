@@ -219,3 +219,25 @@ def test_a_damaged_checkpoint_starts_afresh(archived, monkeypatch):
     with open_archive(archived) as archive:
         report = revalidation.revalidate(archive, jobs=1)
     assert seen == [1, 2, 3, 4, 5] and report.resumed == 0 and report.games == 5
+
+
+def test_a_run_started_meanwhile_takes_the_checkpoint_over_and_gets_none_of_the_first_runs_games(archived, monkeypatch):
+    """Two re-validations at once (other games chosen): the second replaces the archive's one checkpoint, and the
+    first keeps none from then on, so a restart of the second skips no game it did not check itself."""
+    monkeypatch.setattr(revalidation, "BATCH_GAMES", 1)
+    seen = checked_games(monkeypatch)
+
+    def first_run_stored(games: int) -> None:
+        if games == 1:  # another member starts a run on games 1-3, stopped after its first game
+            with open_archive(archived) as other, pytest.raises(KeyboardInterrupt):
+                revalidation.revalidate(other, jobs=1, games=[1, 2, 3], on_stored=stop_after(1))
+        if games == 3:
+            raise KeyboardInterrupt
+
+    with open_archive(archived) as archive, pytest.raises(KeyboardInterrupt):
+        revalidation.revalidate(archive, jobs=1, on_stored=first_run_stored)
+    assert seen == [1, 1, 2, 3]  # the first run's 1, the other's 1, then the first run's 2 and 3
+    with open_archive(archived) as archive:
+        assert archive.db.execute("SELECT game_id FROM revalidated").fetchall() == [(1,)]
+        report = revalidation.revalidate(archive, jobs=1, games=[1, 2, 3])
+    assert report.resumed == 1 and seen[4:] == [2, 3] and report.games == 3

@@ -346,6 +346,12 @@ def test_c30_a_unit_off_the_road_is_in_limited_supply():
     assert supply_of(state({"IT-INF-1": "0402"}), "IT-INF-1") == "limited"  # reading 1: 始终沿着交通线, from its own hex
 
 
+def test_c31_an_enemy_held_town_blocks_the_line_and_a_friendly_held_one_does_not():
+    # 敌军单位、城镇或据点所在格: the road 0103-0503 runs through the town 0303, held here with no unit in it
+    assert supply_of(state({"PZ-1": "0503"}, status={"held": {"0303": "axis"}}), "PZ-1") == "full"
+    assert supply_of(state({"PZ-1": "0503"}, status={"held": {"0303": "allied"}}), "PZ-1") == "limited"  # round it, off the road
+
+
 def test_c28_a_friendly_held_strong_zoc_passes_supply_but_cuts_the_road():
     start = state({"PZ-1": "0503", "IT-INF-1": "0303", "GB-INF-1": "0302"})  # ③: strong ZOC on the town 0303
     assert supply_of(start, "PZ-1") == "limited"

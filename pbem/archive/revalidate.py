@@ -253,6 +253,16 @@ class Checkpoint:
 
     def __init__(self, archive: Archive, key: str):
         self.archive, self.key = archive, key
+        self.held = True  # until another run (another key) takes the archive's one checkpoint over
+
+    def still_held(self) -> bool:
+        """Inside the batch's transaction: is the archive's checkpoint still this run's? A run started since
+        with other games, modules or archive contents has replaced it, and this run's games must not count as
+        done in that run's checkpoint; this run then keeps none (its verdicts are stored all the same)."""
+        if self.held:
+            row = self.archive.db.execute("SELECT CAST(key AS TEXT) FROM revalidation WHERE id = 1").fetchone()
+            self.held = row is not None and row[0] == self.key
+        return self.held
 
     def resume(self, report: Report) -> set[int]:
         """The games already re-checked by a stopped run with this key (their results put in ``report``), or
@@ -333,6 +343,7 @@ class _Batch:
         replayed = [g for g in games if not isinstance(g[2], str)]
         with self.archive.transaction() if self.store else _nothing():
             before = _stored_verdicts(db, [g[0] for g in replayed])
+            keeping = self.checkpoint if self.checkpoint is not None and self.checkpoint.still_held() else None
             for gid, module_id, outcome in games:
                 if not isinstance(outcome, str) and gid not in before:
                     continue  # removed (by another process) while it was replayed: nothing of it to store
@@ -348,10 +359,10 @@ class _Batch:
                     if change is not None:
                         report.changed.append(change)
                 report.games += 1
-                if self.checkpoint is not None:
-                    self.checkpoint.record(gid, actions, change, error)
-            if self.checkpoint is not None:
-                self.checkpoint.finish(seconds - self.flushed, last)
+                if keeping is not None:
+                    keeping.record(gid, actions, change, error)
+            if keeping is not None:
+                keeping.finish(seconds - self.flushed, last)
                 self.flushed = seconds
         if self.on_stored is not None and games:
             self.on_stored(report.games)
