@@ -282,3 +282,14 @@ def test_a_game_with_a_path_for_a_file_name_is_listed_not_replayed(built, capsys
     index = (copy_site / "index.html").read_text()
     assert "not shown:" in index and 'href="games/3.html"' not in index and not (copy_site / "games" / "3.html").exists()
     assert not list(tmp_path.rglob("evil*"))
+
+
+def test_standings_per_module_rate_each_game_apart(built):
+    """Beside the club-wide table, one per module with a rated game: Bob's Paths of Glory win counts there only."""
+    _, site = built
+    page = (site / "standings.html").read_text()
+    tables = dict(re.findall(r'<h2>([^<]+)</h2>\n<table class="standings-module" data-module="([^"]+)"', page))
+    assert tables == {"Paths of Glory": "paths-of-glory", "Red Winter": "red-winter", "The China War": "china-war-1980"}
+    pog = page.split('data-module="paths-of-glory"')[1].split("</table>")[0]
+    assert re.search(r'>Bob</a></td><td class="num">1516</td><td class="num">1</td><td class="num">1</td>', pog)
+    assert re.search(r'>Chen</a></td><td class="num">1484</td>', pog) and "Alice" not in pog

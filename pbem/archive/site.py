@@ -256,7 +256,12 @@ def _build(archive: Archive, folder: Path, rows: list, title: str, progress: Cal
     table = standings(summaries)
     slugs = {key: player_slug(key) for key in table}
     written = {f"games/{int(g['id'])}.html" for g in summaries if g.get("replay")}
-    pages = {"index.html": sitepages.index_page(summaries, table, slugs, title), "standings.html": sitepages.standings_page(table, slugs, title)}
+    of_module: dict[str, list[dict[str, Any]]] = {}
+    for g in summaries:  # str(): a received archive may hold any type there
+        of_module.setdefault(str(g["module"]), []).append(g)
+    by_module = {mid: (str(mine[0].get("module_name") or mid), standings(mine)) for mid, mine in of_module.items()}
+    pages = {"index.html": sitepages.index_page(summaries, table, slugs, title),
+             "standings.html": sitepages.standings_page(table, slugs, title, by_module)}  # fmt: skip
     for key, standing in table.items():
         mine = [g for g in summaries if any(name_key(n) == key for names in g["players"].values() for n in names)]
         pages[f"players/{slugs[key]}.html"] = sitepages.player_page(standing, mine, table, slugs, title)

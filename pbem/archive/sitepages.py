@@ -200,8 +200,8 @@ _ELO_NOTE = (
 )
 
 
-def standings_page(table: dict[str, Standing], slugs: dict[str, str], site: str) -> str:
-    """Every player by rating (players with no rated game last)."""
+def _standings_table(table: dict[str, Standing], slugs: dict[str, str], attributes: str) -> str:
+    """Players by rating (those with no rated game last), as one table."""
     people = sorted(table.values(), key=lambda s: (s.rated == 0, -s.rating, printable(s.name).casefold(), s.key))
     rows = []
     rank = 0
@@ -212,12 +212,26 @@ def standings_page(table: dict[str, Standing], slugs: dict[str, str], site: str)
             f'<td class="num">{round(s.rating) if s.rated else "-"}</td><td class="num">{s.rated}</td>'
             f'<td class="num">{s.wins}</td><td class="num">{s.losses}</td><td class="num">{s.draws}</td><td class="num">{s.unrated}</td></tr>'
         )
-    body = f"""<table id="standings"><thead><tr><th class="num">Rank</th><th>Player</th><th class="num">Rating</th>
+    return f"""<table {attributes}><thead><tr><th class="num">Rank</th><th>Player</th><th class="num">Rating</th>
 <th class="num">Rated games</th><th class="num">Won</th><th class="num">Lost</th><th class="num">Drawn</th><th class="num">Not rated</th></tr></thead>
 <tbody>
 {chr(10).join(rows)}
-</tbody></table>
-<p class="note">{_ELO_NOTE}</p>"""
+</tbody></table>"""
+
+
+def standings_page(table: dict[str, Standing], slugs: dict[str, str], site: str,
+                   by_module: dict[str, tuple[str, dict[str, Standing]]] | None = None) -> str:  # fmt: skip
+    """Every player by rating over all the club's games, then a table per module (``by_module``: module id ->
+    (its name, the standings of its games alone)) for each module with a rated game: a rating earned at one game
+    says little about another."""
+    sections = []
+    for module_id, (name, own) in sorted((by_module or {}).items(), key=lambda item: (printable(item[1][0]).casefold(), item[0])):
+        if any(s.rated for s in own.values()):
+            sections.append(f"<h2>{text(name)}</h2>\n" + _standings_table(own, slugs, f'class="standings-module" data-module="{text(module_id)}"'))
+    modules = "\n".join(sections)
+    body = f"""{_standings_table(table, slugs, 'id="standings"')}
+<p class="note">{_ELO_NOTE}</p>
+{modules}"""
     return _page("Standings", body, here="standings.html", site=site)
 
 
