@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pbem.model.actions import Roll
 from pbem.model.state import written_state_text
 
@@ -61,3 +63,19 @@ def test_without_the_rolls_the_order_is_not_checked():
     start = state({}, status={"cp": {"axis": 0, "allied": 0}})
     found = run("allied", [phase("initiative"), phase("move_1", "allied")], start)
     assert illegal(found) == set() and ("W-Init/1", "warning") in found
+
+
+def test_c83_the_initiative_segment_ending_one_file_is_judged_by_the_next_files_first_segment():
+    """File 1 ends with the initiative segment (the Axis gained fewer RP); the state written between the files
+    carries it, so the British opening file 2 with their move segment is illegal, and the Axis doing so legal."""
+    from pbem.model.jsonsource import JsonDocument
+    from pbem.model.state import State
+
+    def between(start):  # the state file written after file 1, as the next file reads it
+        text = written_state_text(MODULE, start.to_json())
+        return State.from_json(MODULE, JsonDocument("state.json", json.loads(text), text))
+
+    for first, verdict in (("allied", {"W-Init/1"}), ("axis", set())):
+        start = state({}, status={"rp": {"axis": 0, "allied": 0}, "cp": {"axis": 0, "allied": 0}})
+        assert illegal(run("axis", [phase("resource"), rp("axis", 3, 6), rp("allied", 5), phase("initiative")], start)) == set()
+        assert illegal(run(first, [phase("move_1", first)], between(start))) == verdict

@@ -5,8 +5,9 @@ The general rule: 资源补给阶段获得资源点更少的一方先手,若一�
 双方的先后手由轴心国一方的玩家决定 (option ``initiative``: ``rule`` for free play, ``axis_chooses`` in the Crusader
 scenario: nothing to check).
 
-The first player is the side of the first player segment (``move_1`` …) that follows the initiative segment in one
-file; it becomes the state's ``first_side``. What each side gained in the resource phase is kept in
+The first player is the side of the first player segment (``move_1`` …) that follows the initiative segment, in the
+same file or the next (the open segment is kept in ``status.this_turn.initiative_open`` of the state written between
+them); it becomes the state's ``first_side``. What each side gained in the resource phase is kept in
 ``status.this_turn.gained`` (from the RP rolls); without both sides' gains the order is "not checked".
 """
 
@@ -57,8 +58,8 @@ class InitiativeRules(CardRules):
     def check_phase(self, action: Phase, state: State, ctx: TurnContext) -> list[Violation]:
         found: list[Violation] = []
         if action.name == "initiative":
-            ctx.extra["initiative_open"] = True
-        elif action.name in PLAYER_SEGMENTS and ctx.extra.pop("initiative_open", False):
+            self.record(state)["initiative_open"] = True  # in the state: the first segment may be the next file's
+        elif action.name in PLAYER_SEGMENTS and self.record(state).pop("initiative_open", False):
             side = action.side or ctx.active_side
             found += self._judge_first(action, side, state, ctx)
             state.first_side = side  # the first player of this turn, as the file shows it
