@@ -248,3 +248,27 @@ def test_c27_a_supply_line_through_an_empty_enemy_weak_zoc():
     held = state({"IT-INF-1": "0101", "GB-INF-1": ("0202", 1), "IT-INF-2": "0102"})  # a friendly unit in the ZOC hex
     assert rules.supply(held, held.units["IT-INF-1"]) == "limited"
     assert recovered({"IT-INF-1": "0101", "GB-INF-1": ("0202", 1)}, "IT-INF-1") == 1  # out of supply: no recovery
+
+
+# --- one against many over two terrains: option mixed_terrain ----------------------------------------------------
+MIXED = {"PZ-1": "0304", "GB-INF-1": ("0404", 1), "GB-INF-2": ("0204", 1)}  # 0404 plain, 0204 forest (-1)
+
+
+def one_against_plain_and_forest(result: str, option: str | None):
+    start = state(MIXED)
+    if option:
+        start.options = {"mixed_terrain": option}
+    # 6 against 4 + 4: 1:1; die 1 gives D1 on 1:1 and D on 1:2 (one column left, the forest's shift)
+    retreats = {"retreats": {"GB-INF-1": ["0405"], "GB-INF-2": ["0104"]}} if result == "D1" else {}
+    return run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), declare(["PZ-1"], "0204"),
+                        attack(["PZ-1"], "0404", 1, result, **retreats)], start)
+
+
+@pytest.mark.parametrize("result, option, verdict, warned", [
+    ("D1", None, set(), True), ("D", None, set(), True),                      # the source is silent: either column, "not checked"
+    ("D", "best_for_defender", set(), False), ("D1", "best_for_defender", {"W-CRT/1"}, False),  # the forest's -1 applies
+])
+def test_mixed_terrain_one_against_many(result, option, verdict, warned):
+    found = one_against_plain_and_forest(result, option)
+    assert illegal(found) == verdict
+    assert any(severity == "warning" for _, severity in found) is warned

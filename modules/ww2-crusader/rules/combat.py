@@ -218,8 +218,13 @@ class CombatRules(FormationRules, StreetRules):
         if any(v is None for v in values.values()):
             missing.append(f"the terrain shift of {', '.join(t for t, v in values.items() if v is None)}")
         elif len(set(values.values())) > 1:
-            # [AMBIG] one-against-many over hexes whose terrain shifts differ: the source does not say which applies
-            missing.append(f"the terrain shift of a one-against-many attack over {' and '.join(terrains)} (not stated)")
+            # [AMBIG] one-against-many over hexes whose terrain shifts differ: the source does not say which applies.
+            # Option mixed_terrain: best_for_defender takes the shift most in the defender's favour (shifts are + toward
+            # the attacker), the usual convention of hex wargames.
+            if self.module.options.get("mixed_terrain", "not_checked") == "best_for_defender":
+                shifts["terrain"] = min(v for v in values.values() if v is not None)
+            else:
+                missing.append(f"the terrain shift of a one-against-many attack over {' and '.join(terrains)} (not stated)")
         elif values[terrains[0]]:
             shifts["terrain"] = values[terrains[0]]  # W-Mod/1 地形修正 (hint card)
         if len(hexes) == 1:
