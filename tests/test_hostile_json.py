@@ -34,6 +34,26 @@ def test_numbers_out_of_range_are_refused_where_they_stand(pbem, tmp_path, numbe
     assert len(line) < 300  # a 10,000-digit number is not echoed whole
 
 
+@pytest.mark.parametrize("turn", [1000, 2**31])
+def test_a_turn_number_past_any_game_is_refused_before_anything_is_written(pbem, tmp_path, turn):
+    """A turn number the written state could not hold (the modules' records of turns go to 1000) is the file's
+    fault, at /turn, not pbem's when it writes the state (the fuzz harness found exit 3 for 2**31). A file may end
+    in the next turn, so a file's turn stops at 999."""
+    data = dict(TURN, turn=turn)
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(data))
+    one_line_exit_2(pbem("check", path, "--write-state", tmp_path / "out.json"), "(/turn)", "999")
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_a_state_past_any_game_is_refused(pbem, tmp_path, samples):
+    state = json.loads((samples / "state-after-legal-01.json").read_text())
+    state["turn"] = 2**31
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))
+    one_line_exit_2(pbem("check", samples / "legal-02-chinese-reply.json", "--state", path), str(path), "(/turn)", "1000")
+
+
 def test_largest_safe_integer_still_reads():
     assert parse_json('{"n": 9007199254740991, "f": -1.5e3}', "f.json").data == {"n": 2**53 - 1, "f": -1500.0}
 
@@ -210,3 +230,13 @@ def test_the_first_key_that_comes_twice_is_named_where_it_comes_again():
     with pytest.raises(PbemError) as error:
         parse_json(text, "f.json")
     assert str(error.value) == "f.json:3:3: key 'y' appears twice in one object"
+
+
+def test_a_state_may_be_one_turn_past_the_last_turn_a_file_may_have(samples):
+    """A file of turn 999 may end in turn 1000: the state written then is valid, and a turn further is not."""
+    from pbem.model import schemas
+
+    state = json.loads((samples / "state-after-legal-01.json").read_text())
+    valid = schemas.fast_validator("state").is_valid
+    assert valid(dict(state, turn=1000)) and not valid(dict(state, turn=1001))
+    assert schemas.fast_validator("turn").is_valid(dict(TURN, turn=999)) and not schemas.fast_validator("turn").is_valid(dict(TURN, turn=1000))
