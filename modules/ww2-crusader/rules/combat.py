@@ -97,6 +97,11 @@ class CombatRules(FormationRules, StreetRules):
                 found.append(illegal("W-Round/3", f"{name} attacks at most once a turn", action))
             elif round_ == 1 and self.marked(state, "second_round_only", unit_id):
                 found.append(illegal("W-Round/4", f"{name} was reinforced, replenished or reorganised this turn: it acts only in the second round", action))
+        protected = set(self.record(state).get("one_vs_many", {}).get(ctx.phase_side or "", []))
+        hit = [u for u in defenders if u.id in protected]
+        if hit:
+            # [AMBIG] C118 reading 1: 遭到这种攻击的守军,不能再被其他单位攻击 (再: for the rest of that player's action phase)
+            found.append(illegal("W-Cbt/5", f"{self.name(hit[0].id)} was attacked one-against-many this action phase: no other unit may attack it (不能再被其他单位攻击)", action, at=target))
         many = {t: g for g, targets in ctx.extra.get("one_vs_many", {}).items() for t in targets}
         clash = [t for t, units in declared + [(target, group)] if t in many and units != many[t]]
         if clash:
@@ -184,6 +189,7 @@ class CombatRules(FormationRules, StreetRules):
         if not attackers or not defenders:
             return found + [illegal("W-Cbt/1", "an attack needs attacking units on the map and enemies in the target hex", action)]
         ctx.extra["cut_off"] = {u.id for u in attackers + defenders if self.out_of_supply(state, u)}  # before the combat
+        ctx.extra["battle_defenders"] = [u.id for u in defenders]
         found += self._odds_and_result(action, attackers, defenders, state, ctx)
         return found
 
@@ -549,6 +555,10 @@ class CombatRules(FormationRules, StreetRules):
         ctx.extra["resolved"] = ctx.extra.get("resolved", 0) + 1
         battle = ctx.extra.pop("battle", None) or (action.target,)
         ctx.extra.setdefault("resolved_hexes", set()).update(battle)
+        defender_ids = ctx.extra.pop("battle_defenders", [])
+        if len(battle) > 1 and ctx.phase_side:  # W-Cbt/5: these defenders stay protected through the action phase (C118)
+            protected = self.record(state).setdefault("one_vs_many", {}).setdefault(ctx.phase_side, [])
+            protected += [u for u in defender_ids if u not in protected]
         result = ctx.extra.pop("result", None) or ""
         cut_off = ctx.extra.pop("cut_off", set())
         bonus = ctx.extra.get("bonus") if (ctx.extra.get("bonus") or {}).get("target") == action.target else None
