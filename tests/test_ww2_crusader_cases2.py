@@ -47,3 +47,24 @@ def test_c118_the_protection_ends_with_the_turn():
     assert illegal(run("axis", first, start)) == set()
     start.turn += 1
     assert illegal(run("axis", [phase("attack_1"), declare(["PZ-2"], "0404"), attack(["PZ-2"], "0404", 6, "AD")], start)) == set()
+
+
+# --- C93, C94: card effects are not built, so a combat after a card is not called a mismatch ---------------------
+# PZ-1 (6) against GB-ARM-1 at ② (defence 3): 2:1 on the printed values; die 5 gives DeX there, D/AE at 3:1.
+BUFFED = [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 5, "D/AE", odds="3/1", eliminated=("PZ-1",))]
+
+
+def buffed_start():
+    return state({"PZ-1": "0403", "GB-ARM-1": ("0404", 1)}, status={"cp": {"axis": 3, "allied": 0}})
+
+
+def test_c93_a_combat_after_a_played_card_is_not_checked_for_strength():
+    found = run("axis", [phase("turn_start"), card("example-turn-start", "axis")] + BUFFED, start := buffed_start())
+    assert illegal(found) == set()
+    assert {"W-Res/2", "W-CRT/1"} <= warnings(found)  # said as "not checked", not passed over in silence
+    assert not start.units["PZ-1"].on_map  # the player's result is carried out
+    assert "example-turn-start" in written_state_text(start.module, start.to_json())  # recorded, and reads back
+
+
+def test_c93_the_same_combat_with_no_card_is_a_mismatch():
+    assert {"W-Res/2", "W-CRT/1"} <= illegal(run("axis", BUFFED, buffed_start()))

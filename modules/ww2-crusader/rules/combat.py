@@ -15,7 +15,7 @@ import math
 from pbem.model.actions import Combat, Special
 from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
-from pbem.rules.ruleset import TurnContext, illegal, mismatch
+from pbem.rules.ruleset import TurnContext, illegal, mismatch, warning
 
 from .base import ADVANCE_IN_ENEMY_TERRITORY, ARMOURED_DIVISION, ATTACK_SEGMENTS, COURAGE, DEPLOYED, FLAK_88
 from .formations import DUG_IN, FORMATIONS, FormationRules
@@ -252,14 +252,23 @@ class CombatRules(FormationRules, StreetRules):
         attack = sum(u.face.attack for u in attackers) + self.skill_bonus(attackers, defenders)
         defence = sum(u.face.defence for u in defenders) + self.skill_bonus(defenders, attackers, defending=True)
         defence += sum(HALFAYA in self.module.map.features[u.at] for u in defenders)  # Crusader: Halfaya Pass, 部队防御力+1 (each unit, C51)
+        cards = self.cards_in_force(state, action)
         if defence <= 0:  # W-Res/3 防御力0: DE outright (the source's sentence ends with "?"; README)
             if action.result not in (None, "DE", "E"):
-                found.append(mismatch("W-Res/3", f"the defenders' total defence is 0: the result is DE, not {action.result}", action))
+                if not cards:
+                    found.append(mismatch("W-Res/3", f"the defenders' total defence is 0: the result is DE, not {action.result}", action))
+                    ctx.extra["result"] = "DE"
+                    return found
+                found += self.card_unchecked("W-Res/3", f"the result {action.result} against a total defence of 0", cards, action)
+                ctx.extra["result"] = action.result
+                return found
             ctx.extra["result"] = "DE"
             return found
         odds = crusader_odds(attack, defence)
         text = f"{odds[0]}/{odds[1]}"
-        if action.odds is not None and action.odds.replace(":", "/") != text:
+        if action.odds is not None and action.odds.replace(":", "/") != text and cards:
+            found += self.card_unchecked("W-Res/2", f"odds {action.odds} (printed strengths give {text})", cards, action)
+        elif action.odds is not None and action.odds.replace(":", "/") != text:
             found.append(mismatch("W-Res/2", f"attack {attack} against defence {defence} is {text} (rounded in the attacker's favour, 1:5 at the lowest), not {action.odds}", action))
         shifts, missing = self.shifts(action, attackers, defenders, state, ctx)
         columns = self.tables.value("combat_results", "columns")
@@ -278,7 +287,9 @@ class CombatRules(FormationRules, StreetRules):
             position += 1 if action.roll <= 3 else -1
         position = max(0, min(len(columns) - 1, position))  # [AMBIG] shifts past the table's edge stop at it
         column = columns[position]
-        if action.column is not None and action.column.replace(":", "/") != column:
+        if action.column is not None and action.column.replace(":", "/") != column and cards:
+            found += self.card_unchecked("W-Mod/1", f"the final column {action.column} (printed strengths give {column})", cards, action)
+        elif action.column is not None and action.column.replace(":", "/") != column:
             named = ", ".join(f"{k} {v:+d}" for k, v in shifts.items()) or "none"
             found.append(mismatch("W-Mod/1", f"the final column is {column} (shifts: {named}{', assault' if assault else ''}{' ([勇气] Courage)' if assault and courage else ''}), not {action.column}", action))
         row = self.tables.value("combat_results", "rows", str(action.roll))
@@ -290,7 +301,10 @@ class CombatRules(FormationRules, StreetRules):
         result, armour_found = self._armour_shift(result, position, columns, action, attackers, defenders, ctx)
         found += armour_found
         converted = self._royal_tank_corps(result, attackers, defenders, action, state, ctx)
-        if action.result is not None and action.result not in (result, converted):
+        if action.result is not None and action.result not in (result, converted) and cards:
+            found += self.card_unchecked("W-CRT/1", f"the result {action.result} (printed strengths give {result} in {column})", cards, action)
+            result = converted = action.result  # the player's result is carried out
+        elif action.result is not None and action.result not in (result, converted):
             found.append(mismatch("W-CRT/1", f"{column} with a die of {action.roll} gives {result} ({self.tables.origin('combat_results')}), not {action.result}", action))
         if converted != result:
             ctx.outcome(action, f"{column}, die {action.roll}: {result}, D1 for the Royal Tank Corps formation", result=converted, rule="W-Form/2")
@@ -300,6 +314,19 @@ class CombatRules(FormationRules, StreetRules):
         ctx.extra["result"] = result
         found += self._effects(action, result, attackers, defenders, state, ctx)
         return found
+
+    def cards_in_force(self, state: State, action: Combat) -> list[str]:
+        """The command cards that may change this combat's strengths: those played into it and every card played this
+        turn (``status.this_turn.cards``, either side). Card effects are not built (no card text in the source), and
+        which unit a card buffed and for how long is recorded nowhere, so any of them may apply (C93, C94)."""
+        played = [str(c.get("card")) for c in self.record(state).get("cards", []) if isinstance(c, dict)]
+        return list(dict.fromkeys(list(action.cards) + played))
+
+    @staticmethod
+    def card_unchecked(rule: str, what: str, cards: list[str], action: Combat) -> list[Violation]:
+        """A comparison a card played this turn may change: a warning, not a mismatch (C93, C94)."""
+        named = ", ".join(cards[:3]) + (" ..." if len(cards) > 3 else "")
+        return [warning(rule, f"not checked: {what}: a command card played this turn ({named}) may change strengths (card effects are not built)", action)]
 
     def skill_bonus(self, side: list[UnitState], enemies: list[UnitState], defending: bool = False) -> int:
         """W-Mod/8 skills adding to a side's strength (战力: 防御时看防御力,攻击时看攻击力). [装甲师]: +1 fighting armoured
