@@ -60,7 +60,11 @@ class CardRules(ResourcePhaseRules):
         facts = self.card_facts(action.card)
         self.pay(state, side, "cp", facts.get("cost") if facts else None)
         if action.card:  # card effects are not built: later combats this turn are not checked for strength (C93)
-            self.record(state).setdefault("cards", []).append({"side": str(side), "card": action.card})
+            played = self.record(state).setdefault("cards", [])
+            entry = {"side": str(side), "card": action.card}
+            if entry not in played:
+                played.append(entry)
+                del played[:-MAX_DISCARD]  # bounded as the schema says (any card left keeps the combats unchecked)
         if action.card and side in self.module.sides:
             piles = state.cards.setdefault(side, Piles(known=False))  # the hand and draw pile are not tracked
             piles.play(action.card, action.use or "command", DISCARD)
