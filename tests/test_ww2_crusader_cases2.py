@@ -68,3 +68,30 @@ def test_c93_a_combat_after_a_played_card_is_not_checked_for_strength():
 
 def test_c93_the_same_combat_with_no_card_is_a_mismatch():
     assert {"W-Res/2", "W-CRT/1"} <= illegal(run("axis", BUFFED, buffed_start()))
+
+
+# --- C115(e): the facing shifts of a one-vs-many attack, whichever hex the log names ------------------------------
+def dug_in_pair():
+    """GB-INF-1 (0404) dug in fronting PZ-1's 0403, GB-INF-2 (0503) dug in with its rear to it; 6 against 5 + 5: 1:1."""
+    start = state({"PZ-1": "0403", "GB-INF-1": "0404", "GB-INF-2": "0503"})
+    game_map = start.module.map
+    for unit_id, at, towards in (("GB-INF-1", "0404", "0403"), ("GB-INF-2", "0503", "0403")):
+        unit = start.units[unit_id]
+        unit.markers.add("dug_in")
+        unit.facing = game_map.direction(H(at), H(towards))
+    start.units["GB-INF-2"].facing = (start.units["GB-INF-2"].facing + 3) % 6  # turned away: 0403 is on its rear
+    return start
+
+
+def one_vs_two_dug_in(named: str, column: str):
+    return run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), declare(["PZ-1"], "0503"), attack(["PZ-1"], named, 6, "AD", column=column)], dug_in_pair())
+
+
+def test_c115e_front_and_rear_in_two_hexes_cancel_whichever_hex_is_named():
+    assert illegal(one_vs_two_dug_in("0404", "1/1")) == set()
+    assert illegal(one_vs_two_dug_in("0503", "1/1")) == set()
+
+
+def test_c115e_the_first_defenders_front_alone_is_a_mismatch():
+    assert illegal(one_vs_two_dug_in("0404", "1/2")) == {"W-Mod/1"}
+    assert illegal(one_vs_two_dug_in("0503", "2/1")) == {"W-Mod/1"}

@@ -216,7 +216,9 @@ class CombatRules(FormationRules, StreetRules):
         if side_oos(self.out_of_supply(state, u) for u in defenders):
             shifts["defender_oos"] = 1
         facing = self.facing_shift(attackers, defenders)  # W-Mod/6-7
-        if facing:
+        if facing is None:
+            missing.append("the facing shift of dug-in or formed defenders of one hex facing different ways (not stated)")
+        elif facing:
             shifts["facing"] = facing
         hexes = ctx.extra.get("battle") or (action.target,)
         terrains = sorted({self.main_terrain(h) for h in hexes})
