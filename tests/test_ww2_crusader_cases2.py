@@ -95,3 +95,47 @@ def test_c115e_front_and_rear_in_two_hexes_cancel_whichever_hex_is_named():
 def test_c115e_the_first_defenders_front_alone_is_a_mismatch():
     assert illegal(one_vs_two_dug_in("0404", "1/2")) == {"W-Mod/1"}
     assert illegal(one_vs_two_dug_in("0503", "2/1")) == {"W-Mod/1"}
+
+
+# --- C123: the street-fight resolution's results keep their meaning (但是战果描述一样) -----------------------------
+def six_to_one(*after, **options):
+    """Town 0303: PZ-1 + IT-INF-1 + IT-INF-2 (4 + 4 + 4 = 12) against GB-ARM-1 at ① (2): 6:1, PZ-1 chosen takes D
+    (stamina 5 as the case's A1: 5 − 2 − 2 = 1, not disordered)."""
+    start = state({"PZ-1": "0303", "IT-INF-1": "0303", "IT-INF-2": "0303", "GB-ARM-1": ("0303", 2)}, status={"stamina": {"PZ-1": 5}})
+    start.status["street_fights"] = ["0303"]
+    start.options = dict(options)
+    found = run("axis", [phase("turn_end"), special("street_resolution", ["PZ-1"], "0303"), *after], start)
+    return illegal(found), start
+
+
+def test_c123i_a_unit_taking_d_in_the_resolution_may_retreat():
+    # [AMBIG] D: 可以主动撤退至多两格; default street_result_retreat: allowed
+    found, start = six_to_one(special("street_retreat", ["PZ-1"], "0403"))
+    assert found == set() and start.units["PZ-1"].at == H("0403") and start.units["PZ-1"].tallies["stamina"] == 1
+    assert six_to_one()[0] == set()  # or stays: the retreat is optional
+
+
+def test_c123i_a_unit_with_no_result_may_not_retreat_and_the_other_reading():
+    assert six_to_one(special("street_retreat", ["IT-INF-2"], "0403"))[0] == {"W-Street/6"}  # not chosen: no result
+    assert six_to_one(special("street_retreat", ["PZ-1"], "0403"), street_result_retreat="disordered_only")[0] == {"W-Street/6"}
+
+
+def street_pair(stamina: int, step: int = 0):
+    """PZ-1 (defence 4, stamina 2) against GB-INF-1 (defence 5 at ③, 4 at ②) in 0303: 1:1, both De and −2."""
+    start = state({"PZ-1": "0303", "GB-INF-1": ("0303", step)}, status={"stamina": {"PZ-1": 2, "GB-INF-1": stamina}})
+    start.status["street_fights"] = ["0303"]
+    assert illegal(run("axis", [phase("turn_end"), special("street_resolution", [], "0303")], start)) == set()
+    return start
+
+
+def test_c123_pair_a_unit_already_disordered_takes_no_second_de():
+    start = street_pair(0)  # already at 0 before the resolution: it does not fall into disorder (陷入混乱) now
+    assert start.units["GB-INF-1"].step == 1
+    start = street_pair(0, step=1)  # at ②: one De to ①, still on the map
+    assert start.units["GB-INF-1"].on_map and start.units["GB-INF-1"].step == 2
+
+
+def test_c123_a_unit_falling_into_disorder_takes_the_second_de():
+    start = street_pair(3)
+    assert start.units["PZ-1"].step == 2  # stamina 2 → 0 in this resolution: De, then De again
+    assert start.units["GB-INF-1"].step == 1  # stamina 3 → 1: one De
