@@ -4,7 +4,7 @@ Each case gets a legal and an illegal test; units and hexes are the tiny map's (
 
 from __future__ import annotations
 
-from ww2_crusader_support import SRC, H, attack, card, declare, illegal, move, phase, run, state
+from ww2_crusader_support import FOLDER, SRC, H, attack, build_module, card, declare, illegal, move, phase, run, state
 
 from pbem.model.actions import Special
 from pbem.model.state import written_state_text
@@ -139,3 +139,28 @@ def test_c123_a_unit_falling_into_disorder_takes_the_second_de():
     start = street_pair(3)
     assert start.units["PZ-1"].step == 2  # stamina 2 → 0 in this resolution: De, then De again
     assert start.units["GB-INF-1"].step == 1  # stamina 3 → 1: one De
+
+
+# --- C142: a reorganisation places the new unit in the old one's hex, within the stacking limits ------------------
+def _infantry_reorganises(tables):
+    tables["unit_values"]["types"]["it_inf"] = dict(tables["unit_values"]["types"]["it_inf"], reorganise={"into": "pz", "cost": 2})
+
+
+REORGANISING = build_module(FOLDER / "ww2-crusader-reorganise", _infantry_reorganises)
+
+
+def reorganised_in(town: str):
+    start = state({"IT-INF-1": town, "IT-INF-2": town, "PZ-1": town}, status={"rp": {"axis": 10, "allied": 0}})
+    start.module = REORGANISING
+    reorganise = Special(index=0, source=SRC, order="reorganise", units=("IT-INF-1",), result="PZ-2")
+    return illegal(run("axis", [phase("reinforcement_entry"), reorganise], start, module=REORGANISING)), start
+
+
+def test_c142_a_reorganisation_that_fits_the_hex_is_legal():
+    # plain with road and rail: 4 units, 3 armoured (and the test counters have no designation: no false twin, W-Unit/1)
+    found, start = reorganised_in("0103")
+    assert found == set() and start.units["PZ-2"].at == H("0103") and start.units["IT-INF-1"].box == "removed"
+
+
+def test_c142_a_reorganisation_that_overstacks_the_hex_is_illegal():
+    assert reorganised_in("0303")[0] == {"W-Stack/1"}  # a town: 1 armoured; PZ-1 is there already

@@ -96,8 +96,8 @@ class ResourceRules(SupplyRules):
 
     def after_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
         if action.order == "reorganise":
-            self._after_reorganise(action, state)
-            return []
+            where = self._after_reorganise(action, state)
+            return self.touch(ctx, where, state, action) if where is not None else []  # placement never overstacks (C142)
         if action.order in ("street_fight", "street_resolution"):
             getattr(self, f"after_{action.order}")(action, state, ctx)
             return self.check_stacking(state, (action.at,), ctx, action) if action.order == "street_fight" and action.at is not None else []
@@ -232,8 +232,9 @@ class ResourceRules(SupplyRules):
             return [illegal("W-Reorg/1", f"{name} was already reorganised this turn", action)]
         if self.marked(state, "replenished", unit.id):
             return [illegal("W-Reorg/1", f"{name} was replenished this turn: a unit may not both reorganise and replenish (进行了整编就不能进行补员)", action)]
-        twin = next((o.id for o in state.units.values() if o.id not in (unit.id, new.id) and o.side == new.side and (o.on_map or o.box in (ZONE_1, ZONE_2))
-                     and o.unit.type.attributes.get("designation") == new.unit.type.attributes.get("designation")), None)
+        designation = new.unit.type.attributes.get("designation")  # none (a group's or the test counters): no twin by name
+        twin = None if designation is None else next((o.id for o in state.units.values() if o.id not in (unit.id, new.id) and o.side == new.side
+                                                     and (o.on_map or o.box in (ZONE_1, ZONE_2)) and o.unit.type.attributes.get("designation") == designation), None)
         if twin is not None:
             return [illegal("W-Unit/1", f"{self.name(new.id)} may not come in while {self.name(twin)} is in play (同名单位)", action)]
         found = self.spend(state, unit.side, "rp", rule.get("cost"), f"reorganising {name}", "W-Reorg/1", action, ctx)
@@ -243,12 +244,13 @@ class ResourceRules(SupplyRules):
             return found
         return found + self._replenish_place(unit, state, action)
 
-    def _after_reorganise(self, action: Special, state: State) -> None:
+    def _after_reorganise(self, action: Special, state: State) -> int | None:
+        """Put the new unit in the old one's hex at its state; the hex (None when nothing was placed)."""
         unit = state.units.get(action.units[0]) if len(action.units) == 1 else None
         new = state.units.get((action.result or "").strip())
         rule = (self.values(unit).get("reorganise") or {}) if unit is not None else {}
         if unit is None or new is None or not unit.on_map or new.on_map or new.unit.type.id != rule.get("into"):
-            return
+            return None
         self.pay(state, unit.side, "rp", rule.get("cost"))
         where, level = unit.at, self.establishment(unit)
         state.remove(unit.id, "removed")  # the old unit and its card leave the game (移出游戏)
@@ -257,6 +259,7 @@ class ResourceRules(SupplyRules):
         for unit_id in (unit.id, new.id):
             self.mark(state, "reorganised", unit_id)
         self.mark(state, "second_round_only", new.id)
+        return where
 
     def after_replace(self, action: Replace, state: State, ctx: TurnContext) -> list[Violation]:
         unit = state.units.get(action.unit)
