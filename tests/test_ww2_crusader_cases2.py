@@ -164,3 +164,31 @@ def test_c142_a_reorganisation_that_fits_the_hex_is_legal():
 
 def test_c142_a_reorganisation_that_overstacks_the_hex_is_illegal():
     assert reorganised_in("0303")[0] == {"W-Stack/1"}  # a town: 1 armoured; PZ-1 is there already
+
+
+# --- C126(e), C121: the units of a street fight started in the first attack segment are first-round units --------
+def street_started(*after, **options):
+    """PZ-1 (0403) and PZ-2 (0203) declare on the town 0303 (GB-INF-1); the defender chooses a street fight and PZ-1
+    moves in, PZ-2 stays outside."""
+    start = state({"PZ-1": "0403", "PZ-2": "0203", "GB-INF-1": "0303"})
+    start.options = dict(options)
+    found = run("axis", [phase("attack_1"), declare(["PZ-1", "PZ-2"], "0303"), special("street_fight", ["PZ-1"], "0303"), *after], start)
+    return illegal(found), start
+
+
+def test_c126e_a_unit_that_entered_at_the_trigger_leaves_next_turn():
+    found, start = street_started()
+    assert found == set()
+    start.turn += 1
+    assert illegal(run("axis", [phase("move_1"), move("PZ-1", "0203")], start)) == set()
+
+
+def test_c126e_a_unit_that_entered_at_the_trigger_may_not_move_in_round_2():
+    assert street_started(phase("recovery"), phase("move_2"), move("PZ-1", "0203"))[0] == {"W-Round/1"}
+
+
+def test_c121_a_declared_attacker_that_stayed_outside_has_acted():
+    # [AMBIG] C121 reading 1 (the attack went ahead as a street fight): option street_declared: acted (default) | free
+    later = (phase("recovery"), phase("move_2"), move("PZ-2", "0103"))
+    assert street_started(*later)[0] == {"W-Round/1"}
+    assert street_started(*later, street_declared="free")[0] == set()

@@ -53,10 +53,21 @@ class StreetRules(SupplyRules):
             fights.append(self.where(target))
         ctx.extra.setdefault("resolved_hexes", set()).add(target)
         ctx.extra["resolved"] = ctx.extra.get("resolved", 0) + 1
+        first = ATTACK_SEGMENTS.get(ctx.phase or "") == 1
         for unit_id in action.units:
             if unit_id in state.units and state.units[unit_id].on_map:
                 state.place(unit_id, target)
                 self.mark(state, "attacked", unit_id)
+                if first:
+                    self.mark(state, "first_round", unit_id)  # C126(e): it attacked in the first round
+        if self.module.options.get("street_declared", "acted") == "acted":
+            # [AMBIG] C121 reading 1: the attack went ahead as a street fight; its declared attackers that stayed outside
+            # took part in it too (option street_declared: free, reading 2: they took part in no combat)
+            for unit_id in {u for t, units in ctx.extra.get("declared", []) if t == target for u in units} - set(action.units):
+                if unit_id in state.units and state.units[unit_id].on_map:
+                    self.mark(state, "attacked", unit_id)
+                    if first:
+                        self.mark(state, "first_round", unit_id)
 
     def street_bands(self, big: int, small: int) -> int:
         """The ratio, larger first, rounded down, at least 1:1 (向下取整,最小为1:1)."""
