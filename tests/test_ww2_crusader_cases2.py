@@ -192,3 +192,45 @@ def test_c121_a_declared_attacker_that_stayed_outside_has_acted():
     later = (phase("recovery"), phase("move_2"), move("PZ-2", "0103"))
     assert street_started(*later)[0] == {"W-Round/1"}
     assert street_started(*later, street_declared="free")[0] == set()
+
+
+# --- C114(b), C132, C111, C117(d): eliminations and losses are what the result gives ------------------------------
+def one_against_two(*actions):
+    return run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), declare(["PZ-1"], "0503"), *actions], state(TWO))
+
+
+def test_c114b_d1_retreats_and_destroys_no_one():
+    # 6 against 4 + 4: 1:1, a 1 is D1; each defender retreats from its own hex
+    ok = attack(["PZ-1"], "0404", 1, "D1", retreats={"GB-INF-1": ["0405"], "GB-INF-2": ["0603"]})
+    assert illegal(one_against_two(ok)) == set()
+
+
+def test_c114b_a_defender_destroyed_by_a_d1_is_illegal():
+    bad = attack(["PZ-1"], "0404", 1, "D1", retreats={"GB-INF-1": ["0405"]}, eliminated=("GB-INF-2",))
+    assert illegal(one_against_two(bad)) == {"W-CRT/1"}
+    lost = attack(["PZ-1"], "0404", 1, "D1", retreats={"GB-INF-1": ["0405"], "GB-INF-2": ["0603"]}, losses_defender=("GB-INF-2",))
+    assert illegal(one_against_two(lost)) == {"W-CRT/1"}  # nor a state lost: D1 is a retreat
+    attacker = attack(["PZ-1"], "0404", 1, "D1", retreats={"GB-INF-1": ["0405"], "GB-INF-2": ["0603"]}, losses_attacker=("PZ-1",))
+    assert illegal(one_against_two(attacker)) == {"W-CRT/1"}
+
+
+def test_c132_a_war_weary_unit_with_a_retreat_is_not_destroyed():
+    # GB-HQ-1 (war-weary, defence 0) with GB-INF-1 (②, 4): 6 against 4 = 2:1, a 2 is D1; 0405 is free for both
+    start = state({"PZ-1": "0403", "GB-INF-1": ("0404", 1), "GB-HQ-1": "0404"})
+    both = dict(retreats={"GB-INF-1": ["0405"], "GB-HQ-1": ["0405"]})
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 2, "D1", **both)], start)) == set()
+    start = state({"PZ-1": "0403", "GB-INF-1": ("0404", 1), "GB-HQ-1": "0404"})
+    gone = attack(["PZ-1"], "0404", 2, "D1", retreats={"GB-INF-1": ["0405"]}, eliminated=("GB-HQ-1",))
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), gone], start)) == {"W-CRT/1"}
+
+
+def test_c111_c117d_total_defence_0_is_de_and_its_effects_are_checked():
+    start = state({"PZ-1": "0403", "GB-HQ-1": "0404"})
+    found = run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 3, "DE")], start)
+    assert illegal(found) == {"W-CRT/1"}  # DE, and GB-HQ-1 not listed as destroyed
+    start = state({"PZ-1": "0403", "GB-HQ-1": "0404"})
+    far = attack(["PZ-1"], "0404", 3, "DE", eliminated=("GB-HQ-1",), advance=("PZ-1",), advance_paths={"PZ-1": (H("0404"), H("0504"))})
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), far], start)) == set()  # C117(d): leaving 0 ≥ 0
+    start = state({"PZ-1": "0403", "GB-HQ-1": "0404"})
+    river = attack(["PZ-1"], "0404", 3, "DE", eliminated=("GB-HQ-1",), advance=("PZ-1",), advance_paths={"PZ-1": (H("0404"), H("0405"))})
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), river], start)) == {"W-Adv/2"}  # the river bar holds

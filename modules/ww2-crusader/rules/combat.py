@@ -256,16 +256,14 @@ class CombatRules(FormationRules, StreetRules):
         defence += sum(HALFAYA in self.module.map.features[u.at] for u in defenders)  # Crusader: Halfaya Pass, 部队防御力+1 (each unit, C51)
         cards = self.cards_in_force(state, action)
         if defence <= 0:  # W-Res/3 防御力0: DE outright (the source's sentence ends with "?"; README)
-            if action.result not in (None, "DE", "E"):
-                if not cards:
-                    found.append(mismatch("W-Res/3", f"the defenders' total defence is 0: the result is DE, not {action.result}", action))
-                    ctx.extra["result"] = "DE"
-                    return found
+            if action.result not in (None, "DE", "E") and cards:
                 found += self.card_unchecked("W-Res/3", f"the result {action.result} against a total defence of 0", cards, action)
                 ctx.extra["result"] = action.result
                 return found
             ctx.extra["result"] = "DE"
-            return found
+            if action.result not in (None, "DE", "E"):
+                return found + [mismatch("W-Res/3", f"the defenders' total defence is 0: the result is DE, not {action.result}", action)]
+            return found + self._effects(action, "DE", attackers, defenders, state, ctx)  # its eliminations and advance (C111, C117(d))
         odds = crusader_odds(attack, defence)
         text = f"{odds[0]}/{odds[1]}"
         if action.odds is not None and action.odds.replace(":", "/") != text and cards:
@@ -411,6 +409,7 @@ class CombatRules(FormationRules, StreetRules):
                 found.append(illegal("W-CRT/1", f"{result}: every attacker loses one state; not listed: {', '.join(missing)}", action))
         if result == "DeX":
             found += self._zero_strength(action, attackers, defenders)
+        found += self._unearned(action, result, mine, theirs, attackers, defenders, state, ctx)
         found += self._retreats(action, theirs, attackers, defenders, state, ctx)
         found += self._advance(action, attackers, defenders, state, ctx)
         destroyed = set(action.eliminated) | {u.id for u in defenders if u.id in action.losses_defender and self.establishment(u) <= 1}
@@ -418,6 +417,45 @@ class CombatRules(FormationRules, StreetRules):
         bonus = ctx.extra.get("bonus")
         if bonus and bonus["target"] == action.target and any(len(action.advance_paths.get(u, ())) > 1 for u in action.advance):
             found.append(illegal("W-Bonus/1", "after a bonus attack the formation may advance but not a second hex (不能进行二次推进)", action))
+        return found
+
+    def _unearned(self, action: Combat, result: str, mine: str, theirs: str, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
+        """W-CRT/1: units destroyed and states lost only as the result gives them (C114(b), C132). A defender is destroyed
+        by DE/E; by De, DeX or D2 (which becomes De with no retreat) when at ①; by DeX at defence 0 (W-CRT/3); or,
+        war-weary ([厌战]), when it has no 1-hex retreat (C132(d)(e) either reading). An attacker by AE; by ADe (DeX)
+        at ① or, DeX, at attack 0. A state is lost by De, DeX or D2 (defenders) and ADe or DeX (attackers), once."""
+        found: list[Violation] = []
+        by_defender, by_attacker = {u.id: u for u in defenders}, {u.id: u for u in attackers}
+        unresolved = {t for t, _ in ctx.extra.get("declared", []) if t not in (ctx.extra.get("battle") or (action.target,))} - ctx.extra.get("resolved_hexes", set())
+        attacker_at = {u.at for u in attackers}
+        for unit_id in dict.fromkeys(action.eliminated):
+            name = self.name(unit_id)
+            if unit_id in by_defender:
+                unit = by_defender[unit_id]
+                war_weary = "War-weary" in (self.values(unit).get("skills") or ())
+                # a D2 that cannot go 2 hexes is no retreat too (C55 reading 2, option d2_short_retreat: de)
+                need = 2 if theirs == "D2" and self.module.options.get("d2_short_retreat", "de") == "de" else 1
+                if theirs in ("DE", "E") or (theirs in ("De", "DeX", "D2") and self.establishment(unit) <= 1) \
+                        or (result == "DeX" and unit.face.defence == 0) \
+                        or (war_weary and theirs in MAY_RETREAT and not self._can_retreat(unit, unit.at, need, attacker_at, unresolved, state)):
+                    continue
+                found.append(illegal("W-CRT/1", f"{result}: {name} is not destroyed by it (it is listed as eliminated)", action))
+            elif unit_id in by_attacker:
+                unit = by_attacker[unit_id]
+                if mine == "AE" or (mine == "ADe" and (self.establishment(unit) <= 1 or (result == "DeX" and unit.face.attack == 0))):
+                    continue
+                found.append(illegal("W-CRT/1", f"{result}: the attacker {name} is not destroyed by it (it is listed as eliminated)", action))
+            else:
+                found.append(illegal("W-CRT/1", f"{name} is listed as eliminated but takes no part in this combat", action))
+        for losses, side, units, allowed in ((action.losses_defender, "defender", by_defender, theirs in ("De", "DeX", "D2")),
+                                              (action.losses_attacker, "attacker", by_attacker, mine in ("ADe", "AE"))):
+            for unit_id in dict.fromkeys(losses):
+                if unit_id not in units:
+                    found.append(illegal("W-CRT/1", f"{self.name(unit_id)} is listed as a {side}'s loss but is no {side} of this combat", action))
+                elif not allowed:
+                    found.append(illegal("W-CRT/1", f"{result}: no {side} loses a state (受损); {self.name(unit_id)} is listed", action))
+                elif list(losses).count(unit_id) > 1:
+                    found.append(illegal("W-CRT/1", f"{result}: {self.name(unit_id)} loses one state, not {list(losses).count(unit_id)}", action))
         return found
 
     def _advance(self, action: Combat, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
@@ -529,6 +567,8 @@ class CombatRules(FormationRules, StreetRules):
                 continue
             if len(path) < need:
                 war_weary = "War-weary" in (self.values(unit).get("skills") or ())
+                # a D2 that cannot go 2 hexes is no retreat too (C55 reading 2, option d2_short_retreat: de)
+                need = 2 if theirs == "D2" and self.module.options.get("d2_short_retreat", "de") == "de" else 1
                 if war_weary and not self._can_retreat(unit, unit.at, 1, attacker_at, unresolved, state):
                     found.append(illegal("W-CRT/2", f"{name} is war-weary ([厌战]) and has no retreat: it is destroyed (承受任何无路可退战果时直接被消灭)", action))
                     continue
