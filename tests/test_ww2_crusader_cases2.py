@@ -234,3 +234,19 @@ def test_c111_c117d_total_defence_0_is_de_and_its_effects_are_checked():
     start = state({"PZ-1": "0403", "GB-HQ-1": "0404"})
     river = attack(["PZ-1"], "0404", 3, "DE", eliminated=("GB-HQ-1",), advance=("PZ-1",), advance_paths={"PZ-1": (H("0404"), H("0405"))})
     assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), river], start)) == {"W-Adv/2"}  # the river bar holds
+
+
+def test_c115e_dug_in_defenders_of_one_hex_facing_different_ways_leave_the_column_unchecked():
+    start = state({"PZ-1": "0403", "GB-INF-1": ("0404", 1), "GB-INF-2": ("0404", 1)})  # 6 against 4 + 4: 1:1
+    front = start.module.map.direction(H("0404"), H("0403"))
+    for unit_id, facing in (("GB-INF-1", front), ("GB-INF-2", (front + 3) % 6)):
+        start.units[unit_id].markers.add("dug_in")
+        start.units[unit_id].facing = facing
+    found = run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 6, "AD", column="1/2")], start)
+    assert illegal(found) == set() and "W-CRT/1" in warnings(found)  # not stated: not checked, not refused
+    start = state({"PZ-1": "0403", "GB-INF-1": ("0404", 1), "GB-INF-2": ("0404", 1)})
+    for unit_id in ("GB-INF-1", "GB-INF-2"):  # both fronting the attacker: −1
+        start.units[unit_id].markers.add("dug_in")
+        start.units[unit_id].facing = front
+    found = run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 6, "ADe", column="1/1", losses_attacker=("PZ-1",))], start)
+    assert illegal(found) == {"W-Mod/1"}  # 1:1 shifted to 1:2, where a 6 is ADe
