@@ -250,3 +250,10 @@ def test_c115e_dug_in_defenders_of_one_hex_facing_different_ways_leave_the_colum
         start.units[unit_id].facing = front
     found = run("axis", [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 6, "ADe", column="1/1", losses_attacker=("PZ-1",))], start)
     assert illegal(found) == {"W-Mod/1"}  # 1:1 shifted to 1:2, where a 6 is ADe
+
+
+def test_c114_a_de_loses_one_state_a_unit():
+    both = attack(["PZ-1"], "0404", 4, "DeX", losses_defender=("GB-INF-1", "GB-INF-2"), losses_attacker=("PZ-1",))
+    assert illegal(one_against_two(both)) == set()  # 1:1, a 4 is DeX
+    twice = attack(["PZ-1"], "0404", 4, "DeX", losses_defender=("GB-INF-1", "GB-INF-1", "GB-INF-2"), losses_attacker=("PZ-1",))
+    assert illegal(one_against_two(twice)) == {"W-CRT/1"}

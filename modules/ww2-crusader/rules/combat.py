@@ -11,6 +11,7 @@ a value none gives is reported as not checked.
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 from pbem.model.actions import Combat, Special
 from pbem.model.state import State, UnitState
@@ -422,7 +423,8 @@ class CombatRules(FormationRules, StreetRules):
     def _unearned(self, action: Combat, result: str, mine: str, theirs: str, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
         """W-CRT/1: units destroyed and states lost only as the result gives them (C114(b), C132). A defender is destroyed
         by DE/E; by De, DeX or D2 (which becomes De with no retreat) when at ①; by DeX at defence 0 (W-CRT/3); or,
-        war-weary ([厌战]), when it has no 1-hex retreat (C132(d)(e) either reading). An attacker by AE; by ADe (DeX)
+        war-weary ([厌战]), when it has no retreat (1 hex; for D2, 2 unless option d2_short_retreat: retreat_one; C132(d)(e)
+        either reading). An attacker by AE; by ADe (DeX)
         at ① or, DeX, at attack 0. A state is lost by De, DeX or D2 (defenders) and ADe or DeX (attackers), once."""
         found: list[Violation] = []
         by_defender, by_attacker = {u.id: u for u in defenders}, {u.id: u for u in attackers}
@@ -449,13 +451,14 @@ class CombatRules(FormationRules, StreetRules):
                 found.append(illegal("W-CRT/1", f"{name} is listed as eliminated but takes no part in this combat", action))
         for losses, side, units, allowed in ((action.losses_defender, "defender", by_defender, theirs in ("De", "DeX", "D2")),
                                               (action.losses_attacker, "attacker", by_attacker, mine in ("ADe", "AE"))):
-            for unit_id in dict.fromkeys(losses):
+            counts = Counter(losses)
+            for unit_id in counts:
                 if unit_id not in units:
                     found.append(illegal("W-CRT/1", f"{self.name(unit_id)} is listed as a {side}'s loss but is no {side} of this combat", action))
                 elif not allowed:
                     found.append(illegal("W-CRT/1", f"{result}: no {side} loses a state (受损); {self.name(unit_id)} is listed", action))
-                elif list(losses).count(unit_id) > 1:
-                    found.append(illegal("W-CRT/1", f"{result}: {self.name(unit_id)} loses one state, not {list(losses).count(unit_id)}", action))
+                elif counts[unit_id] > 1:
+                    found.append(illegal("W-CRT/1", f"{result}: {self.name(unit_id)} loses one state, not {counts[unit_id]}", action))
         return found
 
     def _advance(self, action: Combat, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
