@@ -257,3 +257,31 @@ def test_c114_a_de_loses_one_state_a_unit():
     assert illegal(one_against_two(both)) == set()  # 1:1, a 4 is DeX
     twice = attack(["PZ-1"], "0404", 4, "DeX", losses_defender=("GB-INF-1", "GB-INF-1", "GB-INF-2"), losses_attacker=("PZ-1",))
     assert illegal(one_against_two(twice)) == {"W-CRT/1"}
+
+
+# --- C137: [Guards] and [War-weary] by the text's Chinese names too (README: English or the text's Chinese name) ---
+def _chinese_skill_names(tables):
+    tables["unit_values"]["types"]["IT-INF-1"] = {"skills": ["近卫"]}
+    tables["unit_values"]["types"]["GB-HQ-1"] = {"skills": ["厌战"]}
+
+
+CHINESE_SKILLS = build_module(FOLDER / "ww2-crusader-chinese-skills", _chinese_skill_names)
+
+
+def test_c137_guards_by_its_chinese_name_recovers_two_in_limited_supply():
+    for unit_id, gained in (("IT-INF-1", 2), ("IT-INF-2", 1)):  # 0402: limited supply (+1), [近卫] +2 whenever supplied
+        start = state({unit_id: "0402"}, status={"stamina": {unit_id: 1}})
+        start.module = CHINESE_SKILLS
+        assert illegal(run("axis", [phase("recovery")], start, module=CHINESE_SKILLS)) == set()
+        assert start.units[unit_id].tallies["stamina"] == 1 + gained
+
+
+def test_c137_war_weary_by_its_chinese_name_is_destroyed_with_no_retreat():
+    # as C54: GB-INF-1 and GB-HQ-1 ([厌战]) surrounded: 11 against 5 + 0, cut off: 4:1, a 4 is D1
+    def played(**fields):
+        start = state({"PZ-1": ("0403", 1), "PZ-2": ("0304", 1), "IT-INF-1": "0505", "GB-INF-1": "0404", "GB-HQ-1": "0404"})
+        start.module = CHINESE_SKILLS
+        acts = [phase("attack_1"), declare(["PZ-1", "PZ-2", "IT-INF-1"], "0404"), attack(["PZ-1", "PZ-2", "IT-INF-1"], "0404", 4, "D1", **fields)]
+        return illegal(run("axis", acts, start, module=CHINESE_SKILLS))
+    assert played(eliminated=("GB-HQ-1",)) == set()
+    assert played() == {"W-CRT/2"}

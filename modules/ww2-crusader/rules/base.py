@@ -34,6 +34,8 @@ FLAK_88 = ("8.8cm Flak", "8.8cm Flak")
 INFILTRATION = ("Infiltration", "穿插")
 ADVANCE_IN_ENEMY_TERRITORY = ("Advance in enemy territory", "在敌境中前进")
 COURAGE = ("Courage", "勇气")
+GUARDS = ("Guards", "近卫")
+WAR_WEARY = ("War-weary", "厌战")
 DEPLOYED = "deployed"  # the marker of an artillery unit in its deployed state (展开状态)
 
 

@@ -18,7 +18,7 @@ from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal, mismatch, warning
 
-from .base import ADVANCE_IN_ENEMY_TERRITORY, ARMOURED_DIVISION, ATTACK_SEGMENTS, COURAGE, DEPLOYED, FLAK_88
+from .base import ADVANCE_IN_ENEMY_TERRITORY, ARMOURED_DIVISION, ATTACK_SEGMENTS, COURAGE, DEPLOYED, FLAK_88, WAR_WEARY
 from .formations import DUG_IN, FORMATIONS, FormationRules
 from .street import StreetRules
 
@@ -434,7 +434,7 @@ class CombatRules(FormationRules, StreetRules):
             name = self.name(unit_id)
             if unit_id in by_defender:
                 unit = by_defender[unit_id]
-                war_weary = "War-weary" in (self.values(unit).get("skills") or ())
+                war_weary = self.has_skill(unit, WAR_WEARY)
                 # a D2 that cannot go 2 hexes is no retreat too (C55 reading 2, option d2_short_retreat: de)
                 need = 2 if theirs == "D2" and self.module.options.get("d2_short_retreat", "de") == "de" else 1
                 if theirs in ("DE", "E") or (theirs in ("De", "DeX", "D2") and self.establishment(unit) <= 1) \
@@ -569,7 +569,7 @@ class CombatRules(FormationRules, StreetRules):
                     found.append(illegal("W-CRT/1", f"D2: {name} cannot retreat 2 hexes but can 1, and, read so (option d2_short_retreat: retreat_one), retreats it", action))
                 continue
             if len(path) < need:
-                war_weary = "War-weary" in (self.values(unit).get("skills") or ())
+                war_weary = self.has_skill(unit, WAR_WEARY)
                 # a D2 that cannot go 2 hexes is no retreat too (C55 reading 2, option d2_short_retreat: de)
                 need = 2 if theirs == "D2" and self.module.options.get("d2_short_retreat", "de") == "de" else 1
                 if war_weary and not self._can_retreat(unit, unit.at, 1, attacker_at, unresolved, state):
