@@ -4,7 +4,7 @@ Each case gets a legal and an illegal test; units and hexes are the tiny map's (
 
 from __future__ import annotations
 
-from ww2_crusader_support import FOLDER, SRC, H, attack, build_module, card, declare, illegal, move, phase, run, state
+from ww2_crusader_support import FOLDER, SRC, H, attack, build_module, card, declare, illegal, move, phase, recruit, run, state
 
 from pbem.model.actions import Special
 from pbem.model.state import written_state_text
@@ -285,3 +285,19 @@ def test_c137_war_weary_by_its_chinese_name_is_destroyed_with_no_retreat():
         return illegal(run("axis", acts, start, module=CHINESE_SKILLS))
     assert played(eliminated=("GB-HQ-1",)) == set()
     assert played() == {"W-CRT/2"}
+
+
+# --- C141(b): a unit reorganised away has left the game (直接移出游戏) ---------------------------------------------
+def recruited(box: str):
+    start = state({}, status={"rp": {"axis": 10, "allied": 0}})
+    start.units["IT-INF-1"].box = box
+    return illegal(run("axis", [phase("reinforcement_declaration"), recruit("IT-INF-1")], start))
+
+
+def test_c141_a_unit_from_the_pool_or_eliminated_may_be_recruited():
+    assert recruited("pool") == set()
+    assert recruited("eliminated") == set()  # (c): silent, so not refused
+
+
+def test_c141b_a_reorganised_unit_may_not_be_recruited_again():
+    assert recruited("removed") == {"W-Reorg/1"}

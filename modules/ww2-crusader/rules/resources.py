@@ -83,6 +83,9 @@ class ResourceRules(SupplyRules):
             if unit is None or unit.on_map or unit.box in (ZONE_1, ZONE_2):
                 found.append(illegal("W-Reinf/1", f"{unit_id} is not a unit that can be recruited (on the map or already waiting)", action))
                 continue
+            if unit.box == "removed":  # C141(b): a unit reorganised away has left the game (直接移出游戏)
+                found.append(illegal("W-Reorg/1", f"{self.name(unit_id)} was reorganised into another unit and has left the game (移出游戏): it cannot be recruited", action))
+                continue
             twin = self.same_formation_in_play(state, unit)
             if twin is not None:
                 found.append(illegal("W-Unit/1", f"{self.name(unit_id)} may not be recruited while {self.name(twin)} is in play: the same designation, or one formation through reorganisations (同名单位)", action))
