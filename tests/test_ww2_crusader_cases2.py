@@ -4,10 +4,13 @@ Each case gets a legal and an illegal test; units and hexes are the tiny map's (
 
 from __future__ import annotations
 
-from ww2_crusader_support import FOLDER, SRC, H, attack, build_module, card, declare, illegal, move, phase, recruit, run, state
+from ww2_crusader_support import COUNTERS, FOLDER, SRC, H, _type, attack, build_module, card, declare, illegal, move, phase, recruit, run, state
+
+import json
 
 from pbem.model.actions import Special
-from pbem.model.state import written_state_text
+from pbem.model.module import load_module
+from pbem.model.state import State, UnitState, written_state_text
 
 
 def special(order, units, at=None):
@@ -301,3 +304,41 @@ def test_c141_a_unit_from_the_pool_or_eliminated_may_be_recruited():
 
 def test_c141b_a_reorganised_unit_may_not_be_recruited_again():
     assert recruited("removed") == {"W-Reorg/1"}
+
+
+# --- C124(b): both street-fight totals 0: both sides DE (若一方巷战总战力为零 holds for each side) ----------------------
+def _with_axis_headquarters():
+    folder = FOLDER / "ww2-crusader-axis-hq"
+    build_module(folder)
+    counters = json.loads(json.dumps(COUNTERS))
+    counters["counter_types"]["de_hq"] = _type("axis", "headquarters", False, [(0, 0, 2), (0, 0, 2)])
+    counters["units"].append({"id": "DE-HQ-1", "type": "de_hq"})
+    (folder / "counters.json").write_text(json.dumps(counters), encoding="utf-8")
+    return load_module(folder)
+
+
+AXIS_HQ = _with_axis_headquarters()
+
+
+def street_zero(axis_unit: str):
+    """``axis_unit`` and GB-HQ-1 (defence 0) in a street fight in 0303, resolved."""
+    start = State(AXIS_HQ, scenario=None, turn=2, side="axis", phase=None)
+    start.first_side = "axis"
+    for unit_id, unit_def in AXIS_HQ.units.items():
+        start.units[unit_id] = UnitState(unit=unit_def, side=unit_def.type.side, box="pool")
+    for unit_id in (axis_unit, "GB-HQ-1"):
+        start.place(unit_id, H("0303"))
+    start.status = {"street_fights": ["0303"]}
+    found = run("axis", [phase("turn_end"), special("street_resolution", [], "0303")], start, module=AXIS_HQ)
+    return illegal(found), start
+
+
+def test_c124b_both_sides_at_0_are_both_destroyed():
+    found, start = street_zero("DE-HQ-1")
+    assert found == set() and not start.units["DE-HQ-1"].on_map and not start.units["GB-HQ-1"].on_map
+    assert start.status["street_fights"] == []
+
+
+def test_c124a_only_the_side_at_0_is_destroyed():
+    found, start = street_zero("IT-INF-1")
+    assert found == set() and start.units["IT-INF-1"].on_map and not start.units["GB-HQ-1"].on_map

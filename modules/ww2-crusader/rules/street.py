@@ -107,7 +107,7 @@ class StreetRules(SupplyRules):
         took: list[str] = []  # the units taking D or De (战果描述一样: each may retreat up to two hexes, C123(i))
         for unit in units:
             if small == 0:
-                if unit.side == small_side:
+                if totals.get(unit.side, 0) == 0:  # 若一方巷战总战力为零: each side at 0, both when both are (C124(b))
                     state.remove(unit.id)
                 continue
             smaller = unit.side == small_side
