@@ -4,7 +4,7 @@ Each case gets a legal and an illegal test; units and hexes are the tiny map's (
 
 from __future__ import annotations
 
-from ww2_crusader_support import COUNTERS, FOLDER, SRC, H, _type, attack, build_module, card, declare, illegal, move, phase, recruit, run, state
+from ww2_crusader_support import COUNTERS, FOLDER, SRC, H, _type, attack, build_module, card, declare, illegal, move, phase, recruit, reinforce, run, state
 
 import json
 
@@ -342,3 +342,18 @@ def test_c124b_both_sides_at_0_are_both_destroyed():
 def test_c124a_only_the_side_at_0_is_destroyed():
     found, start = street_zero("IT-INF-1")
     assert found == set() and start.units["IT-INF-1"].on_map and not start.units["GB-HQ-1"].on_map
+
+
+# --- C102: a placement in the shared reinforcement phase is judged for the placed unit's side, not the file's -------
+def placed(at: str):
+    start = state({})
+    start.units["GB-INF-1"].box = "waiting_zone_1"
+    return illegal(run("axis", [phase("reinforcement_entry"), reinforce(["GB-INF-1"], at)], start))
+
+
+def test_c102_a_british_placement_in_an_axis_file_uses_the_british_areas():
+    assert placed("0706") == set()  # the British supply source
+
+
+def test_c102_a_british_placement_on_an_axis_source_is_illegal():
+    assert placed("0103") == {"W-Reinf/3"}

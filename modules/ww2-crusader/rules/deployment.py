@@ -40,7 +40,7 @@ class DeploymentRules(InitiativeRules):
             unit = state.units.get(unit_id)
             if unit is None or unit.box not in (ZONE_1, ZONE_2):
                 found.append(illegal("W-Deploy/1", f"{unit_id} was not recruited: the initial deployment places the units recruited for their RP (支付对应的RP招募部队)", action, at=action.at))
-        side = ctx.phase_side or ctx.active_side
+        side = self.placing_side(action, state, ctx)
         if not self.reinforcement_area(state, side, action.at):
             found.append(illegal("W-Reinf/3", f"{self.where(action.at)} is not a {side} reinforcement area: the initial deployment places as reinforcements do (放置的规则与增援规则相同)", action, at=action.at))
         return found

@@ -162,10 +162,17 @@ class ResourceRules(SupplyRules):
             if unit is None or unit.box != ZONE_1:
                 where = "waiting zone 2: it comes a turn later" if unit is not None and unit.box == ZONE_2 else "not in waiting zone 1"
                 found.append(illegal("W-Reinf/1", f"{unit_id} is {where} (only waiting zone 1 is placed, 等待一区)", action, at=action.at))
-        side = ctx.phase_side or ctx.active_side
+        side = self.placing_side(action, state, ctx)
         if not self.reinforcement_area(state, side, action.at):
             found.append(illegal("W-Reinf/3", f"{self.where(action.at)} is not a {side} reinforcement area: a supply source, or a town linked to one by a railway the enemy has not cut (增援区域)", action, at=action.at))
         return found
+
+    @staticmethod
+    def placing_side(action: Reinforce, state: State, ctx: TurnContext) -> str | None:
+        """The side whose reinforcement areas a placement is judged by: its units' side (the reinforcement phase is
+        both players', so a file may record the other side's placement, C102); else the segment's or file's side."""
+        sides = {state.units[u].side for u in action.units if u in state.units}
+        return next(iter(sides)) if len(sides) == 1 else ctx.phase_side or ctx.active_side
 
     def after_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
         for unit_id in action.units:
