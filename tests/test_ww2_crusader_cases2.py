@@ -357,3 +357,25 @@ def test_c102_a_british_placement_in_an_axis_file_uses_the_british_areas():
 
 def test_c102_a_british_placement_on_an_axis_source_is_illegal():
     assert placed("0103") == {"W-Reinf/3"}
+
+
+# --- C89(c): a card printed "己方攻击节" is played only in its player's own attack segments (a card's ``own``) ------
+def _own_segment_card(tables):
+    tables["cards"]["cards"]["own-attack"] = {"cost": 1, "timing": "己方攻击节。", "phases": ["attack_1", "attack_2"], "own": True}
+
+
+OWN_CARD = build_module(FOLDER / "ww2-crusader-own-card", _own_segment_card)
+
+
+def own_card_played_by(side: str):
+    start = state({}, status={"cp": {"axis": 3, "allied": 3}})
+    start.module = OWN_CARD
+    return illegal(run("axis", [phase("attack_1"), card("own-attack", side)], start, module=OWN_CARD))
+
+
+def test_c89c_an_own_segment_card_in_its_players_segment_is_legal():
+    assert own_card_played_by("axis") == set()
+
+
+def test_c89c_an_own_segment_card_in_the_enemys_segment_is_illegal():
+    assert own_card_played_by("allied") == {"W-Card/1"}
