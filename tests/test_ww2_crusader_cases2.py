@@ -379,3 +379,18 @@ def test_c89c_an_own_segment_card_in_its_players_segment_is_legal():
 
 def test_c89c_an_own_segment_card_in_the_enemys_segment_is_illegal():
     assert own_card_played_by("allied") == {"W-Card/1"}
+
+
+# --- C110: a town is held by the side that entered it last, by an advance or a placement too (README AMBIG row) ------
+def test_c110_an_advance_into_a_town_takes_it():
+    start = state({"PZ-1": "0403", "GB-HQ-1": "0303"}, status={"held": {"0303": "allied"}})  # defence 0: DE
+    won = attack(["PZ-1"], "0303", 3, "DE", eliminated=("GB-HQ-1",), advance=("PZ-1",))
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0303"), won], start)) == set()
+    assert start.status["held"]["0303"] == "axis"
+
+
+def test_c110_a_combat_without_an_advance_leaves_the_town_held():
+    start = state({"PZ-1": "0403", "GB-HQ-1": "0303"}, status={"held": {"0303": "allied"}})
+    won = attack(["PZ-1"], "0303", 3, "DE", eliminated=("GB-HQ-1",))
+    assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0303"), won], start)) == set()
+    assert start.status["held"]["0303"] == "allied"

@@ -138,6 +138,12 @@ class CrusaderBase(Ruleset):
                 weak += zoc == WEAK
         return STRONG if weak >= 2 else WEAK if weak else NONE
 
+    def enter_town(self, state: State, unit: UnitState) -> None:
+        """[AMBIG] a town is held by the side that entered it last (``status.held``), by a move, an advance or a
+        placement, when no enemy unit is in it (C110)."""
+        if unit.on_map and self.main_terrain(unit.at) == "town" and not any(u.side != unit.side for u in state.units_at(unit.at)):
+            state.status.setdefault("held", {})[self.where(unit.at)] = unit.side
+
     def friendly_in(self, state: State, location: int, side: str, besides: tuple[str, ...] = ()) -> bool:
         return any(u.side == side and u.id not in besides for u in state.units_at(location))
 

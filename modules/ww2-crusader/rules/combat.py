@@ -658,6 +658,7 @@ class CombatRules(FormationRules, StreetRules):
         for unit_id in action.advance:
             unit = state.units.get(unit_id)
             if unit is not None and unit.on_map:
+                self.enter_town(state, unit)  # C110: an advance enters the town as a move does
                 found += self.touch(ctx, unit.at, state, action)
         for unit in [u for h in battle for u in state.units_at(h)]:
             if unit.side != ctx.phase_side:

@@ -53,4 +53,6 @@ class DeploymentRules(InitiativeRules):
             if unit is not None:
                 unit.step = 0  # the highest state (编制等级为最高等级)
             self.mark(state, "placed", unit_id)  # may act in round 1 (可以在第一个回合内进行一轮行动)
+            if unit is not None:
+                self.enter_town(state, unit)  # C110
         return self.touch(ctx, action.at, state, action)

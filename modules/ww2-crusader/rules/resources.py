@@ -181,6 +181,8 @@ class ResourceRules(SupplyRules):
                 unit.step = max(0, len(unit.unit.type.steps) - 2)  # W-Reinf/2: placed at state ② (编制等级默认为②)
             self.mark(state, "second_round_only", unit_id)  # W-Reinf/2
             self.mark(state, "placed", unit_id)
+            if unit is not None:
+                self.enter_town(state, unit)  # C110
         return self.touch(ctx, action.at, state, action)
 
     def check_replace(self, action: Replace, state: State, ctx: TurnContext) -> list[Violation]:
