@@ -394,3 +394,22 @@ def test_c110_a_combat_without_an_advance_leaves_the_town_held():
     won = attack(["PZ-1"], "0303", 3, "DE", eliminated=("GB-HQ-1",))
     assert illegal(run("axis", [phase("attack_1"), declare(["PZ-1"], "0303"), won], start)) == set()
     assert start.status["held"]["0303"] == "allied"
+
+
+# --- C119: one against many where one hex becomes a street fight: the rest of the combat lapses (reading 1) --------
+def street_in_one_vs_many(*after):
+    """PZ-1 (0403) attacks the town 0303 (GB-INF-1) and 0404 (GB-INF-2) one against many; the defender of the town
+    chooses a street fight and PZ-1 moves in."""
+    start = state({"PZ-1": "0403", "GB-INF-1": ("0303", 1), "GB-INF-2": ("0404", 1)})
+    acts = [phase("attack_1"), declare(["PZ-1"], "0303"), declare(["PZ-1"], "0404"), special("street_fight", ["PZ-1"], "0303"), *after]
+    return illegal(run("axis", acts, start)), start
+
+
+def test_c119_the_street_fight_settles_the_one_vs_many_attack():
+    found, start = street_in_one_vs_many()
+    assert found == set() and start.units["PZ-1"].at == H("0303") and start.units["GB-INF-2"].at == H("0404")
+
+
+def test_c119_the_other_hex_may_not_be_resolved_after_it():
+    found, _ = street_in_one_vs_many(attack(["PZ-1"], "0404", 1, "D1", retreats={"GB-INF-2": ["0405"]}, advance=("PZ-1",)))
+    assert "W-Res/1" in found

@@ -51,7 +51,10 @@ class StreetRules(SupplyRules):
         fights = state.status.setdefault("street_fights", [])
         if self.where(target) not in fights:
             fights.append(self.where(target))
-        ctx.extra.setdefault("resolved_hexes", set()).add(target)
+        # [AMBIG] C119 reading 1: one against many with a street fight in one of its hexes is one attack, settled by the
+        # street fight; the part against the other hexes lapses (units in a street fight attack no other hex)
+        lapsed = {t for targets in ctx.extra.get("one_vs_many", {}).values() if target in targets for t in targets}
+        ctx.extra.setdefault("resolved_hexes", set()).update({target} | lapsed)
         ctx.extra["resolved"] = ctx.extra.get("resolved", 0) + 1
         first = ATTACK_SEGMENTS.get(ctx.phase or "") == 1
         for unit_id in action.units:
