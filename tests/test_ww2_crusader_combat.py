@@ -108,10 +108,11 @@ def test_at_8_to_1_with_no_retreat_the_smaller_side_is_destroyed_both_readings()
     assert found == set() and start.units["ART-1"].on_map
 
 
-def disordered(*after):
+def disordered(*after, **options):
     """PZ-1 (defence 4, stamina 2) against GB-INF-1 (defence 5): 1:1, every unit De and −2 stamina: PZ-1 is
     disordered and takes De at once (巷战中陷入混乱的单位立即承受De战果)."""
     start = state({"PZ-1": "0303", "GB-INF-1": "0303"}, status={"stamina": {"PZ-1": 2}})
+    start.options = dict(options)
     start.status["street_fights"] = ["0303"]
     found = run("axis", [phase("turn_end"), special("street_resolution", [], "0303"), *after], start)
     return illegal(found), start
@@ -124,8 +125,10 @@ def test_a_unit_disordered_in_a_street_fight_takes_de_and_may_retreat_two_hexes(
     assert found == set() and start.units["PZ-1"].at == start.module.map.index("0103") and start.status["street_fights"] == []
 
 
-def test_a_unit_not_disordered_may_not_retreat_at_below_8_to_1():
-    assert disordered(special("street_retreat", ["GB-INF-1"], "0403"))[0] == {"W-Street/6"}
+@pytest.mark.parametrize("option, verdict", [("allowed", set()), ("disordered_only", {"W-Street/6"})])
+def test_a_unit_not_disordered_retreats_at_below_8_to_1_only_as_its_de_allows(option, verdict):
+    # [AMBIG] C123(i): GB-INF-1 takes De (可以主动撤退至多两格) without falling into disorder; option street_result_retreat
+    assert disordered(special("street_retreat", ["GB-INF-1"], "0403"), street_result_retreat=option)[0] == verdict
 
 
 # --- the AMBIG readings of the independent cases, each with its option (README's table) ---------------------------

@@ -26,6 +26,7 @@ MOVE_SEGMENTS = {"move_1": 1, "move_2": 2}
 ATTACK_SEGMENTS = {"attack_1": 1, "attack_2": 2}
 
 STRONG, WEAK, NONE = 2, 1, 0
+SEGMENT_MEMORY = ("resolved_hexes", "one_vs_many", "last_combat", "bonus", "battle", "battle_defenders")  # cleared per segment
 STAMINA = "stamina"  # the unit tally (耐力值) the state keeps
 # 特定描述 (unit skills): the counters' ``skills`` names, each with the text's bracketed Chinese name as an alias
 ARMOURED_DIVISION = ("Armored Div", "Armoured Division", "装甲师")
@@ -33,6 +34,8 @@ FLAK_88 = ("8.8cm Flak", "8.8cm Flak")
 INFILTRATION = ("Infiltration", "穿插")
 ADVANCE_IN_ENEMY_TERRITORY = ("Advance in enemy territory", "在敌境中前进")
 COURAGE = ("Courage", "勇气")
+GUARDS = ("Guards", "近卫")
+WAR_WEARY = ("War-weary", "厌战")
 DEPLOYED = "deployed"  # the marker of an artillery unit in its deployed state (展开状态)
 
 
@@ -135,6 +138,12 @@ class CrusaderBase(Ruleset):
                 weak += zoc == WEAK
         return STRONG if weak >= 2 else WEAK if weak else NONE
 
+    def enter_town(self, state: State, unit: UnitState) -> None:
+        """[AMBIG] a town is held by the side that entered it last (``status.held``), by a move, an advance or a
+        placement, when no enemy unit is in it (C110)."""
+        if unit.on_map and self.main_terrain(unit.at) == "town" and not any(u.side != unit.side for u in state.units_at(unit.at)):
+            state.status.setdefault("held", {})[self.where(unit.at)] = unit.side
+
     def friendly_in(self, state: State, location: int, side: str, besides: tuple[str, ...] = ()) -> bool:
         return any(u.side == side and u.id not in besides for u in state.units_at(location))
 
@@ -216,6 +225,10 @@ class CrusaderBase(Ruleset):
         if last is not None and position <= last:
             found.append(illegal("W-§1", f"the {name} segment{' of ' + side if name in PLAYER_SEGMENTS else ''} comes after the {ctx.extra['segment']} segment: play never returns to a finished segment (游戏必须按照流程展开,不能返回)", action))
         ctx.extra.update(position=position, segment=name, declared=[], resolved=0)
+        # a segment's combat memory ends with it (C118): what was resolved, one-vs-many groups, the last combat and a
+        # bonus attack; the one-vs-many protection that outlives it is kept in the turn's record (combat.py)
+        for key in SEGMENT_MEMORY:
+            ctx.extra.pop(key, None)
         ctx.new_phase(name, side)
         return found
 

@@ -48,6 +48,8 @@ class CardRules(ResourcePhaseRules):
             line = facts.get("timing") or ""
             found.append(illegal("W-Card/1", f"card {action.card}'s first line {line!r} allows it only in {', '.join(phases)}, not in {ctx.phase or 'no segment'} "
                                  "(指令卡效果描述的第一行的那一句是指令卡使用的前提条件)", action))
+        elif facts.get("own") and ctx.phase_side is not None and side != ctx.phase_side:
+            found.append(illegal("W-Card/1", f"card {action.card}'s first line {facts.get('timing') or ''!r} names {side}'s own segments (己方): this {ctx.phase} is {ctx.phase_side}'s", action))
         elif phases is None and facts.get("timing"):
             found += self.not_checked("W-Card/1", f"card {action.card}'s first line {facts['timing']!r} (no segments given for it)", action, ctx)
         cost = facts.get("cost")
@@ -59,6 +61,12 @@ class CardRules(ResourcePhaseRules):
         side = action.side or ctx.active_side
         facts = self.card_facts(action.card)
         self.pay(state, side, "cp", facts.get("cost") if facts else None)
+        if action.card:  # card effects are not built: later combats this turn are not checked for strength (C93)
+            played = self.record(state).setdefault("cards", [])
+            entry = {"side": str(side), "card": action.card}
+            if entry not in played:
+                played.append(entry)
+                del played[:-MAX_DISCARD]  # bounded as the schema says (any card left keeps the combats unchecked)
         if action.card and side in self.module.sides:
             piles = state.cards.setdefault(side, Piles(known=False))  # the hand and draw pile are not tracked
             piles.play(action.card, action.use or "command", DISCARD)

@@ -11,13 +11,14 @@ a value none gives is reported as not checked.
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 from pbem.model.actions import Combat, Special
 from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
-from pbem.rules.ruleset import TurnContext, illegal, mismatch
+from pbem.rules.ruleset import TurnContext, illegal, mismatch, warning
 
-from .base import ADVANCE_IN_ENEMY_TERRITORY, ARMOURED_DIVISION, ATTACK_SEGMENTS, COURAGE, DEPLOYED, FLAK_88
+from .base import ADVANCE_IN_ENEMY_TERRITORY, ARMOURED_DIVISION, ATTACK_SEGMENTS, COURAGE, DEPLOYED, FLAK_88, WAR_WEARY
 from .formations import DUG_IN, FORMATIONS, FormationRules
 from .street import StreetRules
 
@@ -97,6 +98,11 @@ class CombatRules(FormationRules, StreetRules):
                 found.append(illegal("W-Round/3", f"{name} attacks at most once a turn", action))
             elif round_ == 1 and self.marked(state, "second_round_only", unit_id):
                 found.append(illegal("W-Round/4", f"{name} was reinforced, replenished or reorganised this turn: it acts only in the second round", action))
+        protected = set(self.record(state).get("one_vs_many", {}).get(ctx.phase_side or "", []))
+        hit = [u for u in defenders if u.id in protected]
+        if hit:
+            # [AMBIG] C118 reading 1: 遭到这种攻击的守军,不能再被其他单位攻击 (再: for the rest of that player's action phase)
+            found.append(illegal("W-Cbt/5", f"{self.name(hit[0].id)} was attacked one-against-many this action phase: no other unit may attack it (不能再被其他单位攻击)", action, at=target))
         many = {t: g for g, targets in ctx.extra.get("one_vs_many", {}).items() for t in targets}
         clash = [t for t, units in declared + [(target, group)] if t in many and units != many[t]]
         if clash:
@@ -184,6 +190,7 @@ class CombatRules(FormationRules, StreetRules):
         if not attackers or not defenders:
             return found + [illegal("W-Cbt/1", "an attack needs attacking units on the map and enemies in the target hex", action)]
         ctx.extra["cut_off"] = {u.id for u in attackers + defenders if self.out_of_supply(state, u)}  # before the combat
+        ctx.extra["battle_defenders"] = [u.id for u in defenders]
         found += self._odds_and_result(action, attackers, defenders, state, ctx)
         return found
 
@@ -210,7 +217,9 @@ class CombatRules(FormationRules, StreetRules):
         if side_oos(self.out_of_supply(state, u) for u in defenders):
             shifts["defender_oos"] = 1
         facing = self.facing_shift(attackers, defenders)  # W-Mod/6-7
-        if facing:
+        if facing is None:
+            missing.append("the facing shift of dug-in or formed defenders of one hex facing different ways (not stated)")
+        elif facing:
             shifts["facing"] = facing
         hexes = ctx.extra.get("battle") or (action.target,)
         terrains = sorted({self.main_terrain(h) for h in hexes})
@@ -246,14 +255,21 @@ class CombatRules(FormationRules, StreetRules):
         attack = sum(u.face.attack for u in attackers) + self.skill_bonus(attackers, defenders)
         defence = sum(u.face.defence for u in defenders) + self.skill_bonus(defenders, attackers, defending=True)
         defence += sum(HALFAYA in self.module.map.features[u.at] for u in defenders)  # Crusader: Halfaya Pass, 部队防御力+1 (each unit, C51)
+        cards = self.cards_in_force(state, action)
         if defence <= 0:  # W-Res/3 防御力0: DE outright (the source's sentence ends with "?"; README)
-            if action.result not in (None, "DE", "E"):
-                found.append(mismatch("W-Res/3", f"the defenders' total defence is 0: the result is DE, not {action.result}", action))
+            if action.result not in (None, "DE", "E") and cards:
+                found += self.card_unchecked("W-Res/3", f"the result {action.result} against a total defence of 0", cards, action)
+                ctx.extra["result"] = action.result
+                return found
             ctx.extra["result"] = "DE"
-            return found
+            if action.result not in (None, "DE", "E"):
+                return found + [mismatch("W-Res/3", f"the defenders' total defence is 0: the result is DE, not {action.result}", action)]
+            return found + self._effects(action, "DE", attackers, defenders, state, ctx)  # its eliminations and advance (C111, C117(d))
         odds = crusader_odds(attack, defence)
         text = f"{odds[0]}/{odds[1]}"
-        if action.odds is not None and action.odds.replace(":", "/") != text:
+        if action.odds is not None and action.odds.replace(":", "/") != text and cards:
+            found += self.card_unchecked("W-Res/2", f"odds {action.odds} (printed strengths give {text})", cards, action)
+        elif action.odds is not None and action.odds.replace(":", "/") != text:
             found.append(mismatch("W-Res/2", f"attack {attack} against defence {defence} is {text} (rounded in the attacker's favour, 1:5 at the lowest), not {action.odds}", action))
         shifts, missing = self.shifts(action, attackers, defenders, state, ctx)
         columns = self.tables.value("combat_results", "columns")
@@ -272,7 +288,9 @@ class CombatRules(FormationRules, StreetRules):
             position += 1 if action.roll <= 3 else -1
         position = max(0, min(len(columns) - 1, position))  # [AMBIG] shifts past the table's edge stop at it
         column = columns[position]
-        if action.column is not None and action.column.replace(":", "/") != column:
+        if action.column is not None and action.column.replace(":", "/") != column and cards:
+            found += self.card_unchecked("W-Mod/1", f"the final column {action.column} (printed strengths give {column})", cards, action)
+        elif action.column is not None and action.column.replace(":", "/") != column:
             named = ", ".join(f"{k} {v:+d}" for k, v in shifts.items()) or "none"
             found.append(mismatch("W-Mod/1", f"the final column is {column} (shifts: {named}{', assault' if assault else ''}{' ([勇气] Courage)' if assault and courage else ''}), not {action.column}", action))
         row = self.tables.value("combat_results", "rows", str(action.roll))
@@ -284,7 +302,10 @@ class CombatRules(FormationRules, StreetRules):
         result, armour_found = self._armour_shift(result, position, columns, action, attackers, defenders, ctx)
         found += armour_found
         converted = self._royal_tank_corps(result, attackers, defenders, action, state, ctx)
-        if action.result is not None and action.result not in (result, converted):
+        if action.result is not None and action.result not in (result, converted) and cards:
+            found += self.card_unchecked("W-CRT/1", f"the result {action.result} (printed strengths give {result} in {column})", cards, action)
+            result = converted = action.result  # the player's result is carried out
+        elif action.result is not None and action.result not in (result, converted):
             found.append(mismatch("W-CRT/1", f"{column} with a die of {action.roll} gives {result} ({self.tables.origin('combat_results')}), not {action.result}", action))
         if converted != result:
             ctx.outcome(action, f"{column}, die {action.roll}: {result}, D1 for the Royal Tank Corps formation", result=converted, rule="W-Form/2")
@@ -294,6 +315,19 @@ class CombatRules(FormationRules, StreetRules):
         ctx.extra["result"] = result
         found += self._effects(action, result, attackers, defenders, state, ctx)
         return found
+
+    def cards_in_force(self, state: State, action: Combat) -> list[str]:
+        """The command cards that may change this combat's strengths: those played into it and every card played this
+        turn (``status.this_turn.cards``, either side). Card effects are not built (no card text in the source), and
+        which unit a card buffed and for how long is recorded nowhere, so any of them may apply (C93, C94)."""
+        played = [str(c.get("card")) for c in self.record(state).get("cards", []) if isinstance(c, dict)]
+        return list(dict.fromkeys(list(action.cards) + played))
+
+    @staticmethod
+    def card_unchecked(rule: str, what: str, cards: list[str], action: Combat) -> list[Violation]:
+        """A comparison a card played this turn may change: a warning, not a mismatch (C93, C94)."""
+        named = ", ".join(cards[:3]) + (" ..." if len(cards) > 3 else "")
+        return [warning(rule, f"not checked: {what}: a command card played this turn ({named}) may change strengths (card effects are not built)", action)]
 
     def skill_bonus(self, side: list[UnitState], enemies: list[UnitState], defending: bool = False) -> int:
         """W-Mod/8 skills adding to a side's strength (战力: 防御时看防御力,攻击时看攻击力). [装甲师]: +1 fighting armoured
@@ -376,6 +410,7 @@ class CombatRules(FormationRules, StreetRules):
                 found.append(illegal("W-CRT/1", f"{result}: every attacker loses one state; not listed: {', '.join(missing)}", action))
         if result == "DeX":
             found += self._zero_strength(action, attackers, defenders)
+        found += self._unearned(action, result, mine, theirs, attackers, defenders, state, ctx)
         found += self._retreats(action, theirs, attackers, defenders, state, ctx)
         found += self._advance(action, attackers, defenders, state, ctx)
         destroyed = set(action.eliminated) | {u.id for u in defenders if u.id in action.losses_defender and self.establishment(u) <= 1}
@@ -383,6 +418,47 @@ class CombatRules(FormationRules, StreetRules):
         bonus = ctx.extra.get("bonus")
         if bonus and bonus["target"] == action.target and any(len(action.advance_paths.get(u, ())) > 1 for u in action.advance):
             found.append(illegal("W-Bonus/1", "after a bonus attack the formation may advance but not a second hex (不能进行二次推进)", action))
+        return found
+
+    def _unearned(self, action: Combat, result: str, mine: str, theirs: str, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
+        """W-CRT/1: units destroyed and states lost only as the result gives them (C114(b), C132). A defender is destroyed
+        by DE/E; by De, DeX or D2 (which becomes De with no retreat) when at ①; by DeX at defence 0 (W-CRT/3); or,
+        war-weary ([厌战]), when it has no retreat (1 hex; for D2, 2 unless option d2_short_retreat: retreat_one; C132(d)(e)
+        either reading). An attacker by AE; by ADe (DeX)
+        at ① or, DeX, at attack 0. A state is lost by De, DeX or D2 (defenders) and ADe or DeX (attackers), once."""
+        found: list[Violation] = []
+        by_defender, by_attacker = {u.id: u for u in defenders}, {u.id: u for u in attackers}
+        unresolved = {t for t, _ in ctx.extra.get("declared", []) if t not in (ctx.extra.get("battle") or (action.target,))} - ctx.extra.get("resolved_hexes", set())
+        attacker_at = {u.at for u in attackers}
+        for unit_id in dict.fromkeys(action.eliminated):
+            name = self.name(unit_id)
+            if unit_id in by_defender:
+                unit = by_defender[unit_id]
+                war_weary = self.has_skill(unit, WAR_WEARY)
+                # a D2 that cannot go 2 hexes is no retreat too (C55 reading 2, option d2_short_retreat: de)
+                need = 2 if theirs == "D2" and self.module.options.get("d2_short_retreat", "de") == "de" else 1
+                if theirs in ("DE", "E") or (theirs in ("De", "DeX", "D2") and self.establishment(unit) <= 1) \
+                        or (result == "DeX" and unit.face.defence == 0) \
+                        or (war_weary and theirs in MAY_RETREAT and not self._can_retreat(unit, unit.at, need, attacker_at, unresolved, state)):
+                    continue
+                found.append(illegal("W-CRT/1", f"{result}: {name} is not destroyed by it (it is listed as eliminated)", action))
+            elif unit_id in by_attacker:
+                unit = by_attacker[unit_id]
+                if mine == "AE" or (mine == "ADe" and (self.establishment(unit) <= 1 or (result == "DeX" and unit.face.attack == 0))):
+                    continue
+                found.append(illegal("W-CRT/1", f"{result}: the attacker {name} is not destroyed by it (it is listed as eliminated)", action))
+            else:
+                found.append(illegal("W-CRT/1", f"{name} is listed as eliminated but takes no part in this combat", action))
+        for losses, side, units, allowed in ((action.losses_defender, "defender", by_defender, theirs in ("De", "DeX", "D2")),
+                                              (action.losses_attacker, "attacker", by_attacker, mine in ("ADe", "AE"))):
+            counts = Counter(losses)
+            for unit_id in counts:
+                if unit_id not in units:
+                    found.append(illegal("W-CRT/1", f"{self.name(unit_id)} is listed as a {side}'s loss but is no {side} of this combat", action))
+                elif not allowed:
+                    found.append(illegal("W-CRT/1", f"{result}: no {side} loses a state (受损); {self.name(unit_id)} is listed", action))
+                elif counts[unit_id] > 1:
+                    found.append(illegal("W-CRT/1", f"{result}: {self.name(unit_id)} loses one state, not {counts[unit_id]}", action))
         return found
 
     def _advance(self, action: Combat, attackers, defenders, state: State, ctx: TurnContext) -> list[Violation]:
@@ -493,7 +569,9 @@ class CombatRules(FormationRules, StreetRules):
                     found.append(illegal("W-CRT/1", f"D2: {name} cannot retreat 2 hexes but can 1, and, read so (option d2_short_retreat: retreat_one), retreats it", action))
                 continue
             if len(path) < need:
-                war_weary = "War-weary" in (self.values(unit).get("skills") or ())
+                war_weary = self.has_skill(unit, WAR_WEARY)
+                # a D2 that cannot go 2 hexes is no retreat too (C55 reading 2, option d2_short_retreat: de)
+                need = 2 if theirs == "D2" and self.module.options.get("d2_short_retreat", "de") == "de" else 1
                 if war_weary and not self._can_retreat(unit, unit.at, 1, attacker_at, unresolved, state):
                     found.append(illegal("W-CRT/2", f"{name} is war-weary ([厌战]) and has no retreat: it is destroyed (承受任何无路可退战果时直接被消灭)", action))
                     continue
@@ -549,6 +627,10 @@ class CombatRules(FormationRules, StreetRules):
         ctx.extra["resolved"] = ctx.extra.get("resolved", 0) + 1
         battle = ctx.extra.pop("battle", None) or (action.target,)
         ctx.extra.setdefault("resolved_hexes", set()).update(battle)
+        defender_ids = ctx.extra.pop("battle_defenders", [])
+        if len(battle) > 1 and ctx.phase_side:  # W-Cbt/5: these defenders stay protected through the action phase (C118)
+            protected = self.record(state).setdefault("one_vs_many", {}).setdefault(ctx.phase_side, [])
+            protected += [u for u in defender_ids if u not in protected]
         result = ctx.extra.pop("result", None) or ""
         cut_off = ctx.extra.pop("cut_off", set())
         bonus = ctx.extra.get("bonus") if (ctx.extra.get("bonus") or {}).get("target") == action.target else None
@@ -576,6 +658,7 @@ class CombatRules(FormationRules, StreetRules):
         for unit_id in action.advance:
             unit = state.units.get(unit_id)
             if unit is not None and unit.on_map:
+                self.enter_town(state, unit)  # C110: an advance enters the town as a move does
                 found += self.touch(ctx, unit.at, state, action)
         for unit in [u for h in battle for u in state.units_at(h)]:
             if unit.side != ctx.phase_side:

@@ -40,7 +40,7 @@ class DeploymentRules(InitiativeRules):
             unit = state.units.get(unit_id)
             if unit is None or unit.box not in (ZONE_1, ZONE_2):
                 found.append(illegal("W-Deploy/1", f"{unit_id} was not recruited: the initial deployment places the units recruited for their RP (支付对应的RP招募部队)", action, at=action.at))
-        side = ctx.phase_side or ctx.active_side
+        side = self.placing_side(action, state, ctx)
         if not self.reinforcement_area(state, side, action.at):
             found.append(illegal("W-Reinf/3", f"{self.where(action.at)} is not a {side} reinforcement area: the initial deployment places as reinforcements do (放置的规则与增援规则相同)", action, at=action.at))
         return found
@@ -53,4 +53,6 @@ class DeploymentRules(InitiativeRules):
             if unit is not None:
                 unit.step = 0  # the highest state (编制等级为最高等级)
             self.mark(state, "placed", unit_id)  # may act in round 1 (可以在第一个回合内进行一轮行动)
+            if unit is not None:
+                self.enter_town(state, unit)  # C110
         return self.touch(ctx, action.at, state, action)

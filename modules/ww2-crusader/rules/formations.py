@@ -139,17 +139,24 @@ class FormationRules(CrusaderBase):
                 unit.markers.discard(marker)
             unit.facing = None
 
-    def facing_shift(self, attackers: list[UnitState], defenders: list[UnitState]) -> int:
+    def facing_shift(self, attackers: list[UnitState], defenders: list[UnitState]) -> int | None:
         """W-Mod/6-7, + toward the attacker. A dug-in or formed defender: front −1, flank 0, rear +1; attacked from
         several directions, the direction most favourable to the attacker. An attacking formation fights through its
         front (W-Form/3) and gets +1 there: 当战斗发生在正面范围时 ... 朝对展开队形的一方有利 names the battle, not the
         attacked side (the flank and rear clauses say 被攻击时), and 己方单位在…战斗队形的正面战斗时会有增益; option
-        ``attacking_formation: none`` for the reading that the facing shifts are defensive only (C49)."""
+        ``attacking_formation: none`` for the reading that the facing shifts are defensive only (C49).
+        [AMBIG] C115(e) one against many: each defending hex (position) gives the face most favourable to the attacker,
+        and the hexes' shifts are added (reading 1: a front −1 and a rear +1 cancel), whichever hex the log names;
+        None (not checked) when shaped defenders of one hex give different shifts (the source is silent)."""
         shift = 0
-        shapes = [u for u in defenders if self.kind(u)]
-        if shapes:
-            values = {"front": -1, "flank": 0, "rear": 1}
-            shift += max(values.get(self.face_of(shapes[0], a.at) or "flank", 0) for a in attackers)
+        values = {"front": -1, "flank": 0, "rear": 1}
+        by_hex: dict[int, set[int]] = {}
+        for unit in defenders:
+            if self.kind(unit):
+                by_hex.setdefault(unit.at, set()).add(max(values.get(self.face_of(unit, a.at) or "flank", 0) for a in attackers))
+        if any(len(found) > 1 for found in by_hex.values()):
+            return None
+        shift += sum(next(iter(found)) for found in by_hex.values())
         if defenders and self.module.options.get("attacking_formation", "front_shift") == "front_shift":
             target = defenders[0].at
             if any(self.kind(a) in FORMATIONS and self.face_of(a, target) == "front" for a in attackers):

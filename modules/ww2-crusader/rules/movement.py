@@ -156,8 +156,7 @@ class MovementRules(FormationRules, StreetRules):
             ends = ends or (self.kind(unit) in FORMATIONS and any(self.main_terrain(h) in NO_FORMATION for h in action.path))  # W-Form/1
             if ends:
                 self.end_formations(state, [unit])
-            if unit.on_map and self.main_terrain(unit.at) == "town" and not any(u.side != unit.side for u in state.units_at(unit.at)):
-                state.status.setdefault("held", {})[self.where(unit.at)] = unit.side  # a town is held by who entered it last
+            self.enter_town(state, unit)  # a town is held by who entered it last
         found: list[Violation] = []
         for unit_id in action.units:
             unit = state.units.get(unit_id)

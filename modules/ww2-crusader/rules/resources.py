@@ -83,6 +83,9 @@ class ResourceRules(SupplyRules):
             if unit is None or unit.on_map or unit.box in (ZONE_1, ZONE_2):
                 found.append(illegal("W-Reinf/1", f"{unit_id} is not a unit that can be recruited (on the map or already waiting)", action))
                 continue
+            if unit.box == "removed":  # C141(b): a unit reorganised away has left the game (直接移出游戏)
+                found.append(illegal("W-Reorg/1", f"{self.name(unit_id)} was reorganised into another unit and has left the game (移出游戏): it cannot be recruited", action))
+                continue
             twin = self.same_formation_in_play(state, unit)
             if twin is not None:
                 found.append(illegal("W-Unit/1", f"{self.name(unit_id)} may not be recruited while {self.name(twin)} is in play: the same designation, or one formation through reorganisations (同名单位)", action))
@@ -96,8 +99,8 @@ class ResourceRules(SupplyRules):
 
     def after_special(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
         if action.order == "reorganise":
-            self._after_reorganise(action, state)
-            return []
+            where = self._after_reorganise(action, state)
+            return self.touch(ctx, where, state, action) if where is not None else []  # placement never overstacks (C142)
         if action.order in ("street_fight", "street_resolution"):
             getattr(self, f"after_{action.order}")(action, state, ctx)
             return self.check_stacking(state, (action.at,), ctx, action) if action.order == "street_fight" and action.at is not None else []
@@ -159,10 +162,17 @@ class ResourceRules(SupplyRules):
             if unit is None or unit.box != ZONE_1:
                 where = "waiting zone 2: it comes a turn later" if unit is not None and unit.box == ZONE_2 else "not in waiting zone 1"
                 found.append(illegal("W-Reinf/1", f"{unit_id} is {where} (only waiting zone 1 is placed, 等待一区)", action, at=action.at))
-        side = ctx.phase_side or ctx.active_side
+        side = self.placing_side(action, state, ctx)
         if not self.reinforcement_area(state, side, action.at):
             found.append(illegal("W-Reinf/3", f"{self.where(action.at)} is not a {side} reinforcement area: a supply source, or a town linked to one by a railway the enemy has not cut (增援区域)", action, at=action.at))
         return found
+
+    @staticmethod
+    def placing_side(action: Reinforce, state: State, ctx: TurnContext) -> str | None:
+        """The side whose reinforcement areas a placement is judged by: its units' side (the reinforcement phase is
+        both players', so a file may record the other side's placement, C102); else the segment's or file's side."""
+        sides = {state.units[u].side for u in action.units if u in state.units}
+        return next(iter(sides)) if len(sides) == 1 else ctx.phase_side or ctx.active_side
 
     def after_reinforce(self, action: Reinforce, state: State, ctx: TurnContext) -> list[Violation]:
         for unit_id in action.units:
@@ -171,6 +181,8 @@ class ResourceRules(SupplyRules):
                 unit.step = max(0, len(unit.unit.type.steps) - 2)  # W-Reinf/2: placed at state ② (编制等级默认为②)
             self.mark(state, "second_round_only", unit_id)  # W-Reinf/2
             self.mark(state, "placed", unit_id)
+            if unit is not None:
+                self.enter_town(state, unit)  # C110
         return self.touch(ctx, action.at, state, action)
 
     def check_replace(self, action: Replace, state: State, ctx: TurnContext) -> list[Violation]:
@@ -232,8 +244,9 @@ class ResourceRules(SupplyRules):
             return [illegal("W-Reorg/1", f"{name} was already reorganised this turn", action)]
         if self.marked(state, "replenished", unit.id):
             return [illegal("W-Reorg/1", f"{name} was replenished this turn: a unit may not both reorganise and replenish (进行了整编就不能进行补员)", action)]
-        twin = next((o.id for o in state.units.values() if o.id not in (unit.id, new.id) and o.side == new.side and (o.on_map or o.box in (ZONE_1, ZONE_2))
-                     and o.unit.type.attributes.get("designation") == new.unit.type.attributes.get("designation")), None)
+        designation = new.unit.type.attributes.get("designation")  # none (a group's or the test counters): no twin by name
+        twin = None if designation is None else next((o.id for o in state.units.values() if o.id not in (unit.id, new.id) and o.side == new.side
+                                                     and (o.on_map or o.box in (ZONE_1, ZONE_2)) and o.unit.type.attributes.get("designation") == designation), None)
         if twin is not None:
             return [illegal("W-Unit/1", f"{self.name(new.id)} may not come in while {self.name(twin)} is in play (同名单位)", action)]
         found = self.spend(state, unit.side, "rp", rule.get("cost"), f"reorganising {name}", "W-Reorg/1", action, ctx)
@@ -243,12 +256,13 @@ class ResourceRules(SupplyRules):
             return found
         return found + self._replenish_place(unit, state, action)
 
-    def _after_reorganise(self, action: Special, state: State) -> None:
+    def _after_reorganise(self, action: Special, state: State) -> int | None:
+        """Put the new unit in the old one's hex at its state; the hex (None when nothing was placed)."""
         unit = state.units.get(action.units[0]) if len(action.units) == 1 else None
         new = state.units.get((action.result or "").strip())
         rule = (self.values(unit).get("reorganise") or {}) if unit is not None else {}
         if unit is None or new is None or not unit.on_map or new.on_map or new.unit.type.id != rule.get("into"):
-            return
+            return None
         self.pay(state, unit.side, "rp", rule.get("cost"))
         where, level = unit.at, self.establishment(unit)
         state.remove(unit.id, "removed")  # the old unit and its card leave the game (移出游戏)
@@ -257,6 +271,7 @@ class ResourceRules(SupplyRules):
         for unit_id in (unit.id, new.id):
             self.mark(state, "reorganised", unit_id)
         self.mark(state, "second_round_only", new.id)
+        return where
 
     def after_replace(self, action: Replace, state: State, ctx: TurnContext) -> list[Violation]:
         unit = state.units.get(action.unit)

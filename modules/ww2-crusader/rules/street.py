@@ -9,7 +9,10 @@ the larger side's supply passes, at 5:1 or more (W-Street/5, in ``supply``). At 
 die: ``{"special": "street_resolution", "at": town, "units": [the larger side's units taking the result]}``.
 At 8:1 or more the smaller side's survivors retreat one or two hexes, and a unit with no retreat is destroyed
 (如果战力比大于等于8:1 … 额外撤退至少一格,至多两格,如果无路可退则全部承受DE战果); a unit disordered in the fight takes De
-at once and may retreat up to two hexes (巷战中陷入混乱的单位立即承受De战果,然后可以主动撤退至多两格). A retreat is
+at once and may retreat up to two hexes (巷战中陷入混乱的单位立即承受De战果,然后可以主动撤退至多两格); a unit already
+disordered before the resolution takes no second De (C123). [AMBIG] C123(i): a unit taking D or De may retreat up to
+two hexes too (但是战果描述一样: D and De carry 可以主动撤退至多两格), option ``street_result_retreat``: ``allowed``
+(default) or ``disordered_only``. A retreat is
 ``{"special": "street_retreat", "units": [unit], "at": hex}``, one hex an order, right after the resolution.
 """
 
@@ -48,12 +51,26 @@ class StreetRules(SupplyRules):
         fights = state.status.setdefault("street_fights", [])
         if self.where(target) not in fights:
             fights.append(self.where(target))
-        ctx.extra.setdefault("resolved_hexes", set()).add(target)
+        # [AMBIG] C119 reading 1: one against many with a street fight in one of its hexes is one attack, settled by the
+        # street fight; the part against the other hexes lapses (units in a street fight attack no other hex)
+        lapsed = {t for targets in ctx.extra.get("one_vs_many", {}).values() if target in targets for t in targets}
+        ctx.extra.setdefault("resolved_hexes", set()).update({target} | lapsed)
         ctx.extra["resolved"] = ctx.extra.get("resolved", 0) + 1
+        first = ATTACK_SEGMENTS.get(ctx.phase or "") == 1
         for unit_id in action.units:
             if unit_id in state.units and state.units[unit_id].on_map:
                 state.place(unit_id, target)
                 self.mark(state, "attacked", unit_id)
+                if first:
+                    self.mark(state, "first_round", unit_id)  # C126(e): it attacked in the first round
+        if self.module.options.get("street_declared", "acted") == "acted":
+            # [AMBIG] C121 reading 1: the attack went ahead as a street fight; its declared attackers that stayed outside
+            # took part in it too (option street_declared: free, reading 2: they took part in no combat)
+            for unit_id in {u for t, units in ctx.extra.get("declared", []) if t == target for u in units} - set(action.units):
+                if unit_id in state.units and state.units[unit_id].on_map:
+                    self.mark(state, "attacked", unit_id)
+                    if first:
+                        self.mark(state, "first_round", unit_id)
 
     def street_bands(self, big: int, small: int) -> int:
         """The ratio, larger first, rounded down, at least 1:1 (向下取整,最小为1:1)."""
@@ -87,22 +104,30 @@ class StreetRules(SupplyRules):
         (big_side, big), (small_side, small) = sorted(totals.items(), key=lambda kv: -kv[1])[:2]
         ratio = self.street_bands(big, small)
         chosen = {u for u in action.units}
+        already = {u.id for u in units if self.disordered(state, u)}  # disordered before: they do not 陷入混乱 now (C123)
         for unit in units:
             self.set_stamina(state, unit, -2)  # every participant −2 instead of 1
+        took: list[str] = []  # the units taking D or De (战果描述一样: each may retreat up to two hexes, C123(i))
         for unit in units:
             if small == 0:
-                if unit.side == small_side:
+                if totals.get(unit.side, 0) == 0:  # 若一方巷战总战力为零: each side at 0, both when both are (C124(b))
                     state.remove(unit.id)
                 continue
             smaller = unit.side == small_side
             if smaller or ratio <= 2 or (ratio <= 5 and unit.id in chosen):
                 if unit.on_map:
                     state.lose_step(unit.id)  # De
+                    took.append(unit.id)
             elif ratio >= 6 and unit.id in chosen:
                 self.set_stamina(state, unit, -2)  # D
+                took.append(unit.id)
         retreating = ctx.extra.setdefault("street_retreat", {})
+        if self.module.options.get("street_result_retreat", "allowed") == "allowed":
+            for unit_id in took:
+                if state.units[unit_id].on_map:
+                    retreating[unit_id] = {"town": action.at, "path": [], "must": False}  # D, De: 可以主动撤退至多两格
         for unit in list(state.units_at(action.at)):
-            if self.disordered(state, unit) and unit.on_map:
+            if self.disordered(state, unit) and unit.on_map and unit.id not in already:
                 state.lose_step(unit.id)  # a unit disordered in the street fight takes De at once
                 if unit.on_map:
                     retreating[unit.id] = {"town": action.at, "path": [], "must": False}  # 然后可以主动撤退至多两格
@@ -154,7 +179,7 @@ class StreetRules(SupplyRules):
         for unit_id in action.units:
             unit = state.units.get(unit_id)
             if unit is None or unit_id not in owed or not unit.on_map:
-                found.append(illegal("W-Street/6", f"{unit_id} may not retreat from a street fight: only the smaller side at 8:1 or more, or a unit disordered in it, right after its resolution", action))
+                found.append(illegal("W-Street/6", f"{unit_id} may not retreat from a street fight: only the smaller side at 8:1 or more, a unit disordered in it{', or one taking D or De' if self.module.options.get('street_result_retreat', 'allowed') == 'allowed' else ''}, right after its resolution", action))
                 continue
             entry = owed[unit_id]
             if len(entry["path"]) >= STREET_RETREAT_MAX:

@@ -22,7 +22,7 @@ from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext
 
-from .base import STAMINA, STRONG, WEAK, CrusaderBase
+from .base import GUARDS, STAMINA, STRONG, WEAK, CrusaderBase
 
 FULL, LIMITED, NONE = "full", "limited", "none"
 RECOVERY = {FULL: 2, LIMITED: 1, NONE: 0}
@@ -165,7 +165,7 @@ class SupplyRules(CrusaderBase):
                 continue
             status = self.supply(state, unit)
             gain = RECOVERY[status]
-            if status != NONE and "Guards" in (self.values(unit).get("skills") or ()):
+            if status != NONE and self.has_skill(unit, GUARDS):
                 gain = 2  # [近卫] +2 whenever supplied
             full = self.values(unit).get(STAMINA)  # [AMBIG] the card's printed stamina is the most a unit has
             unit.tallies[STAMINA] = min(now + gain, full) if full is not None else now + gain
