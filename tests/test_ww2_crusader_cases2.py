@@ -73,6 +73,18 @@ def test_c93_the_same_combat_with_no_card_is_a_mismatch():
     assert {"W-Res/2", "W-CRT/1"} <= illegal(run("axis", BUFFED, buffed_start()))
 
 
+def test_c93_a_card_a_group_marks_as_changing_no_strengths_keeps_the_combat_checked():
+    """A group's card facts may say "strengths": false (a card that buffs no unit): the combat after it is checked."""
+    def cards(tables, strengths):
+        facts = {"cost": 1, "timing": "回合开始时。", "phases": ["turn_start"]}
+        tables["cards"]["cards"] = {"Fuel": facts | ({"strengths": strengths} if strengths is not None else {})}
+
+    for strengths, verdict in ((False, {"W-Res/2", "W-CRT/1"}), (None, set()), (True, set())):
+        module = build_module(FOLDER / f"ww2-crusader-card-strengths-{strengths}", lambda t: cards(t, strengths))
+        found = run("axis", [phase("turn_start"), card("Fuel", "axis")] + BUFFED, buffed_start(), module)
+        assert illegal(found) == verdict, strengths
+
+
 # --- C115(e): the facing shifts of a one-vs-many attack, whichever hex the log names ------------------------------
 def dug_in_pair():
     """GB-INF-1 (0404) dug in fronting PZ-1's 0403, GB-INF-2 (0503) dug in with its rear to it; 6 against 5 + 5: 1:1."""

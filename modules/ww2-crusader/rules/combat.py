@@ -321,6 +321,8 @@ class CombatRules(FormationRules, StreetRules):
         turn (``status.this_turn.cards``, either side). Card effects are not built (no card text in the source), and
         which unit a card buffed and for how long is recorded nowhere, so any of them may apply (C93, C94)."""
         played = [str(c.get("card")) for c in self.record(state).get("cards", []) if isinstance(c, dict)]
+        # a group's card facts may say a card changes no strengths ("strengths": false): combats after it stay checked
+        played = [card for card in played if (self.card_facts(card) or {}).get("strengths", True) is not False]
         return list(dict.fromkeys(list(action.cards) + played))
 
     @staticmethod
@@ -570,8 +572,6 @@ class CombatRules(FormationRules, StreetRules):
                 continue
             if len(path) < need:
                 war_weary = self.has_skill(unit, WAR_WEARY)
-                # a D2 that cannot go 2 hexes is no retreat too (C55 reading 2, option d2_short_retreat: de)
-                need = 2 if theirs == "D2" and self.module.options.get("d2_short_retreat", "de") == "de" else 1
                 if war_weary and not self._can_retreat(unit, unit.at, 1, attacker_at, unresolved, state):
                     found.append(illegal("W-CRT/2", f"{name} is war-weary ([厌战]) and has no retreat: it is destroyed (承受任何无路可退战果时直接被消灭)", action))
                     continue
