@@ -63,10 +63,18 @@ class CardRules(ResourcePhaseRules):
         self.pay(state, side, "cp", facts.get("cost") if facts else None)
         if action.card:  # card effects are not built: later combats this turn are not checked for strength (C93)
             played = self.record(state).setdefault("cards", [])
-            entry = {"side": str(side), "card": action.card}
-            if entry not in played:
-                played.append(entry)
-                del played[:-MAX_DISCARD]  # bounded as the schema says (any card left keeps the combats unchecked)
+            # the entries now in ``played`` as keys, kept beside it so that a turn of many plays stays linear
+            known = ctx.extra.get("cards_played")
+            if known is None or known[0] is not played:
+                known = ctx.extra["cards_played"] = (played, {(e.get("side"), e.get("card")) for e in played if isinstance(e, dict)})
+            key = (str(side), action.card)
+            if key not in known[1]:
+                played.append({"side": key[0], "card": key[1]})
+                known[1].add(key)
+                for dropped in played[:-MAX_DISCARD]:  # bounded as the schema says (any card left keeps the combats unchecked)
+                    if isinstance(dropped, dict):
+                        known[1].discard((dropped.get("side"), dropped.get("card")))
+                del played[:-MAX_DISCARD]
         if action.card and side in self.module.sides:
             piles = state.cards.setdefault(side, Piles(known=False))  # the hand and draw pile are not tracked
             piles.play(action.card, action.use or "command", DISCARD)
