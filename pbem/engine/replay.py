@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pbem.engine.rulesets import module_ruleset
-from pbem.engine.slices import check_end, place_start
+from pbem.engine.slices import check_end, check_turn_limit, place_start
 from pbem.model.actions import Action, Turn
 from pbem.model.errors import PbemError
 from pbem.model.event import Event
@@ -71,8 +71,10 @@ def replay(module: Module, state: State, turn: Turn, *, stop_at_first: bool = Fa
 def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, explain: bool) -> Replay:
     rules = module_ruleset(module)
     placed = place_start(module, state, turn)
-    context = rules.begin(state, turn)
-    violations: list[Violation] = list(turn.notices) + placed
+    limit = check_turn_limit(module, state, turn)
+    context = rules.begin(state, turn)  # a ruleset may compare the start state's turn with the file's first
+    state.turn = turn.header.turn  # the file plays its header's game-turn (its rules may step into the next)
+    violations: list[Violation] = list(turn.notices) + placed + limit + context.start_problems
     done = 0
     worked: list[tuple[Action, CombatOdds]] = []
     rolled: list[tuple[Action, tuple[str | None, str, str] | None]] = []

@@ -65,6 +65,17 @@ def place_start(module: Module, state: State, turn: Turn) -> list[Violation]:
     return found
 
 
+def check_turn_limit(module: Module, state: State, turn: Turn) -> list[Violation]:
+    """A game started from a scenario with a last game-turn ends after it: a file of a later turn is not played."""
+    last = module.last_turn(state.scenario)
+    if last is None or turn.header.turn <= last:
+        return []
+    sequence = module.sequence_data or {}
+    return [Violation(sequence.get("rule") or SEQUENCE_RULE, ILLEGAL,
+                      f"scenario {state.scenario} ends after game-turn {last}: there is no game-turn {turn.header.turn}",
+                      None, Source(turn.file, pointer="/turn"))]
+
+
 def check_end(module: Module, state: State, turn: Turn) -> list[Violation]:
     """A file that says where it ends (``to``) must end there."""
     header = turn.header

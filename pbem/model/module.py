@@ -63,6 +63,19 @@ class Module:
 
         return None if self.sequence_data is None else Sequence(self.sequence_data, self.sides, first)
 
+    def last_turn(self, scenario: str | None) -> int | None:
+        """The last game-turn ``scenario`` is played to (its ``last_turn``); None when it gives none, or the module
+        has no such scenario. Read once per module."""
+        if scenario is None or scenario not in self.scenarios:
+            return None
+        known = self.__dict__.setdefault("_last_turns", {})
+        if scenario not in known:
+            from pbem.model.jsonsource import load_json
+
+            value = load_json(self.scenarios[scenario]).data.get("last_turn")
+            known[scenario] = value if isinstance(value, int) and not isinstance(value, bool) else None
+        return known[scenario]
+
     def with_options(self, choices: dict[str, Any]) -> "Module":
         """This module with a game's own option choices over its defaults (the same object when they change
         nothing); the engine builds its ruleset once per set of choices."""

@@ -39,6 +39,8 @@ class TurnContext:
     touched: set[int] = field(default_factory=set)  # locations whose stacks changed since the last check
     unchecked: set[str] = field(default_factory=set)
     extra: dict[str, Any] = field(default_factory=dict)
+    # what ``begin`` found wrong with where the file starts (reported before its first action)
+    start_problems: list[Violation] = field(default_factory=list)
     # action index -> (result, what it did, rule): a random event's outcome in the module's words (see ``outcome``)
     outcomes: dict[int, tuple[str | None, str, str]] = field(default_factory=dict)
 

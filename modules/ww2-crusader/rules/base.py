@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.model.actions import Phase
+from pbem.model.errors import Source
 from pbem.model.state import State, UnitState
-from pbem.model.violation import Violation
+from pbem.model.violation import ILLEGAL, Violation
 from pbem.rules.ruleset import Ruleset, TurnContext, illegal, warning
 
 from .tables import Tables, group_file
@@ -50,6 +51,15 @@ class CrusaderBase(Ruleset):
         self.alias: dict[str, str] = self.tables.value("terrain_alias", "map") or {}
         self.armoured_arms = frozenset(module.options.get("armoured_arms", ("armour",)))
         self.infantry_arms = frozenset(module.options.get("infantry_arms", ("infantry", "cavalry", "motorized_infantry")))
+
+    def begin(self, state: State, turn) -> TurnContext:
+        """The file plays its header's turn (the engine sets it after this): the one its start state is in, or the
+        next (W-§1). The turn's record (``status.this_turn``) of an earlier turn is dropped from then on."""
+        ctx = super().begin(state, turn)
+        played = turn.header.turn
+        if not state.turn <= played <= state.turn + 1:
+            ctx.start_problems.append(Violation("W-§1", ILLEGAL, f"this file plays turn {played}, but the state it starts from is turn {state.turn}: a file goes on with that turn or the next", None, Source(turn.file, pointer="/turn")))
+        return ctx
 
     # --- not checked ----------------------------------------------------------------------------------------
     def not_checked(self, rule: str, what: str, action=None, ctx: TurnContext | None = None,

@@ -19,8 +19,9 @@ two hexes too (但是战果描述一样: D and De carry 可以主动撤退至多
 from __future__ import annotations
 
 from pbem.model.actions import Special
+from pbem.model.errors import Source
 from pbem.model.state import State
-from pbem.model.violation import Violation
+from pbem.model.violation import ILLEGAL, Violation
 from pbem.rules.ruleset import TurnContext, illegal
 
 from .base import ATTACK_SEGMENTS, NONE, STRONG, WEAK
@@ -32,6 +33,24 @@ FORCED_RETREAT_RATIO = 8
 
 class StreetRules(SupplyRules):
     """check_street_fight / check_street_resolution and their effects."""
+
+    def begin(self, state: State, turn) -> TurnContext:
+        """W-Street/6 (在每回合的结束阶段中加入): a file of a new turn finds every street fight of the turn before
+        resolved in its turn-end phase (``status.this_turn.street_resolved``). A start state with no record of its
+        turn says nothing either way, and nothing is judged."""
+        record = state.status.get("this_turn")
+        ended = state.turn
+        missed: list[str] = []
+        if turn.header.turn > ended and isinstance(record, dict) and record.get("turn") == ended:
+            resolved = set(record.get("street_resolved", ()))
+            missed = [town for town in state.status.get("street_fights", []) if town not in resolved]
+        ctx = super().begin(state, turn)
+        for town in missed:
+            ctx.start_problems.append(Violation(
+                "W-Street/6", ILLEGAL,
+                f"the street fight in {town} was not resolved in turn {ended}'s turn-end phase: it is resolved every turn "
+                f"while both sides are in the town (在每回合的结束阶段中加入)", None, Source(turn.file, pointer="/start")))
+        return ctx
 
     def check_street_fight(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
         if ctx.phase not in ATTACK_SEGMENTS or action.at is None:
@@ -97,6 +116,7 @@ class StreetRules(SupplyRules):
     def after_street_resolution(self, action: Special, state: State, ctx: TurnContext) -> None:
         if action.at is None or action.at not in self.street_hexes(state):
             return
+        self.mark(state, "street_resolved", self.where(action.at))
         units = list(state.units_at(action.at))
         totals = self.street_totals(state, action.at)
         if len(totals) < 2:

@@ -220,7 +220,7 @@ def build_file(module: Module, size: tuple[int, int], grid: Grid, slots_by_side:
     dice = "".join(
         f"<{_T}module.DiceButton{_attrs({'addToTotal': 0, 'canDisable': False, 'hotkey': '', 'icon': '/images/die.gif', 'keepCount': 1, 'keepDice': False, 'keepOption': '>', 'lockAdd': False, 'lockDice': False, 'lockPlus': False, 'lockSides': False, 'nDice': n, 'nSides': 6, 'name': f'{n}d6', 'plus': 0, 'prompt': False, 'propertyGate': '', 'reportFormat': '** $name$ = $result$ *** &lt;$PlayerName$&gt;', 'reportTotal': False, 'sortDice': False, 'text': f'{n}d6', 'tooltip': f'Roll {n}d6'})}/>"
         for n in (1, 2))
-    last = max((turn for name in module.scenarios if (turn := _last_turn(module, name)) is not None), default=None)
+    last = max((turn for name in module.scenarios if (turn := module.last_turn(name)) is not None), default=None)
     turn_level = _attrs({"incr": 1, "loop": False, "loopLimit": last or -1, "start": 1, "turnFormat": "Turn $value$"})
     tracker = (f"<{_T}module.turn.TurnTracker{_attrs({'buttonText': 'Turn', 'hotkey': '', 'icon': '', 'length': -1, 'lengthStyle': 'Maximum', 'name': 'Turn', 'nexthotkey': '', 'prevhotkey': '', 'reportFormat': '* Turn $newTurn$', 'tooltip': 'Game turn', 'turnFormat': '$level1$'})}>"
                f"<{_T}module.turn.CounterTurnLevel{turn_level}/></{_T}module.turn.TurnTracker>")
@@ -260,13 +260,6 @@ def build_file(module: Module, size: tuple[int, int], grid: Grid, slots_by_side:
         f"<{_T}module.PrototypesContainer/>"
         f"</{_T}GameModule>\n")
     return xml.encode("utf-8")
-
-
-def _last_turn(module: Module, scenario: str) -> int | None:
-    from pbem.model.jsonsource import load_json
-
-    value = load_json(module.scenarios[scenario]).data.get("last_turn")
-    return value if isinstance(value, int) else None
 
 
 def moduledata(module: Module) -> bytes:

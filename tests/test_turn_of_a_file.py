@@ -1,0 +1,58 @@
+"""A file plays the game-turn its header names, whatever turn its start state stopped in; a game started from a
+scenario ends after the scenario's last turn. Judged on the bundled samples, as a player chains them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pbem.model.resources import data_dir
+
+NO_RETREAT = data_dir("samples") / "no-retreat"
+STATE_KEYS = set(json.loads((data_dir("schemas") / "state.schema.json").read_text(encoding="utf-8"))["properties"])
+
+
+def chained(tmp_path: Path, sample: Path, state: Path, *, state_turn: int, file_turn: int) -> Path:
+    """``sample`` as the file of ``file_turn``, starting from ``state`` re-dated to ``state_turn`` (the state the
+    previous file wrote)."""
+    written = json.loads(state.read_text(encoding="utf-8")) | {"turn": state_turn}
+    (tmp_path / "state.json").write_text(json.dumps(written), encoding="utf-8")
+    turn = json.loads(sample.read_text(encoding="utf-8"))
+    turn.pop("$schema", None)
+    turn.update(turn=file_turn, start={"state": "state.json"})
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(turn), encoding="utf-8")
+    return path
+
+
+def test_a_card_of_turn_6_on_is_legal_in_the_turn_6_file_from_the_turn_5_state(pbem, tmp_path):
+    """No Retreat! card 8's Soviet half may be played from turn 6 (5.3.1): the file of turn 6 plays it, though the
+    state it starts from was written at the end of turn 5."""
+    path = chained(tmp_path, NO_RETREAT / "illegal-5.3.1-before-turn-6.json", NO_RETREAT / "state-1941.json", state_turn=5, file_turn=6)
+    result = pbem("check", path)
+    assert result.code == 0, result.out
+
+
+def test_the_turn_5_file_still_may_not_play_it(pbem, tmp_path):
+    path = chained(tmp_path, NO_RETREAT / "illegal-5.3.1-before-turn-6.json", NO_RETREAT / "state-1941.json", state_turn=5, file_turn=5)
+    result = pbem("check", path)
+    assert result.code == 1 and "rule 5.3.1" in result.out and "this is turn 5" in result.out
+
+
+def test_a_turn_after_the_scenarios_last_is_illegal(pbem, tmp_path):
+    """Paths of Glory's 1914 scenario ends after turn 20 (its last_turn): a file of turn 21 names the sequence rule
+    and the /turn of its header; turn 20 does not."""
+    from pbem.model.module import load_module
+
+    module = load_module("paths-of-glory")
+    assert module.last_turn("1914") == 20 and module.last_turn("no such scenario") is None
+    scenario = module.scenarios["1914"]
+    for turn, verdict in ((21, True), (20, False)):
+        (tmp_path / "t.json").write_text(json.dumps({"module": "paths-of-glory", "turn": turn, "side": "cp",
+                                                     "start": {"state": "s.json"}, "actions": []}), encoding="utf-8")
+        data = json.loads(scenario.read_text(encoding="utf-8"))
+        data = {key: value for key, value in data.items() if key in STATE_KEYS} | {"scenario": data["id"], "turn": turn - 1}
+        (tmp_path / "s.json").write_text(json.dumps(data), encoding="utf-8")
+        result = pbem("check", tmp_path / "t.json")
+        said = "scenario 1914 ends after game-turn 20: there is no game-turn 21" in result.out
+        assert said == verdict, (turn, result.out, result.err)

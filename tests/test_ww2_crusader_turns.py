@@ -1,0 +1,128 @@
+"""Crusader: a game as a chain of turns (W-§1, 游戏流程): the turn a file plays, the scenario's last turn (C107) and a
+street fight left unresolved at a turn's end (C127, W-Street/6)."""
+
+from __future__ import annotations
+
+import json
+
+from ww2_crusader_support import MODULE, SRC, H, attack, declare, illegal, phase, state
+
+from pbem.engine.replay import replay
+from pbem.model.actions import Special, Turn, TurnHeader
+from pbem.model.jsonsource import JsonDocument
+from pbem.model.module import load_module
+from pbem.model.state import State, written_state_text
+
+
+def play(start: State, turn: int, actions: list, side: str = "axis", module=None):
+    """Replay ``actions`` as the file of ``turn`` from ``start``; the violations as (rule, severity, message)."""
+    for n, action in enumerate(actions):
+        action.index, action.source = n, SRC
+    result = replay(module or MODULE, start, Turn("test.json", TurnHeader((module or MODULE).id, None, turn, side, None), actions))
+    return [(v.rule, v.severity, v.message) for v in result.violations]
+
+
+def rules(found) -> set[str]:
+    return {rule for rule, severity, _ in found if severity != "warning"}
+
+
+def between(start: State) -> State:
+    """The state file written after one file, as the next file reads it."""
+    text = written_state_text(MODULE, start.to_json())
+    return State.from_json(MODULE, JsonDocument("state.json", json.loads(text), text))
+
+
+# --- the turn a file plays -----------------------------------------------------------------------------------------
+def attacked_in_turn_2() -> State:
+    """PZ-1 attacked GB-INF-1 in turn 2's first attack segment (a D: both stay)."""
+    start = state({"PZ-1": "0403", "GB-INF-1": "0404"})
+    found = play(start, 2, [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 4, "D")])
+    assert rules(found) == set(), found
+    return between(start)
+
+
+def test_a_unit_that_attacked_last_turn_attacks_again_in_the_next_turns_file():
+    start = attacked_in_turn_2()
+    found = play(start, 3, [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 4, "D")])
+    assert "W-Round/3" not in rules(found)
+    assert start.turn == 3 and start.status["this_turn"]["turn"] == 3
+
+
+def test_in_the_same_turns_next_file_it_may_not_attack_again():
+    start = attacked_in_turn_2()
+    found = play(start, 2, [phase("attack_2"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 4, "D")])
+    assert "W-Round/3" in rules(found) or "W-Round/1" in rules(found)
+
+
+def test_a_file_plays_its_start_states_turn_or_the_next():
+    for played, verdict in ((2, set()), (3, set()), (4, {"W-§1"}), (1, {"W-§1"})):
+        found = play(state({"PZ-1": "0403"}), played, [phase("move_1")])
+        assert rules(found) == verdict, (played, found)
+
+
+# --- C107: the scenario's last turn ---------------------------------------------------------------------------------
+def crusader_at(turn: int) -> State:
+    """The Crusader scenario's set-up, as a state of game-turn ``turn``."""
+    from pbem.model.jsonsource import load_json
+
+    document = load_json(MODULE_REAL.scenarios["crusader"])
+    data = dict(document.data, turn=turn)
+    return State.from_json(MODULE_REAL, JsonDocument("crusader.json", data, json.dumps(data)))
+
+
+MODULE_REAL = load_module("ww2-crusader")
+
+
+def test_c107_crusader_ends_after_turn_15():
+    assert MODULE_REAL.last_turn("crusader") == 15
+    found = play(crusader_at(15), 16, [phase("resource")], module=MODULE_REAL)
+    assert ("W-§1", "illegal", "scenario crusader ends after game-turn 15: there is no game-turn 16") in found
+
+
+def test_c107_turn_15_is_played():
+    found = play(crusader_at(14), 15, [phase("resource")], module=MODULE_REAL)
+    assert not any("ends after game-turn" in message for _, _, message in found)
+
+
+def test_c107_a_game_from_no_scenario_has_no_limit():
+    """Free play (C107(d)): a start state that names no scenario is played as long as the players like."""
+    found = play(state({"PZ-1": "0403"}, turn=30), 31, [phase("move_1")])
+    assert rules(found) == set()
+
+
+# --- C127: a street fight is resolved at the end of every turn it lasts ------------------------------------------
+def street(record: dict | None) -> State:
+    """PZ-1 and GB-INF-1 in a street fight in the town 0303, at the end of turn 2, with this turn record."""
+    start = state({"PZ-1": "0303", "GB-INF-1": "0303"})
+    start.status["street_fights"] = ["0303"]
+    if record is not None:
+        start.status["this_turn"] = dict(record, turn=2)
+    return start
+
+
+def test_c127_a_fight_left_unresolved_at_the_turns_end_is_illegal():
+    found = play(street({}), 3, [phase("resource")])
+    assert rules(found) == {"W-Street/6"}
+    assert any("not resolved in turn 2's turn-end phase" in message for _, _, message in found)
+
+
+def test_c127_a_fight_resolved_and_going_on_is_legal():
+    assert rules(play(street({"street_resolved": ["0303"]}), 3, [phase("resource")])) == set()
+
+
+def test_c127_resolved_in_the_last_file_and_carried_in_the_state():
+    """Turn 2's turn-end: 4 against 5 (1:1), both take De and stay, so the fight goes on into turn 3."""
+    start = street(None)
+    resolution = Special(index=0, source=SRC, order="street_resolution", units=(), at=H("0303"))
+    assert rules(play(start, 2, [phase("turn_end"), resolution])) == set()
+    start = between(start)
+    assert start.status["street_fights"] == ["0303"] and start.status["this_turn"]["street_resolved"] == ["0303"]
+    assert rules(play(start, 3, [phase("resource")])) == set()
+
+
+def test_c127_a_start_state_with_no_record_of_its_turn_is_not_judged():
+    assert rules(play(street(None), 3, [phase("resource")])) == set()
+
+
+def test_c127_the_same_turns_next_file_is_not_judged_yet():
+    assert rules(play(street({}), 2, [phase("turn_end")])) == set()
