@@ -425,3 +425,49 @@ def test_c119_the_street_fight_settles_the_one_vs_many_attack():
 def test_c119_the_other_hex_may_not_be_resolved_after_it():
     found, _ = street_in_one_vs_many(attack(["PZ-1"], "0404", 1, "D1", retreats={"GB-INF-2": ["0405"]}, advance=("PZ-1",)))
     assert "W-Res/1" in found
+
+
+# --- the options for the readings the case file prefers and the code did not take (C108, C128(d), C143) -----------
+def test_c108_turn_one_has_a_reinforcement_phase_unless_the_option_removes_it():
+    for chosen, verdict in (("skipped", set()), ("no_reinforcement", {"W-Deploy/1"})):
+        start = state({}, turn=1)
+        start.options = {"initial_deployment": chosen}
+        assert illegal(run("axis", [phase("reinforcement_declaration")], start)) == verdict, chosen
+    start = state({}, turn=2)  # turn 2 has its reinforcement phase under every reading
+    start.options = {"initial_deployment": "no_reinforcement"}
+    assert illegal(run("axis", [phase("reinforcement_declaration")], start)) == set()
+
+
+def street_with_skills(units, **options):
+    """Town 0303: PZ-3 ([Armored Div], defence 4) and PZ-1 (4) against GB-ARM-1 at ② (armour, defence 3)."""
+    from test_ww2_crusader_skills import SKILLED
+
+    start = state({"PZ-3": "0303", "PZ-1": "0303", "GB-ARM-1": ("0303", 1)}, status={"stamina": {"PZ-3": 4, "PZ-1": 4}})
+    start.module = SKILLED
+    start.status["street_fights"] = ["0303"]
+    start.options = dict(options)
+    found = run("axis", [phase("turn_end"), special("street_resolution", units, "0303")], start, module=SKILLED)
+    return illegal(found), start
+
+
+def test_c128d_armoured_division_counts_in_the_street_strength_by_default():
+    """9 against 3 is 3:1: the Axis chooses units totalling at least 3 to take De (PZ-1), PZ-3 keeps its state."""
+    found, start = street_with_skills(["PZ-1"])
+    assert found == set() and start.units["PZ-1"].step == 1 and start.units["PZ-3"].step == 0
+    assert street_with_skills([])[0] == {"W-Street/6"}  # at 3:1 someone must take it
+
+
+def test_c128d_not_counted_the_bare_defence_is_2_to_1():
+    """8 against 3 is 2:1: every unit of both sides takes De, and no choice is asked."""
+    found, start = street_with_skills([], street_skills="not_counted")
+    assert found == set() and start.units["PZ-1"].step == 1 and start.units["PZ-3"].step == 1
+
+
+def test_c143_the_new_unit_comes_on_at_its_printed_stamina_or_keeps_the_old_ones():
+    for chosen, stamina in (("printed", None), ("kept", 0)):
+        start = state({"IT-INF-1": "0103"}, status={"rp": {"axis": 10, "allied": 0}, "stamina": {"IT-INF-1": 0}})
+        start.module = REORGANISING
+        start.options = {"reorganised_stamina": chosen}
+        reorganise = Special(index=0, source=SRC, order="reorganise", units=("IT-INF-1",), result="PZ-2")
+        assert illegal(run("axis", [phase("reinforcement_entry"), reorganise], start, module=REORGANISING)) == set()
+        assert start.units["PZ-2"].at == H("0103") and start.units["PZ-2"].tallies.get("stamina") == stamina, chosen

@@ -126,3 +126,39 @@ def test_c127_a_start_state_with_no_record_of_its_turn_is_not_judged():
 
 def test_c127_the_same_turns_next_file_is_not_judged_yet():
     assert rules(play(street({}), 2, [phase("turn_end")])) == set()
+
+
+# --- C129: a British recruit placed in Tobruk while a street fight goes on there ---------------------------------
+def tobruk_contested(held: str | None) -> State:
+    """Tobruk (0703) in a street fight: the 9th Australian Division against Brescia; the 70th Division waits in zone
+    1. ``held``: who status.held says holds the town (the scenario: the British)."""
+    start = State(MODULE_REAL, scenario=None, turn=3, side="axis", phase=None)
+    from pbem.model.state import UnitState
+
+    for unit_id, unit_def in MODULE_REAL.units.items():
+        start.units[unit_id] = UnitState(unit=unit_def, side=unit_def.type.side, box="pool")
+    for unit_id in ("AUS-9-DIV", "IT-27-BRESCIA"):
+        start.place(unit_id, MODULE_REAL.map.index("0703"))
+    start.units["UK-70-DIV"].box = "waiting_zone_1"
+    start.status = {"rp": {"axis": 0, "allied": 0}, "street_fights": ["0703"]} | ({"held": {"0703": held}} if held else {})
+    return start
+
+
+def place_70th(start: State, where: str):
+    from pbem.model.actions import Reinforce
+
+    order = Reinforce(index=0, source=SRC, units=("UK-70-DIV",), at=MODULE_REAL.map.index(where))
+    return rules(play(start, 3, [phase("reinforcement_entry"), order], side="allied", module=MODULE_REAL))
+
+
+def test_c129b_a_recruit_placed_in_tobruk_during_the_fight_is_legal():
+    """[AMBIG] reading 1 (the case's preferred one): Tobruk is still British-held, so still a reinforcement area, as
+    it is still a replenishment place (C129(a))."""
+    start = tobruk_contested("allied")
+    assert place_70th(start, "0703") == set()
+    assert start.units["UK-70-DIV"].at == MODULE_REAL.map.index("0703")
+
+
+def test_c129b_not_once_the_axis_holds_it_nor_next_to_it():
+    assert place_70th(tobruk_contested("axis"), "0703") == {"W-Reinf/3"}
+    assert place_70th(tobruk_contested("allied"), "0704") == {"W-Reinf/3"}  # the clear part: not next to Tobruk

@@ -103,6 +103,20 @@ class CrusaderBase(Ruleset):
         """Whether the unit card names one of the skill's names (单位描述)."""
         return any(name in names for name in (self.values(unit).get("skills") or ()))
 
+    def skill_bonus(self, side: list[UnitState], enemies: list[UnitState], defending: bool = False) -> int:
+        """W-Mod/8 skills adding to a side's strength (战力: 防御时看防御力,攻击时看攻击力). [装甲师]: +1 fighting armoured
+        units; [8.8cm Flak]: defending against armoured units defence +1, or, deployed (marker ``deployed``,
+        展开状态), strength +1 attacking or defending against them. Each unit's bonus once (不会累积计算)."""
+        if not any(self.armoured(e) for e in enemies):
+            return 0
+        bonus = 0
+        for unit in side:
+            if self.has_skill(unit, ARMOURED_DIVISION):
+                bonus += 1
+            elif self.has_skill(unit, FLAK_88) and (defending or DEPLOYED in unit.markers):
+                bonus += 1
+        return bonus
+
     def stamina(self, state: State, unit: UnitState) -> int | None:
         """The unit's stamina: its ``stamina`` tally in the state, else the card's full value; None when neither is
         known."""

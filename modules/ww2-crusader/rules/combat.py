@@ -18,7 +18,7 @@ from pbem.model.state import State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal, mismatch, warning
 
-from .base import ADVANCE_IN_ENEMY_TERRITORY, ARMOURED_DIVISION, ATTACK_SEGMENTS, COURAGE, DEPLOYED, FLAK_88, WAR_WEARY
+from .base import ADVANCE_IN_ENEMY_TERRITORY, ATTACK_SEGMENTS, COURAGE, WAR_WEARY
 from .formations import DUG_IN, FORMATIONS, FormationRules
 from .street import StreetRules
 
@@ -330,20 +330,6 @@ class CombatRules(FormationRules, StreetRules):
         """A comparison a card played this turn may change: a warning, not a mismatch (C93, C94)."""
         named = ", ".join(cards[:3]) + (" ..." if len(cards) > 3 else "")
         return [warning(rule, f"not checked: {what}: a command card played this turn ({named}) may change strengths (card effects are not built)", action)]
-
-    def skill_bonus(self, side: list[UnitState], enemies: list[UnitState], defending: bool = False) -> int:
-        """W-Mod/8 skills adding to a side's strength (战力: 防御时看防御力,攻击时看攻击力). [装甲师]: +1 fighting armoured
-        units; [8.8cm Flak]: defending against armoured units defence +1, or, deployed (marker ``deployed``,
-        展开状态), strength +1 attacking or defending against them. Each unit's bonus once (不会累积计算)."""
-        if not any(self.armoured(e) for e in enemies):
-            return 0
-        bonus = 0
-        for unit in side:
-            if self.has_skill(unit, ARMOURED_DIVISION):
-                bonus += 1
-            elif self.has_skill(unit, FLAK_88) and (defending or DEPLOYED in unit.markers):
-                bonus += 1
-        return bonus
 
     def _armour_shift(self, result: str, position: int, columns: list[str], action: Combat, attackers, defenders, ctx: TurnContext) -> tuple[str, list[Violation]]:
         """W-Mod/5 (装甲单位修正): in a plain or desert hex, armour among the attackers, only infantry (cavalry included)

@@ -13,6 +13,7 @@ from pbem.model.state import State
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal
 
+from .base import STAMINA
 from .supply import SupplyRules
 
 ZONE_1, ZONE_2 = "waiting_zone_1", "waiting_zone_2"
@@ -264,9 +265,14 @@ class ResourceRules(SupplyRules):
         if unit is None or new is None or not unit.on_map or new.on_map or new.unit.type.id != rule.get("into"):
             return None
         self.pay(state, unit.side, "rp", rule.get("cost"))
-        where, level = unit.at, self.establishment(unit)
+        where, level, stamina = unit.at, self.establishment(unit), self.stamina(state, unit)
         state.remove(unit.id, "removed")  # the old unit and its card leave the game (移出游戏)
         new.step = min(max(0, len(new.unit.type.steps) - level), len(new.unit.type.steps) - 1)  # the same state
+        if self.module.options.get("reorganised_stamina", "printed") == "kept" and stamina is not None:
+            # [AMBIG] C143 reading 2: the new unit keeps the old one's stamina (a disordered unit does not come back
+            # fresh), at most its own printed value; ``printed`` (the default): it comes on as a new counter does
+            printed = self.values(new).get(STAMINA)
+            new.tallies[STAMINA] = min(stamina, printed) if isinstance(printed, int) else stamina
         state.place(new.id, where)
         for unit_id in (unit.id, new.id):
             self.mark(state, "reorganised", unit_id)

@@ -38,12 +38,18 @@ class SupplyRules(CrusaderBase):
         return state.side_at(location)
 
     def sources(self, state: State, side: str) -> set[int]:
+        """The side's supply sources with no enemy unit in them."""
+        return {i for i in self.source_hexes(state, side) if not any(u.side != side for u in state.units_at(i))}
+
+    def source_hexes(self, state: State, side: str) -> set[int]:
+        """The side's supply sources, whoever stands in them: its road entries and, for a side named in
+        ``coastal_town_sources``, the coastal towns it holds."""
         game_map = self.module.map
         found = {i for i, owner in enumerate(game_map.supply) if owner == side}
         if side in self.module.options.get("coastal_town_sources", ()):
             found |= {i for i in range(len(game_map.terrain))
                       if self.main_terrain(i) == "town" and "coastal" in game_map.features[i] and self.holder(state, i) == side}
-        return {i for i in found if not any(u.side != side for u in state.units_at(i))}
+        return found
 
     def _passable(self, state: State, location: int, side: str) -> bool:
         """W-Supply/3: no enemy unit, no enemy-held town, no enemy ZOC without a friendly unit; no sea."""
@@ -67,10 +73,18 @@ class SupplyRules(CrusaderBase):
         return {self.module.map.index(label) for label in state.status.get("street_fights", []) if self.module.map.find(label) is not None}
 
     def street_totals(self, state: State, location: int) -> dict[str, int]:
-        """Each side's street-fight strength in the hex: the sum of its units' defence (W-Street/6)."""
+        """Each side's street-fight strength in the hex: the sum of its units' defence (W-Street/6). [AMBIG] C128(d):
+        with option ``street_skills: counted`` (the default) the skills that add to a defending unit's strength
+        against armour ([Armoured Div], [8.8cm Flak]) count, since street strength is the defence value;
+        ``not_counted``: the printed defence alone."""
+        units = state.units_at(location)
         totals: dict[str, int] = {}
-        for unit in state.units_at(location):
+        for unit in units:
             totals[unit.side] = totals.get(unit.side, 0) + unit.face.defence
+        if self.module.options.get("street_skills", "counted") == "counted" and len(totals) > 1:
+            for side in totals:
+                own = [u for u in units if u.side == side]
+                totals[side] += self.skill_bonus(own, [u for u in units if u.side != side], defending=True)
         return totals
 
     def street_passes(self, state: State, location: int, side: str) -> bool:
@@ -131,6 +145,11 @@ class SupplyRules(CrusaderBase):
         (no rail hex on the way in an enemy strong ZOC, or in a weak one without a friendly unit, or enemy-held)."""
         targets = self.sources(state, side)
         if location in targets:
+            return True
+        if location in self.street_hexes(state) and state.status.get("held", {}).get(self.where(location)) == side \
+                and location in self.source_hexes(state, side):
+            # [AMBIG] C129 reading 1: a source town in a street fight is still held by the side that held it (no capture
+            # has been completed), so it stays its reinforcement area, as it stays its replenishment place
             return True
         if self.main_terrain(location) != "town" or not self._passable(state, location, side) and not self.friendly_in(state, location, side):
             return False
