@@ -429,13 +429,15 @@ def test_c119_the_other_hex_may_not_be_resolved_after_it():
 
 # --- the options for the readings the case file prefers and the code did not take (C108, C128(d), C143) -----------
 def test_c108_turn_one_has_a_reinforcement_phase_unless_the_option_removes_it():
-    for chosen, verdict in (("skipped", set()), ("no_reinforcement", {"W-Deploy/1"})):
-        start = state({}, turn=1)
+    """IT-INF-1 recruited (4 RP) in turn 1's declaration segment: legal when turn 1 keeps the phase, W-Deploy/1 when
+    the option reads it away; the segment's marker alone is harmless, and turn 2 recruits under every reading."""
+    for turn, chosen, actions, verdict in ((1, "skipped", [recruit("IT-INF-1")], set()),
+                                            (1, "no_reinforcement", [recruit("IT-INF-1")], {"W-Deploy/1"}),
+                                            (1, "no_reinforcement", [], set()),
+                                            (2, "no_reinforcement", [recruit("IT-INF-1")], set())):
+        start = state({}, turn=turn, status={"rp": {"axis": 10, "allied": 0}})
         start.options = {"initial_deployment": chosen}
-        assert illegal(run("axis", [phase("reinforcement_declaration")], start)) == verdict, chosen
-    start = state({}, turn=2)  # turn 2 has its reinforcement phase under every reading
-    start.options = {"initial_deployment": "no_reinforcement"}
-    assert illegal(run("axis", [phase("reinforcement_declaration")], start)) == set()
+        assert illegal(run("axis", [phase("reinforcement_declaration"), *actions], start)) == verdict, (turn, chosen, actions)
 
 
 def street_with_skills(units, **options):
@@ -455,6 +457,22 @@ def test_c128d_armoured_division_counts_in_the_street_strength_by_default():
     found, start = street_with_skills(["PZ-1"])
     assert found == set() and start.units["PZ-1"].step == 1 and start.units["PZ-3"].step == 0
     assert street_with_skills([])[0] == {"W-Street/6"}  # at 3:1 someone must take it
+
+
+def test_c128d_a_chosen_unit_counts_its_skill_towards_the_smaller_sides_total():
+    """Axis PZ-3 (4, +1 [Armored Div] against the British armour), PZ-1, PZ-2, IT-INF-1 (4 each): 17 against GB-ARM-1
+    at ① (2) and GB-INF-1 at ① (3): 5. 17:5 is 3:1, so the chosen must total at least 5: PZ-3 does with its skill
+    (4 + 1), IT-INF-1 (4) does not."""
+    from test_ww2_crusader_skills import SKILLED
+
+    def resolve(chosen: str):
+        start = state({"PZ-3": "0303", "PZ-1": "0303", "PZ-2": "0303", "IT-INF-1": "0303", "GB-ARM-1": ("0303", 2), "GB-INF-1": ("0303", 2)})
+        start.module = SKILLED
+        start.status["street_fights"] = ["0303"]
+        return illegal(run("axis", [phase("turn_end"), special("street_resolution", [chosen], "0303")], start, module=SKILLED))
+
+    assert resolve("PZ-3") == set()
+    assert resolve("IT-INF-1") == {"W-Street/6"}
 
 
 def test_c128d_not_counted_the_bare_defence_is_2_to_1():

@@ -162,3 +162,16 @@ def test_c129b_a_recruit_placed_in_tobruk_during_the_fight_is_legal():
 def test_c129b_not_once_the_axis_holds_it_nor_next_to_it():
     assert place_70th(tobruk_contested("axis"), "0703") == {"W-Reinf/3"}
     assert place_70th(tobruk_contested("allied"), "0704") == {"W-Reinf/3"}  # the clear part: not next to Tobruk
+
+
+def test_c129b_a_state_that_does_not_say_who_held_the_town_gives_the_benefit_of_the_doubt():
+    assert place_70th(tobruk_contested(None), "0703") == set()
+
+
+def test_c127_c110_the_side_left_in_the_town_holds_it_when_the_fight_ends():
+    """8:1 or more: the smaller side's survivor retreats out, the fight is over, the larger side holds the town."""
+    start = state({"PZ-1": "0303", "PZ-2": "0303", "GB-HQ-1": "0303"}, status={"held": {"0303": "allied"}})
+    start.status["street_fights"] = ["0303"]
+    resolution = Special(index=0, source=SRC, order="street_resolution", units=(), at=H("0303"))
+    assert rules(play(start, 2, [phase("turn_end"), resolution])) == set()
+    assert start.status["street_fights"] == [] and start.status["held"]["0303"] == "axis"

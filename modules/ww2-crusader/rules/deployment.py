@@ -12,7 +12,7 @@ reinforcement phase.
 
 from __future__ import annotations
 
-from pbem.model.actions import Phase, Reinforce
+from pbem.model.actions import Reinforce
 from pbem.model.state import State
 from pbem.model.violation import Violation
 from pbem.rules.ruleset import TurnContext, illegal
@@ -30,12 +30,13 @@ class DeploymentRules(InitiativeRules):
         chosen = state.options.get("initial_deployment", self.module.options.get("initial_deployment", "played"))
         return state.turn == 1 and chosen == "played"
 
-    def check_phase(self, action: Phase, state: State, ctx: TurnContext) -> list[Violation]:
+    def check(self, action, state: State, ctx: TurnContext) -> list[Violation]:
         """[AMBIG] C108 reading 1 (option ``initial_deployment: no_reinforcement``): turn 1's reinforcement phase
-        became the initial deployment (改为), which is skipped (跳过), so turn 1 has no reinforcement phase at all."""
-        found = super().check_phase(action, state, ctx)
-        chosen = state.options.get("initial_deployment", self.module.options.get("initial_deployment", "played"))
-        if action.name in SEGMENTS and state.turn == 1 and chosen == "no_reinforcement":
+        became the initial deployment (改为), which is skipped (跳过), so nothing is done in turn 1's reinforcement
+        segments (their markers alone are harmless)."""
+        found = super().check(action, state, ctx)
+        if ctx.phase in SEGMENTS and state.turn == 1 and action.kind not in ("phase", "comment") \
+                and state.options.get("initial_deployment", self.module.options.get("initial_deployment")) == "no_reinforcement":
             found.append(illegal("W-Deploy/1", "turn 1 has no reinforcement phase: it became the initial deployment (改为初始部署阶段), "
                                                "which this scenario skips (跳过); RP are first spent in turn 2 (option initial_deployment)", action))
         return found

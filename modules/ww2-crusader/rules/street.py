@@ -109,7 +109,7 @@ class StreetRules(SupplyRules):
         if any(u.side != big_side or u.at != action.at for u in chosen):
             return [illegal("W-Street/6", f"the units taking the larger side's result are {big_side}'s units in the hex", action)]
         if 3 <= ratio or small == 0:
-            if small and sum(u.face.defence for u in chosen) < small:
+            if small and self.street_strength(state, chosen, action.at) < small:
                 return [illegal("W-Street/6", f"{ratio}:1: the larger side's units taking the result must total at least the smaller side's {small} (至少等于)", action)]
         return []
 
@@ -161,8 +161,13 @@ class StreetRules(SupplyRules):
         self.end_street_fight(state, action.at)
 
     def end_street_fight(self, state: State, town: int) -> None:
-        if len({u.side for u in state.units_at(town)}) < 2:
+        """The fight is over when one side is left: [AMBIG] C127/C110, the town is then held by that side, the one
+        that entered it last (status.held); when neither is left, its holder stays as it was."""
+        left = {u.side for u in state.units_at(town)}
+        if len(left) < 2:
             state.status["street_fights"] = [h for h in state.status.get("street_fights", []) if h != self.where(town)]
+            if left:
+                state.status.setdefault("held", {})[self.where(town)] = next(iter(left))
 
     def street_step_bad(self, state: State, unit, start: int, to: int, stacking: bool = True) -> str | None:
         """Why a street-fight retreat may not enter ``to`` from ``start``, or None. The retreat rules (撤退): no enemy unit, no enemy ZOC without a friendly unit, no street-fight hex,

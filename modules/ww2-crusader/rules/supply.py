@@ -51,6 +51,18 @@ class SupplyRules(CrusaderBase):
                       if self.main_terrain(i) == "town" and "coastal" in game_map.features[i] and self.holder(state, i) == side}
         return found
 
+    def contested_source(self, state: State, side: str, location: int) -> bool:
+        """[AMBIG] C129 reading 1: a source town in a street fight is still held by the side that held it (no capture
+        is completed during the fight), so it stays its reinforcement area, as it stays its replenishment place. A
+        state that does not say who held it (no ``status.held`` entry) gives the side the benefit of the doubt."""
+        held = state.status.get("held", {}).get(self.where(location))
+        if held not in (None, side):
+            return False
+        if self.module.map.supply[location] == side:
+            return True
+        return (side in self.module.options.get("coastal_town_sources", ()) and self.main_terrain(location) == "town"
+                and "coastal" in self.module.map.features[location])
+
     def _passable(self, state: State, location: int, side: str) -> bool:
         """W-Supply/3: no enemy unit, no enemy-held town, no enemy ZOC without a friendly unit; no sea."""
         if self.main_terrain(location) in set(self.tables.value("terrain_costs", "impassable") or ()):
@@ -71,6 +83,16 @@ class SupplyRules(CrusaderBase):
     # --- street fights (W-Street/5): whose supply passes a street-fight hex ------------------------------------------
     def street_hexes(self, state: State) -> set[int]:
         return {self.module.map.index(label) for label in state.status.get("street_fights", []) if self.module.map.find(label) is not None}
+
+    def street_strength(self, state: State, units: list[UnitState], location: int) -> int:
+        """The street strength of some of the units in a street-fight hex: their defence, with the skills that add to
+        it against the enemy armour there when ``street_skills`` is ``counted`` (as ``street_totals`` counts them)."""
+        total = sum(u.face.defence for u in units)
+        if self.module.options.get("street_skills", "counted") == "counted" and units:
+            side = units[0].side
+            enemies = [u for u in state.units_at(location) if u.side != side]
+            total += sum(self.skill_bonus([u], enemies, defending=True) for u in units)
+        return total
 
     def street_totals(self, state: State, location: int) -> dict[str, int]:
         """Each side's street-fight strength in the hex: the sum of its units' defence (W-Street/6). [AMBIG] C128(d):
@@ -146,10 +168,7 @@ class SupplyRules(CrusaderBase):
         targets = self.sources(state, side)
         if location in targets:
             return True
-        if location in self.street_hexes(state) and state.status.get("held", {}).get(self.where(location)) == side \
-                and location in self.source_hexes(state, side):
-            # [AMBIG] C129 reading 1: a source town in a street fight is still held by the side that held it (no capture
-            # has been completed), so it stays its reinforcement area, as it stays its replenishment place
+        if location in self.street_hexes(state) and self.contested_source(state, side, location):
             return True
         if self.main_terrain(location) != "town" or not self._passable(state, location, side) and not self.friendly_in(state, location, side):
             return False
