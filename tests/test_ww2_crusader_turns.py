@@ -175,3 +175,30 @@ def test_c127_c110_the_side_left_in_the_town_holds_it_when_the_fight_ends():
     resolution = Special(index=0, source=SRC, order="street_resolution", units=(), at=H("0303"))
     assert rules(play(start, 2, [phase("turn_end"), resolution])) == set()
     assert start.status["street_fights"] == [] and start.status["held"]["0303"] == "axis"
+
+
+# --- W-§1 across files: a later file of the same turn goes on from where the last one stopped -----------------------
+def after_axis_attack_2(first_side: str | None) -> State:
+    start = state({"PZ-1": "0403"})
+    start.first_side = first_side
+    assert rules(play(start, 2, [phase("move_1"), phase("attack_1"), phase("recovery"), phase("move_2"), phase("attack_2")])) == set()
+    return between(start)
+
+
+def test_a_later_file_of_the_turn_may_not_go_back_to_an_earlier_segment():
+    found = play(after_axis_attack_2("axis"), 2, [phase("move_1")])
+    assert rules(found) == {"W-§1"}
+
+
+def test_the_second_players_file_goes_on_even_when_the_state_does_not_name_the_first_player():
+    for first in ("axis", None):
+        assert rules(play(after_axis_attack_2(first), 2, [phase("move_1", "allied")], side="allied")) == set(), first
+
+
+def test_a_shared_segment_goes_on_in_the_other_players_file():
+    start = state({"PZ-1": "0403"})
+    assert rules(play(start, 2, [phase("resource"), phase("reinforcement_declaration")])) == set()
+    assert rules(play(between(start), 2, [phase("reinforcement_declaration"), phase("reinforcement_entry")], side="allied")) == set()
+    start = state({"PZ-1": "0403"})
+    assert rules(play(start, 2, [phase("resource"), phase("reinforcement_entry")])) == set()
+    assert rules(play(between(start), 2, [phase("reinforcement_declaration")], side="allied")) == {"W-§1"}

@@ -59,6 +59,17 @@ class CrusaderBase(Ruleset):
         played = turn.header.turn
         if not state.turn <= played <= state.turn + 1:
             ctx.start_problems.append(Violation("W-§1", ILLEGAL, f"this file plays turn {played}, but the state it starts from is turn {state.turn}: a file goes on with that turn or the next", None, Source(turn.file, pointer="/turn")))
+        record = state.status.get("this_turn")
+        segment = record.get("segment") if isinstance(record, dict) and record.get("turn") == played == state.turn else None
+        if isinstance(segment, dict):
+            # the same turn goes on from the segment the last file was in: it may go on with that segment (the other
+            # player's part of a shared one, say), never back to an earlier one
+            first = state.first_side or segment.get("first")
+            position = self.segment_position(segment.get("name", ""), segment.get("side"), first)
+            if position is not None:
+                ctx.extra.update(position=position, segment=segment.get("name"), carried=True)
+                if first is not None and state.first_side is None:
+                    ctx.extra["first_side"] = first  # who played first this turn, as the last file took it
         return ctx
 
     # --- not checked ----------------------------------------------------------------------------------------
@@ -245,10 +256,11 @@ class CrusaderBase(Ruleset):
         if position is None:
             known = ", ".join(SHARED_BEFORE + PLAYER_SEGMENTS + SHARED_AFTER)
             return found + [illegal("W-§1", f"there is no {name!r} segment (游戏流程: {known})", action)]
-        last = ctx.extra.get("position")
-        if last is not None and position <= last:
+        last, carried = ctx.extra.get("position"), ctx.extra.pop("carried", False)
+        if last is not None and (position < last or position == last and not carried):
             found.append(illegal("W-§1", f"the {name} segment{' of ' + side if name in PLAYER_SEGMENTS else ''} comes after the {ctx.extra['segment']} segment: play never returns to a finished segment (游戏必须按照流程展开,不能返回)", action))
         ctx.extra.update(position=position, segment=name, declared=[], resolved=0)
+        self.record(state)["segment"] = {"name": name, "side": side, "first": first} if name in PLAYER_SEGMENTS and side and first else {"name": name}
         # a segment's combat memory ends with it (C118): what was resolved, one-vs-many groups, the last combat and a
         # bonus attack; the one-vs-many protection that outlives it is kept in the turn's record (combat.py)
         for key in SEGMENT_MEMORY:
