@@ -9,6 +9,7 @@ from pathlib import Path
 from pbem.model.resources import data_dir
 
 NO_RETREAT = data_dir("samples") / "no-retreat"
+CHINA_WAR = data_dir("samples") / "china-war-1980"
 STATE_KEYS = set(json.loads((data_dir("schemas") / "state.schema.json").read_text(encoding="utf-8"))["properties"])
 
 
@@ -56,3 +57,33 @@ def test_a_turn_after_the_scenarios_last_is_illegal(pbem, tmp_path):
         result = pbem("check", tmp_path / "t.json")
         said = "scenario 1914 ends after game-turn 20: there is no game-turn 21" in result.out
         assert said == verdict, (turn, result.out, result.err)
+
+
+def split_in_two(tmp_path: Path, sample: Path, before: int) -> tuple[Path, Path]:
+    """``sample``'s actions before index ``before`` as a first file, the rest as a second file starting from the state
+    the first one leaves (written by ``--write-state``), as two emails of one player-turn."""
+    document = json.loads(sample.read_text(encoding="utf-8"))
+    document.pop("$schema", None)
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    first.write_text(json.dumps(dict(document, actions=document["actions"][:before])), encoding="utf-8")
+    rest = {key: value for key, value in document.items() if key not in ("start", "from", "to")}
+    second.write_text(json.dumps(dict(rest, start={"state": "between.json"}, actions=document["actions"][before:])), encoding="utf-8")
+    return first, second
+
+
+def test_a_unit_that_followed_up_in_one_file_may_not_attack_in_the_next(pbem, tmp_path):
+    """The China War (2.0): the reaction phase with the follow-up move in one file, the combat phase in the next."""
+    first, second = split_in_two(tmp_path, CHINA_WAR / "illegal-2.0-follow-up-unit-attacks.json", 4)
+    assert pbem("check", first, "--write-state", tmp_path / "between.json").code == 0
+    result = pbem("check", second)
+    assert result.code == 1 and "rule 2.0" in result.out and "may not attack this turn" in result.out
+
+
+def test_a_unit_that_did_not_follow_up_attacks_in_the_next_file(pbem, tmp_path):
+    first, second = split_in_two(tmp_path, CHINA_WAR / "illegal-2.0-follow-up-unit-attacks.json", 3)  # no follow-up move
+    document = json.loads(second.read_text(encoding="utf-8"))
+    document["actions"] = document["actions"][1:]  # drop the follow-up move: the attack comes from 3004 now
+    second.write_text(json.dumps(document), encoding="utf-8")
+    assert pbem("check", first, "--write-state", tmp_path / "between.json").code == 0
+    result = pbem("check", second)
+    assert result.code in (0, 1) and "actions checked" in result.out and "rule 2.0" not in result.out, result.out + result.err

@@ -212,7 +212,8 @@ class CombatRules(ChinaWarBase):
                 found.append(illegal("9.14", f"{name} has already attacked in this combat phase", action))
             if unit_id in ctx.advanced:
                 found.append(illegal("9.92", f"{name} advanced after combat in this phase and may not attack again", action))
-            if unit_id in ctx.extra["follow_up"]:
+            followed = state.status.get("followed_up") or {}
+            if unit_id in ctx.extra["follow_up"] or followed.get("turn") == state.turn and unit_id in followed.get("units", ()):
                 found.append(illegal("2.0", f"{name} moved into a hex vacated in the reaction phase and may not attack this turn", action))
         found.extend(self._target_problems(action, state, ctx, defenders, "9.11"))
         for unit in defenders:

@@ -134,6 +134,12 @@ class MovementRules(ChinaWarBase):
         if guard:  # several units may follow one another in, each as its own move (2.0)
             return [illegal(guard, f"{name} moves into {self.where(path[1])}, {self.guard_name(path[1])}: only an overrun or an advance after combat may enter it", action)]
         ctx.extra["follow_up"].add(unit.id)
+        # kept in the state too: the combat phase may be in the next file (the reaction is the other player's)
+        record = state.status.setdefault("followed_up", {"turn": state.turn, "units": []})
+        if record.get("turn") != state.turn:
+            record.update(turn=state.turn, units=[])
+        if unit.id not in record["units"]:
+            record["units"].append(unit.id)
         return []
 
     # --- rail (6.3) ------------------------------------------------------------------------------------------
