@@ -4,6 +4,7 @@ scenario ends after the scenario's last turn. Judged on the bundled samples, as 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from pbem.model.resources import data_dir
@@ -87,3 +88,23 @@ def test_a_unit_that_did_not_follow_up_attacks_in_the_next_file(pbem, tmp_path):
     assert pbem("check", first, "--write-state", tmp_path / "between.json").code == 0
     result = pbem("check", second)
     assert result.code in (0, 1) and "actions checked" in result.out and "rule 2.0" not in result.out, result.out + result.err
+
+
+def test_a_later_file_of_the_player_turn_may_not_go_back_to_an_earlier_phase(pbem, tmp_path):
+    """No Retreat! (4.0): card and movement phases in one file, the organization phase in the next."""
+    shutil.copy(NO_RETREAT / "state-1941.json", tmp_path)
+    first, second = split_in_two(tmp_path, NO_RETREAT / "illegal-4.0-phase-order.json", 2)
+    assert pbem("check", first, "--write-state", tmp_path / "between.json").code == 0
+    result = pbem("check", second)
+    assert result.code == 1 and "rule 4.0" in result.out and "comes before the movement phase" in result.out
+
+
+def test_it_may_go_on_with_that_phase_or_a_later_one(pbem, tmp_path):
+    shutil.copy(NO_RETREAT / "state-1941.json", tmp_path)
+    for actions in ([{"phase": "movement"}], [{"phase": "combat"}]):
+        document = json.loads((NO_RETREAT / "illegal-4.0-phase-order.json").read_text(encoding="utf-8"))
+        document["actions"] = [{"phase": "card"}, {"phase": "movement"}] + actions
+        (tmp_path / "whole.json").write_text(json.dumps(document), encoding="utf-8")
+        first, second = split_in_two(tmp_path, tmp_path / "whole.json", 2)
+        assert pbem("check", first, "--write-state", tmp_path / "between.json").code == 0
+        assert pbem("check", second).code == 0, actions

@@ -69,6 +69,16 @@ class NoRetreatBase(Ruleset):
         return False
 
     # --- sequence of play (4.0) ------------------------------------------------------------------------
+    def begin(self, state: State, turn) -> TurnContext:
+        """A file that goes on with the player-turn its start state stopped in (same turn, same side) goes on from the
+        phase that state reached (``status.phase_reached``): that phase again, or a later one."""
+        ctx = super().begin(state, turn)
+        reached = state.status.get("phase_reached")
+        if isinstance(reached, dict) and (reached.get("turn"), reached.get("side")) == (turn.header.turn, turn.header.side) \
+                and reached.get("phase") in HOUSEKEEPING + PHASES:
+            ctx.extra.update(phases=[reached["phase"]], phases_carried=True)
+        return ctx
+
     def check_phase(self, action: Phase, state: State, ctx: TurnContext) -> list[Violation]:
         name = action.name
         order = HOUSEKEEPING + PHASES
@@ -76,12 +86,14 @@ class NoRetreatBase(Ruleset):
             return [illegal("4.0", f"there is no {name!r} phase (phases: {', '.join(order)})", action)]
         found = []
         seen = ctx.extra.setdefault("phases", [])
-        if seen and order.index(name) <= order.index(seen[-1]):
+        carried = ctx.extra.pop("phases_carried", False)
+        if seen and (order.index(name) < order.index(seen[-1]) or name == seen[-1] and not carried):
             what = f"the {name} phase comes once a turn" if name == seen[-1] else f"the {name} phase comes before the {seen[-1]} phase, not after it"
             found.append(illegal("4.0", f"{what} (phases run in order: {', '.join(order)})", action))
         if name in HOUSEKEEPING and ctx.active_side != "axis":
             found.append(illegal("4.0", f"the {name} phase is part of the new-turn housekeeping before the Axis player turn", action))
         seen.append(name)
+        state.status["phase_reached"] = {"turn": state.turn, "side": ctx.active_side, "phase": name}
         ctx.new_phase(name, action.side or ctx.active_side)
         ctx.extra["events_this_phase"] = 0
         for key in ("cb_results", "cb_cards", "cb_markers", "cb_due", "cb_used", "attacks_resolved", "counterattack"):
