@@ -192,8 +192,8 @@ def street_started(*after, **options):
 
 
 def test_c126e_a_unit_that_entered_at_the_trigger_leaves_next_turn():
-    found, start = street_started()
-    assert found == set()
+    found, start = street_started(phase("turn_end"), special("street_resolution", [], "0303"))  # 4 against 5: both De, it goes on
+    assert found == set() and start.status["street_fights"] == ["0303"]
     start.turn += 1
     assert illegal(run("axis", [phase("move_1"), move("PZ-1", "0203")], start)) == set()
 

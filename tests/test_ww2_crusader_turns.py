@@ -106,6 +106,20 @@ def test_c127_a_fight_left_unresolved_at_the_turns_end_is_illegal():
     assert any("not resolved in turn 2's turn-end phase" in message for _, _, message in found)
 
 
+def test_c127_a_file_that_says_it_starts_at_the_new_turns_resource_segment_is_judged_too():
+    """A header ``from`` the resource segment puts the start state in the new turn before the rules see it: the record
+    of turn 2 still tells that its fight was left unresolved."""
+    for record, verdict in (({}, {"W-Street/6"}), ({"street_resolved": ["0303"]}, set())):
+        start = street(record)
+        start.first_side = "axis"
+        actions = [phase("resource")]
+        for n, action in enumerate(actions):
+            action.index, action.source = n, SRC
+        header = TurnHeader(MODULE.id, None, 3, "axis", start_at={"phase": "resource"})
+        found = replay(MODULE, start, Turn("test.json", header, actions)).violations
+        assert {v.rule for v in found if v.severity != "warning"} == verdict, record
+
+
 def test_c127_a_fight_resolved_and_going_on_is_legal():
     assert rules(play(street({"street_resolved": ["0303"]}), 3, [phase("resource")])) == set()
 

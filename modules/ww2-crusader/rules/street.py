@@ -39,9 +39,9 @@ class StreetRules(SupplyRules):
         resolved in its turn-end phase (``status.this_turn.street_resolved``). A start state with no record of its
         turn says nothing either way, and nothing is judged."""
         record = state.status.get("this_turn")
-        ended = state.turn
+        ended = record.get("turn") if isinstance(record, dict) else None
         missed: list[str] = []
-        if turn.header.turn > ended and isinstance(record, dict) and record.get("turn") == ended:
+        if isinstance(ended, int) and ended < turn.header.turn:  # the turn of the record is over
             resolved = set(record.get("street_resolved", ()))
             missed = [town for town in state.status.get("street_fights", []) if town not in resolved]
         ctx = super().begin(state, turn)
