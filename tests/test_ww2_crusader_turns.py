@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ww2_crusader_support import MODULE, SRC, H, attack, declare, illegal, phase, state
+from ww2_crusader_support import MODULE, SRC, H, attack, declare, illegal, move, phase, state
 
 from pbem.engine.replay import replay
 from pbem.model.actions import Special, Turn, TurnHeader
@@ -54,8 +54,9 @@ def test_in_the_same_turns_next_file_it_may_not_attack_again():
     assert "W-Round/3" in rules(found) or "W-Round/1" in rules(found)
 
 
-def test_a_file_plays_its_start_states_turn_or_the_next():
-    for played, verdict in ((2, set()), (3, set()), (4, {"W-§1"}), (1, {"W-§1"})):
+def test_a_file_never_plays_an_earlier_turn_than_its_start_state():
+    """A later one is not judged: states written before pbem moved the turn on stayed at the game's first turn."""
+    for played, verdict in ((2, set()), (3, set()), (4, set()), (1, {"W-§1"})):
         found = play(state({"PZ-1": "0403"}), played, [phase("move_1")])
         assert rules(found) == verdict, (played, found)
 
@@ -96,7 +97,7 @@ def street(record: dict | None) -> State:
     start = state({"PZ-1": "0303", "GB-INF-1": "0303"})
     start.status["street_fights"] = ["0303"]
     if record is not None:
-        start.status["this_turn"] = dict(record, turn=2)
+        start.status["this_turn"] = {"segment": {"name": "turn_end"}} | dict(record, turn=2)
     return start
 
 
@@ -136,6 +137,19 @@ def test_c127_resolved_in_the_last_file_and_carried_in_the_state():
 
 def test_c127_a_start_state_with_no_record_of_its_turn_is_not_judged():
     assert rules(play(street(None), 3, [phase("resource")])) == set()
+    start = street({})
+    del start.status["this_turn"]["segment"]  # a record written by a pbem that kept no resolutions
+    assert rules(play(start, 3, [phase("resource")])) == set()
+
+
+def test_c127_a_fight_one_side_moved_out_of_is_over():
+    """The British unit leaves the town in its move segment (也可以在己方移动节将巷战中的单位移出): no fight is left to
+    resolve, and the next turn's file has nothing to say."""
+    start = state({"PZ-1": "0303", "GB-INF-1": "0303"}, first="axis")
+    start.status["street_fights"] = ["0303"]
+    found = play(start, 2, [phase("move_1", "allied"), move("GB-INF-1", "0403")], side="allied")
+    assert rules(found) == set() and start.status["street_fights"] == [] and start.status["held"]["0303"] == "axis"
+    assert rules(play(between(start), 3, [phase("resource")])) == set()
 
 
 def test_c127_the_same_turns_next_file_is_not_judged_yet():
@@ -207,6 +221,28 @@ def test_a_later_file_of_the_turn_may_not_go_back_to_an_earlier_segment():
 def test_the_second_players_file_goes_on_even_when_the_state_does_not_name_the_first_player():
     for first in ("axis", None):
         assert rules(play(after_axis_attack_2(first), 2, [phase("move_1", "allied")], side="allied")) == set(), first
+
+
+def test_the_first_player_may_change_from_one_turn_to_the_next_across_files():
+    """Turn 3's state says the Axis went first; in turn 4 the British go first, with no initiative marker written: the
+    British file, then the Axis file, each legal."""
+    start = state({"PZ-1": "0403"}, turn=3)
+    start.first_side = "axis"
+    start.status["this_turn"] = {"turn": 3, "segment": {"name": "turn_end"}}
+    assert rules(play(start, 4, [phase("resource"), phase("reinforcement_entry")])) == set()
+    start = between(start)
+    british = [phase("move_1", "allied"), phase("attack_1", "allied"), phase("recovery", "allied"), phase("move_2", "allied"), phase("attack_2", "allied")]
+    assert rules(play(start, 4, british, side="allied")) == set()
+    start = between(start)
+    assert rules(play(start, 4, [phase("move_1", "axis")])) == set()
+    assert rules(play(between(start), 4, [phase("move_1", "allied")], side="allied")) == {"W-§1"}
+
+
+def test_a_file_goes_on_with_the_segment_the_last_one_stopped_in_without_writing_its_marker():
+    start = state({"PZ-1": "0403"})
+    assert rules(play(start, 2, [phase("move_1")])) == set()
+    found = play(between(start), 2, [move("PZ-1", "0503")])
+    assert rules(found) == set(), found
 
 
 def test_a_shared_segment_goes_on_in_the_other_players_file():

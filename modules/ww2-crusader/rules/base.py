@@ -53,21 +53,28 @@ class CrusaderBase(Ruleset):
         self.infantry_arms = frozenset(module.options.get("infantry_arms", ("infantry", "cavalry", "motorized_infantry")))
 
     def begin(self, state: State, turn) -> TurnContext:
-        """The file plays its header's turn (the engine sets it after this): the one its start state is in, or the
-        next (W-§1). The turn's record (``status.this_turn``) of an earlier turn is dropped from then on."""
+        """The file plays its header's turn (the engine sets it after this), never an earlier one than its start
+        state's (W-§1; a state written before pbem moved the turn on may lag behind, so a later one is not judged).
+        The turn's record (``status.this_turn``) of an earlier turn is dropped from then on, and so is who played
+        first: that is decided anew each turn (W-Init/1)."""
         ctx = super().begin(state, turn)
         played = turn.header.turn
-        if not state.turn <= played <= state.turn + 1:
-            ctx.start_problems.append(Violation("W-§1", ILLEGAL, f"this file plays turn {played}, but the state it starts from is turn {state.turn}: a file goes on with that turn or the next", None, Source(turn.file, pointer="/turn")))
+        if played < state.turn:
+            ctx.start_problems.append(Violation("W-§1", ILLEGAL, f"this file plays turn {played}, but the state it starts from is already turn {state.turn}: play never goes back", None, Source(turn.file, pointer="/turn")))
         record = state.status.get("this_turn")
-        segment = record.get("segment") if isinstance(record, dict) and record.get("turn") == played == state.turn else None
+        recorded = record.get("turn") if isinstance(record, dict) else None
+        if played > state.turn or isinstance(recorded, int) and recorded < played:
+            state.first_side = None  # a new turn: its first player is its own
+            return ctx
+        segment = record.get("segment") if recorded == played else None
         if isinstance(segment, dict):
             # the same turn goes on from the segment the last file was in: it may go on with that segment (the other
-            # player's part of a shared one, say), never back to an earlier one
+            # player's part of a shared one, or actions with no marker), never back to an earlier one
             first = state.first_side or segment.get("first")
             position = self.segment_position(segment.get("name", ""), segment.get("side"), first)
             if position is not None:
                 ctx.extra.update(position=position, segment=segment.get("name"), carried=True)
+                ctx.new_phase(segment["name"], segment.get("side") or turn.header.side)
                 if first is not None and state.first_side is None:
                     ctx.extra["first_side"] = first  # who played first this turn, as the last file took it
         return ctx

@@ -41,9 +41,10 @@ class StreetRules(SupplyRules):
         record = state.status.get("this_turn")
         ended = record.get("turn") if isinstance(record, dict) else None
         missed: list[str] = []
-        if isinstance(ended, int) and ended < turn.header.turn:  # the turn of the record is over
+        # the turn of the record is over; a record with no segment was written by a pbem that kept no resolutions
+        if isinstance(ended, int) and ended < turn.header.turn and "segment" in record:
             resolved = set(record.get("street_resolved", ()))
-            missed = [town for town in state.status.get("street_fights", []) if town not in resolved]
+            missed = [town for town in state.status.get("street_fights", []) if town not in resolved and self.both_sides_in(state, town)]
         ctx = super().begin(state, turn)
         for town in missed:
             ctx.start_problems.append(Violation(
@@ -120,6 +121,7 @@ class StreetRules(SupplyRules):
         units = list(state.units_at(action.at))
         totals = self.street_totals(state, action.at)
         if len(totals) < 2:
+            self.end_street_fight(state, action.at)
             return
         (big_side, big), (small_side, small) = sorted(totals.items(), key=lambda kv: -kv[1])[:2]
         ratio = self.street_bands(big, small)
@@ -159,6 +161,19 @@ class StreetRules(SupplyRules):
                 else:
                     retreating[unit.id] = {"town": action.at, "path": [], "must": True, "order": action}  # 额外撤退至少一格,至多两格
         self.end_street_fight(state, action.at)
+
+    def both_sides_in(self, state: State, label: str) -> bool:
+        location = self.module.map.find(label)
+        return location is not None and len({u.side for u in state.units_at(location)}) > 1
+
+    def after(self, action, state: State, ctx: TurnContext) -> list[Violation]:
+        """After any action: a street fight one side has left (moved out in its move segment, 也可以在己方移动节将巷战中的
+        单位移出, or gone otherwise) is over."""
+        found = super().after(action, state, ctx)
+        for label in state.status.get("street_fights") or ():
+            if not self.both_sides_in(state, label):
+                self.end_street_fight(state, self.module.map.index(label))
+        return found
 
     def end_street_fight(self, state: State, town: int) -> None:
         """The fight is over when one side is left: [AMBIG] C127/C110, the town is then held by that side, the one
