@@ -108,3 +108,13 @@ def test_it_may_go_on_with_that_phase_or_a_later_one(pbem, tmp_path):
         first, second = split_in_two(tmp_path, tmp_path / "whole.json", 2)
         assert pbem("check", first, "--write-state", tmp_path / "between.json").code == 0
         assert pbem("check", second).code == 0, actions
+
+
+def test_the_follow_up_may_come_in_the_file_after_the_reaction(pbem, tmp_path):
+    """The China War (2.0): the Chinese reaction move in one file, the Soviet follow-up into the hex it vacated in the
+    next: the follow-up is legal (the vacated hex is kept in the state), and the unit still may not attack."""
+    first, second = split_in_two(tmp_path, CHINA_WAR / "illegal-2.0-follow-up-unit-attacks.json", 3)
+    assert pbem("check", first, "--write-state", tmp_path / "between.json").code == 0
+    result = pbem("check", second)
+    assert "which no reacting unit vacated" not in result.out
+    assert result.code == 1 and "may not attack this turn" in result.out, result.out

@@ -122,6 +122,9 @@ class MovementRules(ChinaWarBase):
     def _check_follow_up(self, unit: UnitState, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
         """After the reaction moves, the phasing player may move units into hexes the reaction vacated."""
         vacated = ctx.extra.get("vacated", set())
+        record = state.status.get("vacated") or {}
+        if (record.get("turn"), record.get("side")) == (state.turn, ctx.active_side):
+            vacated = vacated | {i for i in map(self.map.find, record.get("hexes", ())) if i is not None}
         path = action.path
         name = self.name(unit.id)
         if len(path) != 2 or path[0] != unit.at or not self.map.is_adjacent(path[0], path[1]):
@@ -247,6 +250,14 @@ class MovementRules(ChinaWarBase):
         ctx.moved.update(action.units)
         if ctx.phase == REACTION and action.path[0] != destination and not state.units_at(action.path[0]):
             ctx.extra.setdefault("vacated", set()).add(action.path[0])
+            # kept in the state too: the phasing player's follow-up may come in the next file (the reaction file is
+            # the other player's), in the same reaction phase of the same player-turn
+            record = state.status.get("vacated")
+            if not isinstance(record, dict) or (record.get("turn"), record.get("side")) != (state.turn, ctx.active_side):
+                record = state.status["vacated"] = {"turn": state.turn, "side": ctx.active_side, "hexes": []}
+            label = self.where(action.path[0])
+            if label not in record["hexes"]:
+                record["hexes"].append(label)
         if action.by == "air" and state.units[action.units[0]].unit.type.nationality == "USSR":
             for unit_id in action.units:
                 state.units[unit_id].supplied = True  # 6.42: always supplied on the drop turn
