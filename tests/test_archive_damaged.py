@@ -37,3 +37,43 @@ def test_replay_of_a_stored_game(capsys, damaged):
     code, _, err = run(capsys, "replay", "1", "--db", damaged, "-o", damaged.parent / "g.html")
     assert code == 2 and err.count("\n") == 1 and "internal error" not in err
     assert not (damaged.parent / "g.html").exists()
+
+
+class _Disagreeing:
+    """The archive's connection, as a file whose turns index disagrees with its table answers (the fuzz pass's case:
+    the index finds game 1's first turn, the table row it points to holds no game)."""
+
+    def __init__(self, db, table: str):
+        self._db, self.table = db, table
+
+    def execute(self, sql, *args):
+        rows = self._db.execute(sql, *args)
+        if sql.startswith(self.table):
+            return [(None, *rest) if n == 0 else (gid, *rest) for n, (gid, *rest) in enumerate(rows.fetchall())]
+        return rows
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+
+@pytest.mark.parametrize("table", ["SELECT game_id, CAST(name AS TEXT), CAST(data AS BLOB) FROM turns",
+                                   "SELECT game_id, CAST(seq AS INTEGER), CAST(action AS INTEGER)"])
+def test_revalidate_of_an_archive_whose_index_disagrees_with_its_table(capsys, tmp_path, monkeypatch, table):
+    from pbem.archive import store
+
+    db = tmp_path / "archive.sqlite"
+    game = archive_bench().sample_game(tmp_path / "game")
+    assert run(capsys, "archive", "--db", db, "add", *game)[0] == 0
+    real = store.open_archive
+
+    def disagreeing(*args, **kwargs):
+        archive = real(*args, **kwargs)
+        archive.db = _Disagreeing(archive.db, table)
+        return archive
+
+    monkeypatch.setattr(store, "open_archive", disagreeing)
+    import pbem.cli.archive as cli_archive
+
+    monkeypatch.setattr(cli_archive, "open_archive", disagreeing, raising=False)
+    code, _, err = run(capsys, "archive", "--db", db, "revalidate")
+    assert code == 2 and err.count("\n") == 1 and "the archive is damaged" in err and "internal error" not in err

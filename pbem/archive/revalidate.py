@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from pbem.archive.games import store_violations
-from pbem.archive.safetext import escape_json
+from pbem.archive.safetext import escape_json, printable
 from pbem.archive.store import Archive
 from pbem.model.errors import PbemError
 from pbem.model.printable import unescaped
@@ -342,7 +342,7 @@ class _Batch:
         report, db = self.report, self.archive.db
         replayed = [g for g in games if not isinstance(g[2], str)]
         with self.archive.transaction() if self.store else _nothing():
-            before = _stored_verdicts(db, [g[0] for g in replayed])
+            before = _stored_verdicts(self.archive, [g[0] for g in replayed])
             keeping = self.checkpoint if self.checkpoint is not None and self.checkpoint.still_held() else None
             for gid, module_id, outcome in games:
                 if not isinstance(outcome, str) and gid not in before:
@@ -376,8 +376,9 @@ class _nothing:
         return None
 
 
-def _stored_verdicts(db, gids: list[int]) -> dict[int, tuple[bool, list[Verdict]]]:
+def _stored_verdicts(archive: Archive, gids: list[int]) -> dict[int, tuple[bool, list[Verdict]]]:
     """Each game's stored verdict and violations, read in one go."""
+    db = archive.db
     found: dict[int, tuple[bool, list[Verdict]]] = {}
     for chunk in range(0, len(gids), 500):
         part = gids[chunk : chunk + 500]
@@ -388,6 +389,7 @@ def _stored_verdicts(db, gids: list[int]) -> dict[int, tuple[bool, list[Verdict]
             f"SELECT game_id, CAST(seq AS INTEGER), CAST(action AS INTEGER), CAST(rule AS TEXT), CAST(severity AS TEXT),"
             f" CAST(message AS TEXT) FROM violations WHERE game_id IN ({marks}) ORDER BY game_id, seq, n", part
         ):  # fmt: skip
+            _belongs(archive, gid, found, "violation")
             found[gid][1].append(tuple(verdict))  # type: ignore[arg-type]
     return found
 
@@ -438,6 +440,7 @@ def _jobs(archive: Archive, ids: list[int], paths: dict[str, str]) -> Iterator[t
         turns: dict[int, list[tuple[str, bytes]]] = {gid: [] for gid in part}
         for gid, name, data in db.execute(
             f"SELECT game_id, CAST(name AS TEXT), CAST(data AS BLOB) FROM turns WHERE game_id IN ({marks}) ORDER BY game_id, seq", part):  # fmt: skip
+            _belongs(archive, gid, turns, "turn")
             turns[gid].append((name, bytes(data)))
         final = dict(db.execute(
             f"SELECT t.game_id, CAST(t.state AS TEXT) FROM turns t JOIN games g ON g.id = t.game_id "
@@ -445,6 +448,7 @@ def _jobs(archive: Archive, ids: list[int], paths: dict[str, str]) -> Iterator[t
         dice: dict[int, dict[str, bytes]] = {gid: {} for gid in part}
         for gid, name, data in db.execute(
             f"SELECT game_id, CAST(name AS TEXT), CAST(data AS BLOB) FROM dice_records WHERE game_id IN ({marks}) ORDER BY game_id, name", part):  # fmt: skip
+            _belongs(archive, gid, dice, "dice record")
             dice[gid][name] = bytes(data)
         for gid in part:
             if gid not in heads:
@@ -454,6 +458,14 @@ def _jobs(archive: Archive, ids: list[int], paths: dict[str, str]) -> Iterator[t
                 yield module_id, (gid, f"module {module_id} is not installed; give its folder with --module")
                 continue
             yield module_id, (gid, module_id, start_name, bytes(start_data) if start_data is not None else None, turns[gid], dice[gid], final.get(gid))
+
+
+def _belongs(archive: Archive, gid: object, batch: dict, what: str) -> None:
+    """A row the query found for one of the batch's games names one of them; a damaged file (an index that does not
+    agree with its table) can give another value, and that is an input error, not pbem's."""
+    if gid not in batch:
+        raise PbemError.at(archive.path, f"the archive is damaged: a {what} row found for a game names game {printable(repr(gid))[:40]} "
+                                         "(its index and its table disagree: the file was changed outside pbem)")
 
 
 def _results(archive: Archive, ids: list[int], paths: dict[str, str], check, window: int) -> Iterator[tuple[int, str, Any]]:
