@@ -81,6 +81,7 @@ class SequenceRules(ChinaWarBase):
         ctx.active_side = owner
         for key in ("phase_start", "moved_with", "stopped", "railed", "flown", "vacated"):
             ctx.extra[key] = {} if key in ("phase_start", "moved_with", "stopped") else set()
+        state.status.pop("vacated", None)  # what the last reaction phase vacated (kept for a file that goes on in it)
         ctx.extra["position"] = target
         if name == POLITICAL:
             ctx.extra["political_rolled"] = False
