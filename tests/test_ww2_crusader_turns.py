@@ -252,3 +252,50 @@ def test_a_shared_segment_goes_on_in_the_other_players_file():
     start = state({"PZ-1": "0403"})
     assert rules(play(start, 2, [phase("resource"), phase("reinforcement_entry")])) == set()
     assert rules(play(between(start), 2, [phase("reinforcement_declaration")], side="allied")) == {"W-§1"}
+
+
+# --- a segment goes on in the other player's file: declarations, the defender's choice, owed street retreats --------
+def test_the_defenders_choice_of_a_street_fight_may_come_in_the_next_file():
+    """The Axis declares on the town 0303 and sends the file; the file that goes on with the attack segment starts the
+    street fight the defender chose (守方可以选择进行正常的防御或巷战)."""
+    start = state({"PZ-1": "0403", "GB-INF-1": "0303"})
+    assert rules(play(start, 2, [phase("attack_1"), declare(["PZ-1"], "0303")])) == set()
+    start = between(start)
+    fight = Special(index=0, source=SRC, order="street_fight", units=("PZ-1",), at=H("0303"))
+    assert rules(play(start, 2, [phase("attack_1"), fight])) == set()
+    assert start.status["street_fights"] == ["0303"]
+
+
+def test_a_declaration_after_a_resolution_in_the_last_file_is_still_late():
+    start = state({"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": "0404"})
+    found = play(start, 2, [phase("attack_1"), declare(["PZ-1"], "0404"), attack(["PZ-1"], "0404", 4, "D")])
+    assert rules(found) == set(), found
+    assert rules(play(between(start), 2, [declare(["PZ-2"], "0404")])) == {"W-Cbt/3"}
+
+
+def forced_retreat_owed(side: str):
+    """Town 0303: GB-ARM-1 at ② (defence 3) against six Axis units of 4 (24): 8:1, so it takes De and must retreat; the file
+    of ``side`` resolves it and stops."""
+    axis = {unit: "0303" for unit in ("PZ-1", "PZ-2", "PZ-3", "PZ-4", "PZ-5", "IT-INF-1")}
+    start = state(axis | {"GB-ARM-1": ("0303", 1)})
+    start.status["street_fights"] = ["0303"]
+    resolution = Special(index=0, source=SRC, order="street_resolution", units=("PZ-1",), at=H("0303"))
+    return start, play(start, 2, [phase("turn_end"), resolution], side=side)
+
+
+def test_a_forced_street_retreat_left_to_the_retreating_players_file_is_kept_for_it():
+    start, found = forced_retreat_owed("axis")
+    assert rules(found) == set() and "GB-ARM-1" in start.status["this_turn"]["open"]["street_retreat"]
+    start = between(start)
+    retreat = Special(index=0, source=SRC, order="street_retreat", units=("GB-ARM-1",), at=H("0304"))
+    assert rules(play(start, 2, [retreat], side="allied")) == set()
+    assert start.units["GB-ARM-1"].at == H("0304")
+
+
+def test_a_forced_street_retreat_its_own_player_leaves_unmade_is_illegal():
+    assert rules(forced_retreat_owed("allied")[1]) == {"W-Street/6"}
+    start, _ = forced_retreat_owed("axis")
+    assert rules(play(between(start), 2, [phase("turn_end")], side="allied")) == {"W-Street/6"}
+    start, _ = forced_retreat_owed("axis")
+    found = play(between(start), 3, [phase("resource")])
+    assert rules(found) == {"W-Street/6"} and any("had to retreat" in message for _, _, message in found)

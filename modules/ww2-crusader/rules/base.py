@@ -77,7 +77,40 @@ class CrusaderBase(Ruleset):
                 ctx.new_phase(segment["name"], segment.get("side") or turn.header.side)
                 if first is not None and state.first_side is None:
                     ctx.extra["first_side"] = first  # who played first this turn, as the last file took it
+                self.restore_segment_memory(record.get("open") or {}, ctx)
         return ctx
+
+    def restore_segment_memory(self, kept: dict, ctx: TurnContext) -> None:
+        """What the segment the last file stopped in had declared and resolved (``status.this_turn.open``), so the
+        next file goes on with it: the defender's choice of a street fight, say, in the other player's file."""
+        find = self.module.map.find
+        declared = [(find(target), tuple(units)) for target, units in kept.get("declared", ()) if find(target) is not None]
+        if declared:
+            ctx.extra["declared"] = declared
+        if kept.get("resolved"):
+            ctx.extra["resolved"] = int(kept["resolved"])
+        hexes = {find(label) for label in kept.get("resolved_hexes", ())} - {None}
+        if hexes:
+            ctx.extra["resolved_hexes"] = hexes
+        many = {tuple(group): {find(t) for t in targets} - {None} for group, targets in kept.get("one_vs_many", ())}
+        if many:
+            ctx.extra["one_vs_many"] = many
+
+    def keep_segment_memory(self, state: State, ctx: TurnContext) -> None:
+        """At a file's end: the open segment's declarations and resolutions, for the file that goes on with it."""
+        record = self.record(state)
+        where = self.where
+        kept = {
+            "declared": [[where(target), list(units)] for target, units in ctx.extra.get("declared") or ()],
+            "resolved": int(ctx.extra.get("resolved") or 0),
+            "resolved_hexes": sorted(where(h) for h in ctx.extra.get("resolved_hexes") or ()),
+            "one_vs_many": [[list(group), sorted(where(t) for t in targets)] for group, targets in (ctx.extra.get("one_vs_many") or {}).items()],
+        }
+        kept = {key: value for key, value in kept.items() if value}
+        if kept:
+            record["open"] = kept
+        else:
+            record.pop("open", None)
 
     # --- not checked ----------------------------------------------------------------------------------------
     def not_checked(self, rule: str, what: str, action=None, ctx: TurnContext | None = None,
@@ -266,6 +299,10 @@ class CrusaderBase(Ruleset):
         last, carried = ctx.extra.get("position"), ctx.extra.pop("carried", False)
         if last is not None and (position < last or position == last and not carried):
             found.append(illegal("W-§1", f"the {name} segment{' of ' + side if name in PLAYER_SEGMENTS else ''} comes after the {ctx.extra['segment']} segment: play never returns to a finished segment (游戏必须按照流程展开,不能返回)", action))
+        if carried and position == last:  # the segment the last file stopped in goes on: its combat memory with it
+            self.record(state)["segment"] = {"name": name, "side": side, "first": first} if name in PLAYER_SEGMENTS and side and first else {"name": name}
+            ctx.new_phase(name, side)
+            return found
         ctx.extra.update(position=position, segment=name, declared=[], resolved=0)
         self.record(state)["segment"] = {"name": name, "side": side, "first": first} if name in PLAYER_SEGMENTS and side and first else {"name": name}
         # a segment's combat memory ends with it (C118): what was resolved, one-vs-many groups, the last combat and a
@@ -290,4 +327,5 @@ class CrusaderBase(Ruleset):
         return []
 
     def finish(self, state: State, ctx: TurnContext) -> list[Violation]:
+        self.keep_segment_memory(state, ctx)
         return self.end_segment(state, ctx)

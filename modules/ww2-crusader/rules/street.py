@@ -41,16 +41,30 @@ class StreetRules(SupplyRules):
         record = state.status.get("this_turn")
         ended = record.get("turn") if isinstance(record, dict) else None
         missed: list[str] = []
+        owed = ((record.get("open") or {}).get("street_retreat") or {}) if isinstance(record, dict) else {}
         # the turn of the record is over; a record with no segment was written by a pbem that kept no resolutions
-        if isinstance(ended, int) and ended < turn.header.turn and "segment" in record:
+        over = isinstance(ended, int) and ended < turn.header.turn and "segment" in record
+        if over:
             resolved = set(record.get("street_resolved", ()))
             missed = [town for town in state.status.get("street_fights", []) if town not in resolved and self.both_sides_in(state, town)]
         ctx = super().begin(state, turn)
+        where = Source(turn.file, pointer="/start")
         for town in missed:
             ctx.start_problems.append(Violation(
                 "W-Street/6", ILLEGAL,
                 f"the street fight in {town} was not resolved in turn {ended}'s turn-end phase: it is resolved every turn "
-                f"while both sides are in the town (在每回合的结束阶段中加入)", None, Source(turn.file, pointer="/start")))
+                f"while both sides are in the town (在每回合的结束阶段中加入)", None, where))
+        find = self.module.map.find
+        for unit_id, entry in owed.items():
+            unit = state.units.get(unit_id)
+            if unit is None or not unit.on_map or find(entry.get("town", "")) is None:
+                continue
+            if over:
+                if entry.get("must") and not entry.get("path"):
+                    ctx.start_problems.append(Violation("W-Street/6", ILLEGAL, f"{self.name(unit_id)} was on the smaller side of a street fight at 8:1 or more in turn {ended} and had to retreat (额外撤退至少一格,至多两格): it did not", None, where))
+            elif ctx.extra.get("carried"):  # the retreats the last file's resolution left owed, for this file to make
+                path = [i for i in map(find, entry.get("path", ())) if i is not None]
+                ctx.extra.setdefault("street_retreat", {})[unit_id] = {"town": find(entry["town"]), "path": path, "must": bool(entry.get("must"))}
         return ctx
 
     def check_street_fight(self, action: Special, state: State, ctx: TurnContext) -> list[Violation]:
@@ -242,9 +256,19 @@ class StreetRules(SupplyRules):
         return self.touch(ctx, action.at, state, action) if action.at is not None else []
 
     def finish(self, state: State, ctx: TurnContext) -> list[Violation]:
+        """A forced retreat (8:1 or more) the retreating side's own file leaves unmade is illegal; one the other side's
+        file leaves owed is kept in the state (``status.this_turn.open.street_retreat``) for the retreating player's
+        file: the retreat is theirs to write."""
         found = super().finish(state, ctx)
+        owed: dict[str, dict] = {}
         for unit_id, entry in ctx.extra.get("street_retreat", {}).items():
             unit = state.units.get(unit_id)
-            if entry["must"] and not entry["path"] and unit is not None and unit.on_map:
+            if unit is None or not unit.on_map or len(entry["path"]) >= STREET_RETREAT_MAX:
+                continue
+            if entry["must"] and not entry["path"] and unit.side == ctx.active_side:
                 found.append(illegal("W-Street/6", f"{self.name(unit_id)} is on the smaller side of a street fight at 8:1 or more and can retreat: it must retreat at least one hex (额外撤退至少一格,至多两格)", entry.get("order")))
+                continue
+            owed[unit_id] = {"town": self.where(entry["town"]), "path": [self.where(h) for h in entry["path"]], "must": bool(entry["must"])}
+        if owed:
+            self.record(state).setdefault("open", {})["street_retreat"] = owed
         return found
