@@ -299,3 +299,68 @@ def test_a_forced_street_retreat_its_own_player_leaves_unmade_is_illegal():
     start, _ = forced_retreat_owed("axis")
     found = play(between(start), 3, [phase("resource")])
     assert rules(found) == {"W-Street/6"} and any("had to retreat" in message for _, _, message in found)
+
+
+def test_the_recovery_segment_written_again_in_the_next_file_recovers_once():
+    """IT-INF-1 (stamina 1, supplied by the road to 0103) recovers +2 in the recovery segment; the file that goes on
+    with it and writes its marker again recovers nothing more."""
+    def recovered(split: bool) -> int:
+        start = state({"IT-INF-1": "0203"}, status={"stamina": {"IT-INF-1": 0}})
+        if split:
+            assert rules(play(start, 2, [phase("move_1"), phase("attack_1"), phase("recovery")])) == set()
+            start = between(start)
+            assert rules(play(start, 2, [phase("recovery"), phase("move_2")])) == set()
+        else:
+            assert rules(play(start, 2, [phase("move_1"), phase("attack_1"), phase("recovery"), phase("move_2")])) == set()
+        return start.units["IT-INF-1"].tallies["stamina"]
+
+    assert recovered(split=True) == recovered(split=False) == 2
+
+
+def test_the_defenders_reply_may_write_the_attackers_segment_marker_without_a_side():
+    start = state({"PZ-1": "0403", "GB-INF-1": "0303"})
+    assert rules(play(start, 2, [phase("attack_1"), declare(["PZ-1"], "0303")])) == set()
+    fight = Special(index=0, source=SRC, order="street_fight", units=("PZ-1",), at=H("0303"))
+    assert rules(play(between(start), 2, [phase("attack_1"), fight], side="allied")) == set()
+
+
+def bonus_game():
+    """C57: PZ-1 (in formation) and PZ-2 wipe out GB-INF-1 at ① in 0404 (De); PZ-1 has earned a bonus attack on
+    GB-INF-2 in 0405."""
+    start = state({"PZ-1": "0403", "PZ-2": "0304", "GB-INF-1": ("0404", 2), "GB-INF-2": "0405"})
+    wipe = attack(["PZ-1", "PZ-2"], "0404", 2, "De", losses_defender=("GB-INF-1",))
+    wipe.advance, wipe.advance_paths = ("PZ-1",), {"PZ-1": (H("0404"),)}
+    formation = Special(index=0, source=SRC, order="formation", units=("PZ-1",), at=H("0404"))
+    opening = [phase("turn_start"), formation, phase("move_1"), phase("attack_1"), declare(["PZ-1", "PZ-2"], "0404"), wipe]
+    bonus = Special(index=0, source=SRC, order="bonus", units=("PZ-1",), at=H("0405"))
+    return start, opening, bonus, lambda: attack(["PZ-1"], "0405", 3, "D", retreats={"GB-INF-2": ["0406"]})
+
+
+def test_the_bonus_attack_may_come_in_the_file_after_the_combat_that_earned_it():
+    start, opening, bonus, bonus_attack = bonus_game()
+    assert rules(play(start, 2, opening)) == set()
+    start = between(start)
+    assert rules(play(start, 2, [bonus, bonus_attack()])) == set()
+    assert start.status["this_turn"]["bonus"] == ["PZ-1"]
+
+
+def test_a_bonus_declared_in_one_file_is_resolved_as_one_in_the_next():
+    """Resolved in the next file it is still the bonus attack: PZ-1 is marked as having had it, and a second hex of
+    advance after it is refused as in one file."""
+    start, opening, bonus, bonus_attack = bonus_game()
+    assert rules(play(start, 2, opening + [bonus])) == set()
+    start = between(start)
+    assert rules(play(start, 2, [bonus_attack()])) == set()
+    assert start.status["this_turn"]["bonus"] == ["PZ-1"]
+    start, opening, bonus, bonus_attack = bonus_game()
+    play(start, 2, opening + [bonus])
+    second_hex = bonus_attack()
+    second_hex.advance, second_hex.advance_paths = ("PZ-1",), {"PZ-1": (H("0405"), H("0406"))}
+    assert "W-Bonus/1" in rules(play(between(start), 2, [second_hex]))
+
+
+def test_the_bonus_is_no_longer_immediate_after_another_action_in_the_next_file():
+    start, opening, bonus, bonus_attack = bonus_game()
+    play(start, 2, opening)
+    start = between(start)
+    assert "W-Bonus/1" in rules(play(start, 2, [declare(["PZ-2"], "0405"), bonus]))

@@ -95,6 +95,12 @@ class CrusaderBase(Ruleset):
         many = {tuple(group): {find(t) for t in targets} - {None} for group, targets in kept.get("one_vs_many", ())}
         if many:
             ctx.extra["one_vs_many"] = many
+        last = kept.get("last_combat")
+        if last:  # the last file ended with a combat: "immediately after" it is this file's first action
+            ctx.extra["last_combat"] = {"index": -1, "attackers": set(last.get("attackers", ())), "wiped": bool(last.get("wiped"))}
+        bonus = kept.get("bonus")
+        if bonus and find(bonus.get("target", "")) is not None:
+            ctx.extra["bonus"] = {"target": find(bonus["target"]), "formed": set(bonus.get("formed", ()))}
 
     def keep_segment_memory(self, state: State, ctx: TurnContext) -> None:
         """At a file's end: the open segment's declarations and resolutions, for the file that goes on with it."""
@@ -106,6 +112,12 @@ class CrusaderBase(Ruleset):
             "resolved_hexes": sorted(where(h) for h in ctx.extra.get("resolved_hexes") or ()),
             "one_vs_many": [[list(group), sorted(where(t) for t in targets)] for group, targets in (ctx.extra.get("one_vs_many") or {}).items()],
         }
+        last, actions = ctx.extra.get("last_combat"), ctx.turn.actions
+        if last is not None and last["index"] == (actions[-1].index if actions else -1):  # the file ended with it
+            kept["last_combat"] = {"attackers": sorted(last["attackers"]), "wiped": bool(last["wiped"])}
+        bonus = ctx.extra.get("bonus")
+        if bonus:  # a bonus attack declared and not yet resolved
+            kept["bonus"] = {"target": where(bonus["target"]), "formed": sorted(bonus["formed"])}
         kept = {key: value for key, value in kept.items() if value}
         if kept:
             record["open"] = kept
@@ -287,7 +299,10 @@ class CrusaderBase(Ruleset):
 
     def check_phase(self, action: Phase, state: State, ctx: TurnContext) -> list[Violation]:
         name = action.name
-        side = action.side or ctx.active_side
+        # a marker with no side that names the segment the last file stopped in goes on with it (the defender's
+        # reply in the attacker's segment, written "== Attack_1 ==")
+        going_on = ctx.extra.get("carried") and action.side is None and name == ctx.extra.get("segment") and ctx.phase_side
+        side = action.side or (ctx.phase_side if going_on else ctx.active_side)
         found = self.end_segment(state, ctx, action)
         first = state.first_side or ctx.extra.get("first_side")
         if name in PLAYER_SEGMENTS and first is None:
@@ -302,7 +317,12 @@ class CrusaderBase(Ruleset):
         if carried and position == last:  # the segment the last file stopped in goes on: its combat memory with it
             self.record(state)["segment"] = {"name": name, "side": side, "first": first} if name in PLAYER_SEGMENTS and side and first else {"name": name}
             ctx.new_phase(name, side)
+            ctx.extra["reopened"] = True  # what the segment does at its start was done in the last file
+            last_combat = ctx.extra.get("last_combat")
+            if last_combat is not None and last_combat["index"] < 0:
+                last_combat["index"] = action.index  # the last file's last combat is still "immediately before"
             return found
+        ctx.extra["reopened"] = False
         ctx.extra.update(position=position, segment=name, declared=[], resolved=0)
         self.record(state)["segment"] = {"name": name, "side": side, "first": first} if name in PLAYER_SEGMENTS and side and first else {"name": name}
         # a segment's combat memory ends with it (C118): what was resolved, one-vs-many groups, the last combat and a

@@ -266,7 +266,10 @@ class StreetRules(SupplyRules):
             if unit is None or not unit.on_map or len(entry["path"]) >= STREET_RETREAT_MAX:
                 continue
             if entry["must"] and not entry["path"] and unit.side == ctx.active_side:
-                found.append(illegal("W-Street/6", f"{self.name(unit_id)} is on the smaller side of a street fight at 8:1 or more and can retreat: it must retreat at least one hex (额外撤退至少一格,至多两格)", entry.get("order")))
+                message = f"{self.name(unit_id)} is on the smaller side of a street fight at 8:1 or more and can retreat: it must retreat at least one hex (额外撤退至少一格,至多两格)"
+                order = entry.get("order")
+                found.append(illegal("W-Street/6", message, order) if order is not None else
+                             Violation("W-Street/6", ILLEGAL, message, None, Source(ctx.turn.file, pointer="/actions")))
                 continue
             owed[unit_id] = {"town": self.where(entry["town"]), "path": [self.where(h) for h in entry["path"]], "must": bool(entry["must"])}
         if owed:

@@ -192,8 +192,8 @@ class SupplyRules(CrusaderBase):
 
     # --- W-Stam/3 the unit recovery segment --------------------------------------------------------------------
     def after_phase(self, action: Phase, state: State, ctx: TurnContext) -> list[Violation]:
-        if action.name != "recovery":
-            return []
+        if action.name != "recovery" or ctx.extra.get("reopened"):
+            return []  # (a recovery segment the last file opened has recovered its units already)
         side = ctx.phase_side
         for unit in list(state.units.values()):
             if not unit.on_map or unit.side != side:
