@@ -116,3 +116,18 @@ def test_a_source_lost_under_enemy_units_is_no_source_any_more(pog, state):
     state.status["control"]["Essen"] = "ap"
     assert essen not in rules._network(state, german).sources
     assert rules._network(state, german).sources == _fresh(pog)._network(state, german).sources
+
+
+def test_two_games_checked_in_turn_by_one_ruleset(pog, state):
+    # One process checks files of several games: the kept enemy spaces of one game are never brought up to date
+    # with the other's moves (another state's journal does not know the layout number).
+    rules, m = module_ruleset(pog), pog.map
+    other = State.from_json(pog, load_json(MODULE / "scenarios" / "1914.json"))
+    french = next(u.id for u in state.units.values() if u.side == "ap" and u.on_map and u.unit.type.nationality == "FR")
+    for n, there in enumerate(("Essen", "Sedan", "Metz", "Strasbourg")):
+        game = state if n % 2 == 0 else other
+        game.place(french, m.index(there))
+        for one in (state, other):
+            for side in ("cp", "ap"):
+                assert rules.enemy_spaces(one, side) == _fresh(pog).enemy_spaces(one, side)
+    assert state.units[french].at != other.units[french].at

@@ -91,7 +91,7 @@ class State:
     def changed_since(self, layout: int) -> set[int] | None:
         """The locations whose stacks changed since this state had the layout number ``layout``, so that what a rule
         derived from where units stood then can be brought up to date; None when the state does not remember
-        (another state's number, or too long ago)."""
+        (another state's number, or too long ago). As ``layout``, it follows where units stand, not their sides."""
         if layout == self.layout:
             return set()
         found: set[int] = set()
