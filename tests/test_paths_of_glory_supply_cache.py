@@ -70,3 +70,64 @@ def test_a_unit_cut_off_and_joined_again(pog, state):
     assert not rules.in_supply(state, unit)
     state.remove(placed[0][1])
     assert rules.in_supply(state, unit)
+
+
+def test_kept_answers_follow_random_moves_losses_and_control(pog, state):
+    # The enemy's spaces are brought up to date from the spaces a move changed, and a network is reused when a new
+    # situation leaves its inputs as they were: after every random change the kept answers are a fresh trace's.
+    import random
+
+    from pbem.model.state import OFF_MAP
+
+    rng = random.Random(20261128)
+    rules, m = module_ruleset(pog), pog.map
+    labels = list(m.labels)
+    for step in range(60):
+        on_map = [u for u in state.units.values() if u.on_map]
+        roll = rng.random()
+        if roll < 0.6:  # a unit moves to a neighbouring space, or anywhere (a strategic redeployment)
+            unit = rng.choice(on_map)
+            there = rng.choice(m.neighbours[unit.at]) if rng.random() < 0.7 else rng.randrange(len(m))
+            state.place(unit.id, there)
+        elif roll < 0.75:  # a unit is eliminated, or one comes back from off the map
+            off = [u for u in state.units.values() if u.at == OFF_MAP]
+            if off and rng.random() < 0.5:
+                state.place(rng.choice(off).id, rng.randrange(len(m)))
+            else:
+                state.remove(rng.choice(on_map).id)
+        else:  # a space changes hands
+            state.status["control"][rng.choice(labels)] = rng.choice(("cp", "ap"))
+        fresh = _fresh(pog)
+        for side in ("cp", "ap"):
+            assert rules.enemy_spaces(state, side) == fresh.enemy_spaces(state, side), step
+        if step % 3 == 0:
+            _agree(pog, state)
+
+
+def test_a_source_lost_under_enemy_units_is_no_source_any_more(pog, state):
+    # Essen holds an enemy unit (closed to the Central Powers' lines either way); when it changes hands it stops
+    # being their source although no space opened or closed: the network is traced again, not reused.
+    rules, m = module_ruleset(pog), pog.map
+    essen = m.index("Essen")
+    german = state.units["GE-8-ARMY"]
+    french = next(u for u in state.units.values() if u.side == "ap" and u.on_map and u.unit.type.nationality == "FR")
+    state.place(french.id, essen)
+    assert essen in rules._network(state, german).sources
+    state.status["control"]["Essen"] = "ap"
+    assert essen not in rules._network(state, german).sources
+    assert rules._network(state, german).sources == _fresh(pog)._network(state, german).sources
+
+
+def test_two_games_checked_in_turn_by_one_ruleset(pog, state):
+    # One process checks files of several games: the kept enemy spaces of one game are never brought up to date
+    # with the other's moves (another state's journal does not know the layout number).
+    rules, m = module_ruleset(pog), pog.map
+    other = State.from_json(pog, load_json(MODULE / "scenarios" / "1914.json"))
+    french = next(u.id for u in state.units.values() if u.side == "ap" and u.on_map and u.unit.type.nationality == "FR")
+    for n, there in enumerate(("Essen", "Sedan", "Metz", "Strasbourg")):
+        game = state if n % 2 == 0 else other
+        game.place(french, m.index(there))
+        for one in (state, other):
+            for side in ("cp", "ap"):
+                assert rules.enemy_spaces(one, side) == _fresh(pog).enemy_spaces(one, side)
+    assert state.units[french].at != other.units[french].at

@@ -27,6 +27,7 @@ _QUOTED: dict[str, str] = {}  # unit ids and places as JSON strings (see ``State
 _encode_string = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) writes a string as
 
 _LAYOUTS = itertools.count(1)  # every state's layout number is new in the process (see ``State.layout``)
+_JOURNAL = 256  # the changes of layout a state remembers (see ``State.changed_since``)
 
 
 @dataclass(slots=True)
@@ -76,6 +77,8 @@ class State:
         # moves on it: rules may keep what they derive from where units stand (whose units hold which spaces) under
         # it. Only ``place``/``remove`` change where units stand; a copy of a state shares the number until one moves.
         self.layout = next(_LAYOUTS)
+        # The last changes of layout: (the layout number before, the locations whose stacks changed: one or two).
+        self._journal: list[tuple[int, int, int]] = []
 
     # --- queries ------------------------------------------------------------------------------------
     def units_at(self, location: int) -> list[UnitState]:
@@ -84,6 +87,29 @@ class State:
     def side_at(self, location: int) -> str | None:
         ids = self.stacks.get(location)
         return self.units[ids[0]].side if ids else None
+
+    def changed_since(self, layout: int) -> set[int] | None:
+        """The locations whose stacks changed since this state had the layout number ``layout``, so that what a rule
+        derived from where units stood then can be brought up to date; None when the state does not remember
+        (another state's number, or too long ago). As ``layout``, it follows where units stand, not their sides."""
+        if layout == self.layout:
+            return set()
+        found: set[int] = set()
+        for before, location, other in reversed(self._journal):
+            found.add(location)
+            if other != OFF_MAP:
+                found.add(other)
+            if before == layout:
+                return found
+        return None
+
+    def _changed(self, location: int, other: int = OFF_MAP) -> None:
+        """A new layout number, and in the journal the locations (one or two) whose stacks changed."""
+        journal = self._journal
+        if len(journal) >= 2 * _JOURNAL:
+            del journal[:-_JOURNAL]
+        journal.append((self.layout, location, other))
+        self.layout = next(_LAYOUTS)
 
     # --- changes ------------------------------------------------------------------------------------
     def place(self, unit_id: str, location: int) -> None:
@@ -98,7 +124,7 @@ class State:
                 del self.stacks[at]
         unit.at, unit.box = location, None
         self.stacks.setdefault(location, []).append(unit_id)
-        self.layout = next(_LAYOUTS)
+        self._changed(location, at)
 
     def remove(self, unit_id: str, box: str = ELIMINATED) -> None:
         unit = self.units[unit_id]
@@ -119,7 +145,7 @@ class State:
             stack.remove(unit.id)
             if not stack:
                 del self.stacks[unit.at]
-            self.layout = next(_LAYOUTS)
+            self._changed(unit.at)
 
     def apply(self, action: act.Action) -> None:
         """Carry out ``action`` as written."""

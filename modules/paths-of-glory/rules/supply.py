@@ -63,19 +63,26 @@ class _Network:
         return found
 
 
-def _fingerprint(state: State, side: str, enemy: frozenset[int], salonika: bool) -> tuple:
-    """What a side's supply lines depend on: where the enemy's units stand (``enemy``), control, forts, the
-    beach-head, neutral nations and whether the Salonika event opened Greece (9.5.2.4, ``salonika``)."""
-    status = state.status
+def _status_print(status: dict) -> tuple:
+    """What a side's supply lines depend on in the status: control, forts, the beach-head and neutral nations."""
     forts = status.get("forts")
     return (
-        enemy,  # 10.1.3: one side a space
         tuple(status.get("control", {}).items()),
         tuple(forts.items()) if forts else (),
-        # a siege lasts while besiegers stand in the fort's space (``besieged``): the besieger's own units count
-        tuple(bool(state.stacks.get(loc)) for loc in _besieged_spaces(state)) if forts else (),
         status.get("mef_beachhead"),
         tuple(status.get("neutral_nations", ())),
+    )
+
+
+def _fingerprint(state: State, status_print: tuple, enemy: frozenset[int], salonika: bool) -> tuple:
+    """What a side's supply lines depend on: where the enemy's units stand (``enemy``), the status's part
+    (``_status_print``: control, forts, the beach-head, neutral nations), whether a besieged fort's space still
+    holds besiegers, and whether the Salonika event opened Greece (9.5.2.4, ``salonika``)."""
+    return (
+        enemy,  # 10.1.3: one side a space
+        status_print,
+        # a siege lasts while besiegers stand in the fort's space (``besieged``): the besieger's own units count
+        tuple(bool(state.stacks.get(loc)) for loc in _besieged_spaces(state)) if status_print[1] else (),
         salonika,
     )
 
@@ -97,6 +104,27 @@ def _copy(value):
     if kind is list and all(type(v) is str for v in value):
         return list(value)
     return copy_json(value)
+
+
+def _enemy_spaces(state: State) -> dict[str, frozenset[int]]:
+    """For each side with units on the map, the spaces holding a unit not of that side."""
+    units = state.units
+    held: dict[str, list[int]] = {}  # the spaces each side's units hold alone
+    occupied = []
+    for location, ids in state.stacks.items():
+        if not ids:
+            continue
+        occupied.append(location)
+        one = units[ids[0]].side
+        if len(ids) > 1 and any(units[unit_id].side != one for unit_id in ids):
+            continue  # units of two sides: an enemy space for every side
+        found = held.get(one)
+        if found is None:
+            held[one] = [location]
+        else:
+            found.append(location)
+    every = frozenset(occupied)
+    return {one: every.difference(alone) for one, alone in held.items()}
 
 
 ALWAYS = ("MN",)  # 14.1.5 (with the ANA and SN corps, by contingent)
@@ -152,23 +180,28 @@ class SupplyRules(PathsOfGloryBase):
             kept = cache[print_] = ({}, self._open_spaces(state, side), self._port_spaces(state, side), {})
         net = kept[0].get(key)
         if net is None:
-            net = kept[0][key] = self._trace(state, lines, side, nation, kept[1], kept[2], kept[3].setdefault(key, {}))
+            net = kept[0][key] = self._trace(state, lines, side, nation, kept[1], kept[2], kept[3].setdefault(key, {}), key)
         return net
 
     def _situation(self, state: State, side: str) -> int:
-        """A number for the ``_fingerprint`` of the side's situation (the same number for the same fingerprint), worked out again only when what it reads has changed: where units
-        stand (``State.layout``) or the status entries it reads (compared by value with a copy, since rules change
-        them in place). Most supply questions of a turn come while nothing has changed since the last one."""
+        """A number for the ``_fingerprint`` of the side's situation (the same number for the same fingerprint),
+        worked out again only when what it reads has changed: where units stand (``State.layout``) or the status
+        entries it reads (compared by value with a copy, since rules change them in place). Most supply questions
+        of a turn come while nothing has changed since the last one, and most changes move units only."""
         status = state.status
         control = status.get("control")
         forts = status.get("forts")
         neutral = status.get("neutral_nations")
         events = status.get("events_played")
         memo = self.__dict__.get("_situation_memo")
-        if (memo is None or memo[0] != state.layout or memo[1] != status.get("mef_beachhead") or memo[2] != control
-                or memo[3] != forts or memo[4] != neutral or memo[5] != events):
-            memo = self.__dict__["_situation_memo"] = (
-                state.layout, status.get("mef_beachhead"), _copy(control), _copy(forts), _copy(neutral), _copy(events), {})
+        if (memo is None or memo[1] != status.get("mef_beachhead") or memo[2] != control or memo[3] != forts
+                or memo[4] != neutral or memo[5] != events):
+            memo = self.__dict__["_situation_memo"] = [
+                state.layout, status.get("mef_beachhead"), _copy(control), _copy(forts), _copy(neutral), _copy(events), {},
+                _status_print(status)]
+        elif memo[0] != state.layout:
+            memo[0] = state.layout
+            memo[6] = {}
         found = memo[6].get(side)
         if found is None:
             # A small number per fingerprint: hashing the fingerprint (control holds a hundred spaces) at every
@@ -178,38 +211,37 @@ class SupplyRules(PathsOfGloryBase):
                 numbers.clear()
                 self.__dict__.pop("_supply_networks", None)
                 memo[6].clear()
-            print_ = (side, _fingerprint(state, side, self.enemy_spaces(state, side), self.played(state, "salonika")))
+            print_ = (side, _fingerprint(state, memo[7], self.enemy_spaces(state, side), self.played(state, "salonika")))
             found = memo[6][side] = numbers.setdefault(print_, len(numbers))
         return found
 
     def enemy_spaces(self, state: State, side: str) -> frozenset[int]:
-        """The spaces holding a unit not of ``side`` (kept per layout of the units, ``State.layout``)."""
-        cache = self.__dict__.setdefault("_enemy_spaces", {})
+        """The spaces holding a unit not of ``side`` (kept per layout of the units, ``State.layout``, and brought up
+        to date from the spaces whose stacks changed since the last layout asked about)."""
         layout = state.layout
-        found = cache.get((layout, side))
-        if found is None:
-            if len(cache) >= 64:
-                cache.clear()
+        last = self.__dict__.get("_enemy_spaces")
+        if last is not None and last[0] == layout and side in last[1]:
+            return last[1][side]
+        changed = state.changed_since(last[0]) if last is not None else None
+        if changed is None or len(changed) > 32 or side not in last[1]:
+            found = _enemy_spaces(state)
+        else:
+            found = {}
             units = state.units
-            held: dict[str, list[int]] = {side: []}  # the spaces each side's units hold alone
-            empty = []
-            for location, ids in state.stacks.items():
-                if not ids:
-                    empty.append(location)
-                    continue
-                one = units[ids[0]].side
-                if len(ids) > 1 and any(units[unit_id].side != one for unit_id in ids):
-                    continue  # units of two sides: an enemy space for every side
-                found = held.get(one)
-                if found is None:
-                    held[one] = [location]
-                else:
-                    found.append(location)
-            occupied = frozenset(state.stacks).difference(empty)
-            for one, alone in held.items():  # every side at once: the other side asks next
-                cache[(layout, one)] = occupied.difference(alone)
-            found = cache[(layout, side)]
-        return found
+            stacks = state.stacks
+            for one, before in last[1].items():
+                spaces = set(before)
+                for location in changed:
+                    ids = stacks.get(location)
+                    if ids and any(units[unit_id].side != one for unit_id in ids):
+                        spaces.add(location)
+                    else:
+                        spaces.discard(location)
+                found[one] = frozenset(spaces)
+        self.__dict__["_enemy_spaces"] = (layout, found)
+        if side not in found:
+            found[side] = frozenset(location for location, ids in state.stacks.items() if ids)
+        return found[side]
 
     def controllers(self, state: State) -> list[str | None]:
         """``controller`` of every space at once (the same answers: change both together), kept while what it reads
@@ -219,7 +251,11 @@ class SupplyRules(PathsOfGloryBase):
         neutral = tuple(status.get("neutral_nations", ()))
         control = status.get("control", {})
         greek = "GR" in neutral and self.played(state, "salonika")
-        key = (tuple(control.items()), neutral, state.layout if greek else None)
+        units_key = state.layout if greek else None
+        last = self.__dict__.get("_controllers_last")  # the last answer, and what it was read from (a copy)
+        if last is not None and last[0] == control and last[1] == neutral and last[2] == units_key:
+            return last[3]
+        key = (tuple(control.items()), neutral, units_key)
         cache = self.__dict__.setdefault("_controllers", {})
         found = cache.get(key)
         if found is None:
@@ -236,6 +272,7 @@ class SupplyRules(PathsOfGloryBase):
                 if side and location is not None:
                     found[location] = side
             cache[key] = found
+        self.__dict__["_controllers_last"] = (dict(control), neutral, units_key, found)
         return found
 
     def _label_index(self) -> dict[str, int]:
@@ -301,8 +338,21 @@ class SupplyRules(PathsOfGloryBase):
             found = cache[key] = self.__dict__.setdefault("_supply_lines_by_content", {}).setdefault(tuple(found), found)
         return found
 
-    def _trace(self, state: State, lines: list[tuple[int, ...]], side: str, nation: str, open_: list[bool], port_spaces: list[int], shared: dict) -> "_Network":
+    def _trace(self, state: State, lines: list[tuple[int, ...]], side: str, nation: str, open_: list[bool], port_spaces: list[int], shared: dict, key: tuple) -> "_Network":
+        """The network traced from what it depends on alone: the lines, the sources, the spaces open to supply and the
+        friendly ports. A new situation (the enemy or control changed) often leaves all of them as they were (an
+        enemy unit moved between spaces closed to this side anyway): then the last network of this kind is it."""
         sources = self._sources(state, side, nation)
+        last_of_kind = self.__dict__.setdefault("_last_network", {})
+        last = last_of_kind.get((side, key))
+        if last is not None and last[0].lines is lines and last[0].sources == sources and last[0].open_ == open_ and last[1] == port_spaces:
+            return last[0]
+        net = self._traced(lines, nation, sources, open_, port_spaces, shared)
+        last_of_kind[(side, key)] = (net, port_spaces)
+        return net
+
+    @staticmethod
+    def _traced(lines: list[tuple[int, ...]], nation: str, sources: set[int], open_: list[bool], port_spaces: list[int], shared: dict) -> "_Network":
         reached = spread(lines, [s for s in sources if open_[s]], open_)
         ports: set[int] = set()
         landings: list[int] = []
@@ -319,12 +369,19 @@ class SupplyRules(PathsOfGloryBase):
         if candidates is None:
             candidates = self.__dict__["_port_candidates"] = [loc for loc in range(len(game_map)) if game_map.extra[loc].get("port")]
         controllers = self.controllers(state)
-        found = [loc for loc in candidates if self._port(state, loc, side, controllers)]
         beachhead = state.status.get("mef_beachhead")
+        kept = self.__dict__.setdefault("_port_spaces_of", {})  # (side, beach-head) -> (controllers, its ports)
+        last = kept.get((side, beachhead))
+        if last is not None and last[0] is controllers:  # the same list: the same control (``controllers``)
+            return last[1]
+        found = [loc for loc in candidates if self._port(state, loc, side, controllers)]
         if side == "ap" and beachhead:
             location = game_map.find(beachhead)
             if location is not None and location not in found and self._port(state, location, side, controllers):
                 found.append(location)
+        if len(kept) >= _KEPT:
+            kept.clear()
+        kept[(side, beachhead)] = (controllers, found)
         return found
 
     def out_of_supply(self, state: State, unit: UnitState) -> bool:
