@@ -1,25 +1,11 @@
 """``State.changed_since``: the locations whose stacks changed since an earlier layout number of the same state, so a
 rule can bring what it derived from where units stood up to date instead of reading every stack again."""
 
-from pathlib import Path
-
-import pytest
-
 from pbem.model.jsonsource import load_json
-from pbem.model.module import load_module
 from pbem.model.state import OFF_MAP, State
 
-MODULE = Path(__file__).resolve().parents[1] / "modules" / "paths-of-glory"
-
-
-@pytest.fixture(scope="module")
-def pog():
-    return load_module(MODULE)
-
-
-@pytest.fixture
-def state(pog):
-    return State.from_json(pog, load_json(MODULE / "scenarios" / "1914.json"))
+# A Paths of Glory module and its 1914 start: the same fixtures as the supply tests that rely on the journal.
+from test_paths_of_glory_supply_cache import MODULE, pog, state  # noqa: F401
 
 
 def test_nothing_changed_since_the_current_layout(state):
