@@ -2,10 +2,10 @@
 
     .venv/bin/python benchmarks/replay_pog_pairs.py --old 1cd1590 [--pairs 5] [/work/helpers/pog-games]
 
-The older commit is exported with ``git archive``. Each pair runs ``replay_pog_games.py``'s loop (``load_turn`` +
-``load_start_state`` + ``replay`` of every converted game-turn, after one file to build the module) once in a
-fresh process of each commit, the older first, so the machine's load weighs on both alike. Prints each pair's
-actions per CPU-second and their ratio, then the medians (a ratio above 1: this checkout is faster).
+The older commit is exported with ``git archive``. Each pair runs ``replay_pog_games.check_all`` (``load_turn`` +
+``load_start_state`` + ``replay`` of every converted game-turn, after one file to build the module), each commit's
+own, once in a fresh process of each commit, the older first, so the machine's load weighs on both alike. Prints
+each pair's actions per CPU-second and their ratio, then the medians (a ratio above 1: this checkout is faster).
 """
 
 from __future__ import annotations
@@ -23,19 +23,13 @@ ROOT = Path(__file__).resolve().parents[1]
 ONE_PASS = r"""
 import gc, sys, time
 from pathlib import Path
-from pbem.engine.replay import replay
-from pbem.formats.turnfile import load_start_state, load_turn
+sys.path.insert(0, "benchmarks")
+from replay_pog_games import check_all  # that commit's own loop
 files = sorted(Path(sys.argv[1]).glob("seed*/t??.json"))
-def run(paths):
-    n = 0
-    for path in paths:
-        turn, module = load_turn(path)
-        n += replay(module, load_start_state(turn, module, None), turn).actions
-    return n
-run(files[:1])
+check_all(files[:1])
 gc.collect()
 started = time.process_time()
-actions = run(files)
+actions = check_all(files)
 print(actions / (time.process_time() - started))
 """
 
