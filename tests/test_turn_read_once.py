@@ -105,3 +105,31 @@ def test_read_bytes_reads_a_file_whole(tmp_path):
     path.write_bytes(b"x" * 101)
     with pytest.raises(PbemError, match="file is larger than 100 bytes"):
         files.read_bytes(path, 100)
+
+
+def test_the_archive_turn_loader_hands_the_bytes_over_without_reading_them_back(monkeypatch):
+    from pbem.archive.play import TurnLoader
+    from pbem.model.module import load_module_by_id
+
+    sample = SAMPLES / "legal-01-amur-crossing.json"
+    data = sample.read_bytes()
+    module = load_module_by_id("china-war-1980")
+    with TurnLoader() as loader:
+        written = loader.folder / "turn.json"
+        opened = _count_opens(monkeypatch, written)
+        turn = loader.load("turn.json", data, module)
+        assert opened == []  # written, not read back
+    from_file, _ = load_turn(sample, module)
+    assert turn.file == "turn.json" and turn.header == from_file.header
+    assert [repr(a).replace(str(written), "F") for a in turn.actions] == [repr(a).replace(str(sample), "F") for a in from_file.actions]
+
+
+def test_bytes_handed_over_are_read_as_the_file_would_be(tmp_path):
+    turn = tmp_path / "turn.json"
+    for data in (b"\x89PNG\r\n\x1a\n", b'{"module": 1', b"\xff\xfe{}", b'{"a": 1, "a": 2}'):
+        turn.write_bytes(data)
+        with pytest.raises(PbemError) as from_file:
+            read_turn_document(turn)
+        with pytest.raises(PbemError) as handed:
+            read_turn_document(turn, data=data)
+        assert str(handed.value) == str(from_file.value)

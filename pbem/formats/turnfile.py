@@ -15,7 +15,7 @@ from typing import Any, Callable
 from pbem.model import actions as act
 from pbem.model import schemas
 from pbem.model.actions import counter_kind
-from pbem.model.errors import PbemError
+from pbem.model.errors import PbemError, Source
 from pbem.model.files import MAX_INPUT_BYTES, decode_text, inside, read_bytes
 from pbem.model.jsonsource import JsonDocument, load_json, parse_json
 from pbem.model.lookup import ambiguous, find_card, find_units
@@ -137,14 +137,15 @@ def _refuse_other_kinds(path: str | Path, vassal: bool | None = None, head: byte
         raise PbemError.at(str(path), f"this is {what}", line=1)
 
 
-def read_turn_document(path: str | Path, module: Module | None = None, previous: str | Path | None = None) -> JsonDocument:
-    """The turn file (JSON, or PBEM notation by its suffix), parsed and checked against ``turn.schema.json``.
+def read_turn_document(path: str | Path, module: Module | None = None, previous: str | Path | None = None, *, data: bytes | None = None) -> JsonDocument:
+    """The turn file (JSON, or PBEM notation by its suffix), parsed and checked against ``turn.schema.json``;
+    ``data``: its bytes, when the caller has them (a JSON turn is then not read again).
 
     A notation reader returns the same kind of document as the JSON reader: ``data`` shaped like a JSON
     turn file, and ``source(pointer)`` / ``error(pointer, message)`` that point into the text the player
     wrote, so everything after this is the same for both.
     """
-    return _read_turn(path, module, previous)[0]
+    return _read_turn(path, module, previous, data)[0]
 
 
 def _read_turn(path: str | Path, module: Module | None, previous: str | Path | None, data: bytes | None = None) -> tuple[JsonDocument, list[str]]:
@@ -154,7 +155,7 @@ def _read_turn(path: str | Path, module: Module | None, previous: str | Path | N
     A JSON turn is read once: its first bytes tell a VASSAL file or a picture, the rest is its text.
     """
     suffix = Path(path).suffix.lower()
-    if data is not None and len(data) > MAX_INPUT_BYTES:
+    if data is not None and (type(data) is not bytes or len(data) > MAX_INPUT_BYTES):
         data = None  # read from the file, which says what is wrong
     elif data is None and suffix not in VASSAL_SUFFIXES:
         data = _regular_bytes(path)
@@ -193,16 +194,13 @@ def _read_turn(path: str | Path, module: Module | None, previous: str | Path | N
 
 def _kinds(document: JsonDocument, actions: list) -> list[str]:
     """The kind of each action; an action with none or with two is refused."""
-    kinds = []
-    for n, action in enumerate(actions):
-        found = action_kinds(action) if isinstance(action, dict) else ["?"]
-        if len(found) != 1:
-            named = f"both {found[0]!r} and {found[1]!r}" if found else "none"
-            raise document.error(
-                f"/actions/{n}", f"an action needs exactly one of {', '.join(ACTION_KINDS)} (found {named})"
-            )
-        kinds += found
-    return kinds
+    found = [action_kinds(action) if isinstance(action, dict) else ["?"] for action in actions]
+    try:
+        return [kind for (kind,) in found]
+    except ValueError:  # the first action with none or two
+        n, kinds = next((n, kinds) for n, kinds in enumerate(found) if len(kinds) != 1)
+        named = f"both {kinds[0]!r} and {kinds[1]!r}" if kinds else "none"
+        raise document.error(f"/actions/{n}", f"an action needs exactly one of {', '.join(ACTION_KINDS)} (found {named})") from None
 
 
 def _bounded(document: JsonDocument, actions: list) -> None:
@@ -222,12 +220,14 @@ def _bounded(document: JsonDocument, actions: list) -> None:
             raise document.error(f"/actions/{n}", f"the actions hold more than {MAX_TURN_VALUES:,} values in all (units, locations, numbers); a turn holds a few thousand")
 
 
-def load_turn(path: str | Path, module: Module | None = None, previous: str | Path | None = None) -> tuple[act.Turn, Module]:
+def load_turn(path: str | Path, module: Module | None = None, previous: str | Path | None = None, *, data: bytes | None = None) -> tuple[act.Turn, Module]:
     """Read a turn file and build its actions; the module comes from the header unless given.
 
-    ``previous`` is the position a VASSAL save is compared with (a state file or the previous save).
+    ``previous`` is the position a VASSAL save is compared with (a state file or the previous save). ``data``: the
+    file's bytes, when the caller has them (a JSON turn is then not read again; the file beside which its dice record
+    and start state are looked for is ``path`` all the same).
     """
-    document, kinds = _read_turn(path, module, previous)
+    document, kinds = _read_turn(path, module, previous, data)
     data = document.data
     if module is None:
         try:
@@ -402,6 +402,7 @@ def unit_suggestion(written: str, module: Module, in_play: dict[str, str]) -> st
 
 
 _NONE_DECLARED: frozenset[str] = frozenset()  # shared: most actions declare nothing
+_POINTERS = tuple(f"/actions/{n}" for n in range(1_000))  # the pointers of most turns' actions, made once
 _NAMES: dict[int, tuple[Module, dict[str, str]]] = {}  # by id(module); the module is kept so its id stays its own
 
 
@@ -442,17 +443,25 @@ class _ActionBuilder:
         self.units = module.units
         self.lower = _unit_names(module)
         self.in_play = in_play  # the units on the map at the start, read only to suggest a mistyped unit
+        self.find_all = module.map.find_all
+        # Each action's source, made here as the document's own ``source`` makes it (a VASSAL turn's is its own).
+        self.file = document.file
+        self.locate = document.locator() if type(document).source is JsonDocument.source else None
 
     def build(self, n: int, entry: dict[str, Any], kind: str | None = None) -> act.Action:
         """Action ``n`` of the turn (``kind``: its kind, when the caller has it)."""
         kind = action_kinds(entry)[0] if kind is None else kind
-        pointer = f"/actions/{n}"
+        pointer = _POINTERS[n] if n < len(_POINTERS) else f"/actions/{n}"
+        source = self.document.source(pointer) if self.locate is None else Source.found_later(self.file, pointer, self.locate)
+        if kind == "move":  # the commonest action, made without a table of its fields
+            units, path, by, declared = self._move(entry, pointer)
+            return act.Move(index=n, source=source, note=entry.get("note"), units=units, path=path, by=by, declared=declared)
         if kind == "sr":
             cls, fields = self._sr(entry, pointer)
         else:
             builder, cls = _BUILDERS[kind]
             fields = builder(self, entry, pointer)
-        return cls(index=n, source=self.document.source(pointer), note=entry.get("note"), **fields)
+        return cls(index=n, source=source, note=entry.get("note"), **fields)
 
     def _sr(self, entry: dict[str, Any], pointer: str) -> tuple[type[act.Action], dict[str, Any]]:
         """Strategic redeployment, one form: ``{"sr": UNITS, "path": [...], "by": "sea"}``. A path from one of the
@@ -561,18 +570,19 @@ class _ActionBuilder:
         return path  # type: ignore[return-value]
 
     # --- kinds ----------------------------------------------------------------------------------------
-    def _move(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+    def _move(self, entry: dict[str, Any], pointer: str) -> tuple[tuple[str, ...], tuple[int, ...], str, frozenset[str]]:
+        """A move's units, path, ``by`` and declarations."""
         # The commonest action: one unit by its id along printed labels, with no pointer made unless needed.
         units = entry["move"]
         if type(units) is str and units in self.units:
             units = (units,)
         else:
             units = self._units(units, f"{pointer}/move")
-        path = self.module.map.find_all(entry["path"])
+        path = self.find_all(entry["path"])
         if None in path:
             path = self._path(entry["path"], f"{pointer}/path")
         declared = entry.get("declare")
-        return {"units": units, "path": path, "by": entry.get("by", "land"), "declared": frozenset(declared) if declared else _NONE_DECLARED}
+        return units, path, entry.get("by", "land"), frozenset(declared) if declared else _NONE_DECLARED  # type: ignore[return-value]
 
     def _result(self, written: str) -> str:
         """A combat result as written, upper-cased unless the module's result codes differ by case alone (its
@@ -711,10 +721,9 @@ class _ActionBuilder:
         }
 
 
-# Each kind: the builder of its fields and its class.
+# Each kind but ``move`` and ``sr``: the builder of its fields and its class.
 _BUILDERS: dict[str, tuple[Callable[[_ActionBuilder, dict[str, Any], str], dict[str, Any]], type[act.Action]]] = {
     "phase": (_ActionBuilder._phase, act.Phase),
-    "move": (_ActionBuilder._move, act.Move),
     "attack": (_ActionBuilder._combat, act.Combat),
     "overrun": (_ActionBuilder._combat, act.Overrun),
     "fire": (_ActionBuilder._fire, act.Fire),

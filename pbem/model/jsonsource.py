@@ -18,7 +18,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any
 
-from pbem.model.errors import PbemError, Source
+from pbem.model.errors import Locate, PbemError, Source
 from pbem.model.files import MAX_INPUT_BYTES, read_text
 
 MAX_DEPTH = 64
@@ -152,11 +152,14 @@ class JsonDocument:
     def line_column(self, offset: int) -> tuple[int, int]:
         return self.places.line_column(offset)
 
+    def locator(self) -> Locate:
+        """What the sources of this document ask for the (line, column) of their pointer."""
+        # A subclass that places values its own way (the notation) is asked itself.
+        return self.places if type(self).position is JsonDocument.position else self.position
+
     def source(self, pointer: str) -> Source:
         """Where the value at ``pointer`` stands; its line and column are worked out if they are read."""
-        # A subclass that places values its own way (the notation) is asked itself.
-        locate = self.places if type(self).position is JsonDocument.position else self.position
-        return Source.found_later(self.file, pointer or "/", locate)
+        return Source.found_later(self.file, pointer or "/", self.locator())
 
     def error(self, pointer: str, message: str) -> PbemError:
         """A :class:`PbemError` about the value at ``pointer``."""
