@@ -200,9 +200,12 @@ def _pairs_written_at_most(text: str) -> int:
     """At least as many as the key-value pairs written in the JSON ``text``: its colons right after a quote, or
     after a quote and whitespace (a key ends with its quote, and its colon follows). A parsed value with as many
     keys lost none to a key written twice."""
+    after_quote = text.count('":')
+    if after_quote == text.count(":"):
+        return after_quote  # the usual text: no colon but a key's
     if " :" in text or "\t:" in text or "\n:" in text or "\r:" in text:
         return len(_KEY_END.findall(text))
-    return text.count('":')
+    return after_quote
 
 
 def _parse_careful(text: str, file: str) -> JsonDocument:
