@@ -92,11 +92,11 @@ def _regular_bytes(path: str | Path) -> bytes | None:
         return None
 
 
-def is_vassal_game(path: str | Path, head: bytes | None = None) -> bool:
+def is_vassal_game(path: str | Path, head: bytes | None = None, suffix: str | None = None) -> bool:
     """Whether ``path`` is a VASSAL save or log: named ``.vlog``/``.vsav``, or so by its content whatever its name
-    (VASSAL writes ``.log`` too, and a mail client may rename an attachment). ``head``: the file's first bytes,
-    when the caller has read them."""
-    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
+    (VASSAL writes ``.log`` too, and a mail client may rename an attachment). ``head`` and ``suffix``: the file's
+    first bytes and its suffix in lower case, when the caller has them."""
+    if (Path(path).suffix.lower() if suffix is None else suffix) in VASSAL_SUFFIXES:
         return True
     head = _head(path) if head is None else head[:16]
     if head.startswith(_VASSAL_GAME_STARTS):
@@ -123,16 +123,16 @@ def _zip_holds_saved_game(path: str | Path) -> bool:
         return False
 
 
-def _refuse_other_kinds(path: str | Path, vassal: bool | None = None, head: bytes | None = None) -> None:
+def _refuse_other_kinds(path: str | Path, vassal: bool | None = None, head: bytes | None = None, suffix: str | None = None) -> None:
     """A file that is plainly not a turn (a VASSAL module, a picture) is refused with the command that reads it
-    (``vassal``: ``is_vassal_game(path)``, and ``head``: the file's first bytes, when the caller has them)."""
-    if is_vassal_game(path, head) if vassal is None else vassal:
+    (``vassal``: ``is_vassal_game(path)``, and ``head`` and ``suffix`` as it takes them, when the caller has them)."""
+    if is_vassal_game(path, head, suffix) if vassal is None else vassal:
         return  # a VASSAL log or save is a turn: its own reader says what is wrong with it
     head = _head(path) if head is None else head[:16]
     for magic, what in _OTHER_KINDS:
         if head.startswith(magic):
             raise PbemError.at(str(path), f"this is {what}", line=1)
-    what = _OTHER_SUFFIXES.get(Path(path).suffix.lower())
+    what = _OTHER_SUFFIXES.get(Path(path).suffix.lower() if suffix is None else suffix)
     if what is not None:
         raise PbemError.at(str(path), f"this is {what}", line=1)
 
@@ -160,8 +160,8 @@ def _read_turn(path: str | Path, module: Module | None, previous: str | Path | N
     elif data is None and suffix not in VASSAL_SUFFIXES:
         data = _regular_bytes(path)
     head = None if data is None else data[:16]
-    vassal = is_vassal_game(path, head)
-    _refuse_other_kinds(path, vassal, head)
+    vassal = is_vassal_game(path, head, suffix)
+    _refuse_other_kinds(path, vassal, head, suffix)
     if vassal:
         from pbem.formats.vassal.to_turn import read_vassal_turn
 
