@@ -133,3 +133,17 @@ def test_bytes_handed_over_are_read_as_the_file_would_be(tmp_path):
         with pytest.raises(PbemError) as handed:
             read_turn_document(turn, data=data)
         assert str(handed.value) == str(from_file.value)
+
+
+def test_every_action_of_a_long_turn_points_at_itself(tmp_path):
+    import json
+
+    data = json.loads((SAMPLES / "legal-01-amur-crossing.json").read_text(encoding="utf-8"))
+    data["actions"] = [{"phase": "movement"}, {"comment": "x"}] * 650  # beyond the pointers kept
+    turn = tmp_path / "long.json"
+    turn.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    for _ in range(2):  # the second time from the pointers kept
+        loaded, _ = load_turn(turn)
+        assert [a.source.pointer for a in loaded.actions] == [f"/actions/{n}" for n in range(1300)]
+        assert [a.index for a in loaded.actions] == list(range(1300))
+        assert loaded.actions[1299].source.line == loaded.actions[0].source.line + 1299 * 3  # three lines each

@@ -157,8 +157,8 @@ def _read_turn(path: str | Path, module: Module | None, previous: str | Path | N
     suffix = Path(path).suffix.lower()
     if data is not None and (type(data) is not bytes or len(data) > MAX_INPUT_BYTES):
         data = None  # read from the file, which says what is wrong
-    elif data is None and suffix not in VASSAL_SUFFIXES:
-        data = _regular_bytes(path)
+    elif data is None and suffix not in VASSAL_SUFFIXES and suffix not in NOTATION_SUFFIXES:
+        data = _regular_bytes(path)  # a VASSAL or notation turn is read by its own reader
     head = None if data is None else data[:16]
     vassal = is_vassal_game(path, head, suffix)
     _refuse_other_kinds(path, vassal, head, suffix)
@@ -402,7 +402,15 @@ def unit_suggestion(written: str, module: Module, in_play: dict[str, str]) -> st
 
 
 _NONE_DECLARED: frozenset[str] = frozenset()  # shared: most actions declare nothing
-_POINTERS = tuple(f"/actions/{n}" for n in range(1_000))  # the pointers of most turns' actions, made once
+_POINTERS: list[str] = []  # "/actions/0", "/actions/1"...: the first thousand made once in a process, not per turn
+
+
+def _action_pointer(n: int) -> str:
+    """The pointer of action ``n``, kept for the next turn when it is one of the first thousand."""
+    pointer = f"/actions/{n}"
+    if n == len(_POINTERS) and n < 1_000:
+        _POINTERS.append(pointer)
+    return pointer
 _NAMES: dict[int, tuple[Module, dict[str, str]]] = {}  # by id(module); the module is kept so its id stays its own
 
 
@@ -451,7 +459,7 @@ class _ActionBuilder:
     def build(self, n: int, entry: dict[str, Any], kind: str | None = None) -> act.Action:
         """Action ``n`` of the turn (``kind``: its kind, when the caller has it)."""
         kind = action_kinds(entry)[0] if kind is None else kind
-        pointer = _POINTERS[n] if n < len(_POINTERS) else f"/actions/{n}"
+        pointer = _POINTERS[n] if n < len(_POINTERS) else _action_pointer(n)
         source = self.document.source(pointer) if self.locate is None else Source.found_later(self.file, pointer, self.locate)
         if kind == "move":  # the commonest action, made without a table of its fields
             units, path, by, declared = self._move(entry, pointer)
