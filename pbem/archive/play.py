@@ -135,9 +135,11 @@ class TurnLoader:
         return path
 
     def load(self, name: str, data: bytes, module: Module) -> Turn:
+        # Written all the same: a turn's header may name files beside it, and a VASSAL or notation turn is read
+        # from its file.
         path = self.write(name, data)
         try:
-            turn, _ = load_turn(path, module)
+            turn, _ = load_turn(path, module, data=data)
         except PbemError as error:
             raise _renamed(error, str(path), name) from None
         finally:
@@ -151,7 +153,7 @@ class TurnLoader:
 
         path = self.write(name, data)
         try:
-            return read_turn_document(path)
+            return read_turn_document(path, data=data)
         except PbemError as error:
             raise _renamed(error, str(path), name) from None
         finally:

@@ -6,16 +6,18 @@ rules are judged later, by the engine.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, Callable
 
 from pbem.model import actions as act
 from pbem.model import schemas
 from pbem.model.actions import counter_kind
-from pbem.model.errors import PbemError
-from pbem.model.files import inside
-from pbem.model.jsonsource import JsonDocument, load_json
+from pbem.model.errors import PbemError, Source
+from pbem.model.files import MAX_INPUT_BYTES, decode_text, inside, read_bytes
+from pbem.model.jsonsource import JsonDocument, load_json, parse_json
 from pbem.model.lookup import ambiguous, find_card, find_units
 from pbem.model.module import Module, load_module_by_id
 from pbem.model.names import nearest
@@ -34,9 +36,11 @@ _KIND_KEYS = frozenset(ACTION_KINDS)
 
 def action_kinds(action: dict[str, Any]) -> list[str]:
     """The kind keys an action carries (an attack's ``roll`` number is a field, a ``roll`` object an action)."""
-    found = [k for k in action if k in _KIND_KEYS]
-    if len(found) == 1 and (found[0] != "roll" or isinstance(action["roll"], dict)):
-        return found  # the common case, from the action's few keys
+    found = _KIND_KEYS.intersection(action)  # the action's few keys, at C speed
+    if len(found) == 1:
+        [kind] = found
+        if kind != "roll" or isinstance(action["roll"], dict):
+            return [kind]  # the common case
     return [k for k in ACTION_KINDS if k in action and (k != "roll" or isinstance(action[k], dict))]
 
 
@@ -77,12 +81,24 @@ def _head(path: str | Path) -> bytes:
         return b""  # the reader reports it in its own words
 
 
-def is_vassal_game(path: str | Path) -> bool:
+def _regular_bytes(path: str | Path) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file within ``MAX_INPUT_BYTES`` that reads without fault, else None:
+    whoever reads it next says what is wrong in their own words. A FIFO or device is never opened."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        return read_bytes(path)
+    except (PbemError, OSError, ValueError):
+        return None
+
+
+def is_vassal_game(path: str | Path, head: bytes | None = None, suffix: str | None = None) -> bool:
     """Whether ``path`` is a VASSAL save or log: named ``.vlog``/``.vsav``, or so by its content whatever its name
-    (VASSAL writes ``.log`` too, and a mail client may rename an attachment)."""
-    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
+    (VASSAL writes ``.log`` too, and a mail client may rename an attachment). ``head`` and ``suffix``: the file's
+    first bytes and its suffix in lower case, when the caller has them."""
+    if (Path(path).suffix.lower() if suffix is None else suffix) in VASSAL_SUFFIXES:
         return True
-    head = _head(path)
+    head = _head(path) if head is None else head[:16]
     if head.startswith(_VASSAL_GAME_STARTS):
         return True
     return head.startswith(b"PK\x03\x04") and _zip_holds_saved_game(path)
@@ -107,38 +123,56 @@ def _zip_holds_saved_game(path: str | Path) -> bool:
         return False
 
 
-def _refuse_other_kinds(path: str | Path, vassal: bool | None = None) -> None:
+def _refuse_other_kinds(path: str | Path, vassal: bool | None = None, head: bytes | None = None, suffix: str | None = None) -> None:
     """A file that is plainly not a turn (a VASSAL module, a picture) is refused with the command that reads it
-    (``vassal``: ``is_vassal_game(path)`` when the caller has it)."""
-    if is_vassal_game(path) if vassal is None else vassal:
+    (``vassal``: ``is_vassal_game(path)``, and ``head`` and ``suffix`` as it takes them, when the caller has them)."""
+    if is_vassal_game(path, head, suffix) if vassal is None else vassal:
         return  # a VASSAL log or save is a turn: its own reader says what is wrong with it
-    head = _head(path)
+    head = _head(path) if head is None else head[:16]
     for magic, what in _OTHER_KINDS:
         if head.startswith(magic):
             raise PbemError.at(str(path), f"this is {what}", line=1)
-    what = _OTHER_SUFFIXES.get(Path(path).suffix.lower())
+    what = _OTHER_SUFFIXES.get(Path(path).suffix.lower() if suffix is None else suffix)
     if what is not None:
         raise PbemError.at(str(path), f"this is {what}", line=1)
 
 
-def read_turn_document(path: str | Path, module: Module | None = None, previous: str | Path | None = None) -> JsonDocument:
-    """The turn file (JSON, or PBEM notation by its suffix), parsed and checked against ``turn.schema.json``.
+def read_turn_document(path: str | Path, module: Module | None = None, previous: str | Path | None = None, *, data: bytes | None = None) -> JsonDocument:
+    """The turn file (JSON, or PBEM notation by its suffix), parsed and checked against ``turn.schema.json``;
+    ``data``: its bytes, when the caller has them (a JSON turn is then not read again).
 
     A notation reader returns the same kind of document as the JSON reader: ``data`` shaped like a JSON
     turn file, and ``source(pointer)`` / ``error(pointer, message)`` that point into the text the player
     wrote, so everything after this is the same for both.
     """
-    vassal = is_vassal_game(path)
-    _refuse_other_kinds(path, vassal)
+    return _read_turn(path, module, previous, data)[0]
+
+
+def _read_turn(path: str | Path, module: Module | None, previous: str | Path | None, data: bytes | None = None) -> tuple[JsonDocument, list[str]]:
+    """:func:`read_turn_document`, and the kind of each action. ``data``: the bytes of ``path`` when the caller
+    has them (then it is not read again).
+
+    A JSON turn is read once: its first bytes tell a VASSAL file or a picture, the rest is its text.
+    """
+    suffix = Path(path).suffix.lower()
+    if data is not None and (type(data) is not bytes or len(data) > MAX_INPUT_BYTES):
+        data = None  # read from the file, which says what is wrong
+    elif data is None and suffix not in VASSAL_SUFFIXES and suffix not in NOTATION_SUFFIXES:
+        data = _regular_bytes(path)  # a VASSAL or notation turn is read by its own reader
+    head = None if data is None else data[:16]
+    vassal = is_vassal_game(path, head, suffix)
+    _refuse_other_kinds(path, vassal, head, suffix)
     if vassal:
         from pbem.formats.vassal.to_turn import read_vassal_turn
 
         document = read_vassal_turn(str(path), module, None if previous is None else str(previous))
         _dice_beside(path, document)
-    elif Path(path).suffix.lower() in NOTATION_SUFFIXES:
+    elif suffix in NOTATION_SUFFIXES:
         from pbem.formats.notation import read_notation  # type: ignore[import-not-found]
 
         document = read_notation(path, previous)
+    elif data is not None:
+        document = parse_json(decode_text(data, path), path)
     else:
         document = load_json(path)
     actions = document.data.get("actions") if isinstance(document.data, dict) else None
@@ -146,22 +180,27 @@ def read_turn_document(path: str | Path, module: Module | None = None, previous:
     # more values than that; only a notation or VASSAL turn, or a long JSON one, needs them counted.
     if not (type(document) is JsonDocument and len(document.text) <= MAX_TURN_VALUES):
         _bounded(document, actions if isinstance(actions, list) else [])
-    for n, action in enumerate(actions if isinstance(actions, list) else []):
-        kinds = action_kinds(action) if isinstance(action, dict) else ["?"]
-        if len(kinds) != 1:
-            found = f"both {kinds[0]!r} and {kinds[1]!r}" if kinds else "none"
-            raise document.error(
-                f"/actions/{n}", f"an action needs exactly one of {', '.join(ACTION_KINDS)} (found {found})"
-            )
+    kinds = _kinds(document, actions if isinstance(actions, list) else [])
     if schemas.fast_validator("turn").is_valid(document.data):
-        return document
+        return document, kinds
     # To explain the fault: the same verdict as the whole turn schema, but each action meets only its own
     # kind's definition, so the message is about the kind the player wrote.
     schemas.check_value(document, schemas.shallow_validator("turn", "actions"), document.data, "")
     for n, action in enumerate(document.data["actions"]):
         kind = action_kinds(action)[0]
         schemas.check_value(document, schemas.fragment_validator("turn", f"/$defs/{kind}"), action, f"/actions/{n}")
-    return document
+    return document, kinds
+
+
+def _kinds(document: JsonDocument, actions: list) -> list[str]:
+    """The kind of each action; an action with none or with two is refused."""
+    found = [action_kinds(action) if isinstance(action, dict) else ["?"] for action in actions]
+    try:
+        return [kind for (kind,) in found]
+    except ValueError:  # the first action with none or two
+        n, kinds = next((n, kinds) for n, kinds in enumerate(found) if len(kinds) != 1)
+        named = f"both {kinds[0]!r} and {kinds[1]!r}" if kinds else "none"
+        raise document.error(f"/actions/{n}", f"an action needs exactly one of {', '.join(ACTION_KINDS)} (found {named})") from None
 
 
 def _bounded(document: JsonDocument, actions: list) -> None:
@@ -181,12 +220,14 @@ def _bounded(document: JsonDocument, actions: list) -> None:
             raise document.error(f"/actions/{n}", f"the actions hold more than {MAX_TURN_VALUES:,} values in all (units, locations, numbers); a turn holds a few thousand")
 
 
-def load_turn(path: str | Path, module: Module | None = None, previous: str | Path | None = None) -> tuple[act.Turn, Module]:
+def load_turn(path: str | Path, module: Module | None = None, previous: str | Path | None = None, *, data: bytes | None = None) -> tuple[act.Turn, Module]:
     """Read a turn file and build its actions; the module comes from the header unless given.
 
-    ``previous`` is the position a VASSAL save is compared with (a state file or the previous save).
+    ``previous`` is the position a VASSAL save is compared with (a state file or the previous save). ``data``: the
+    file's bytes, when the caller has them (a JSON turn is then not read again; the file beside which its dice record
+    and start state are looked for is ``path`` all the same).
     """
-    document = read_turn_document(path, module, previous)
+    document, kinds = _read_turn(path, module, previous, data)
     data = document.data
     if module is None:
         try:
@@ -205,7 +246,7 @@ def load_turn(path: str | Path, module: Module | None = None, previous: str | Pa
         _check_places(document, module)
         start = data["start"]
         builder = _ActionBuilder(document, module, lambda: start_units(path, start, module, previous))
-        actions = [builder.build(n, entry) for n, entry in enumerate(data["actions"])]
+        actions = [builder.build(n, entry, kind) for n, (entry, kind) in enumerate(zip(data["actions"], kinds))]
     except PbemError:
         other = another_game(data, module)
         if other is None:
@@ -361,6 +402,15 @@ def unit_suggestion(written: str, module: Module, in_play: dict[str, str]) -> st
 
 
 _NONE_DECLARED: frozenset[str] = frozenset()  # shared: most actions declare nothing
+_POINTERS: list[str] = []  # "/actions/0", "/actions/1"...: the first thousand made once in a process, not per turn
+
+
+def _action_pointer(n: int) -> str:
+    """The pointer of action ``n``, kept for the next turn when it is one of the first thousand."""
+    pointer = f"/actions/{n}"
+    if n == len(_POINTERS) and n < 1_000:
+        _POINTERS.append(pointer)
+    return pointer
 _NAMES: dict[int, tuple[Module, dict[str, str]]] = {}  # by id(module); the module is kept so its id stays its own
 
 
@@ -401,16 +451,25 @@ class _ActionBuilder:
         self.units = module.units
         self.lower = _unit_names(module)
         self.in_play = in_play  # the units on the map at the start, read only to suggest a mistyped unit
+        self.find_all = module.map.find_all
+        # Each action's source, made here as the document's own ``source`` makes it (a VASSAL turn's is its own).
+        self.file = document.file
+        self.locate = document.locator() if type(document).source is JsonDocument.source else None
 
-    def build(self, n: int, entry: dict[str, Any]) -> act.Action:
-        kind = action_kinds(entry)[0]
-        pointer = f"/actions/{n}"
+    def build(self, n: int, entry: dict[str, Any], kind: str | None = None) -> act.Action:
+        """Action ``n`` of the turn (``kind``: its kind, when the caller has it)."""
+        kind = action_kinds(entry)[0] if kind is None else kind
+        pointer = _POINTERS[n] if n < len(_POINTERS) else _action_pointer(n)
+        source = self.document.source(pointer) if self.locate is None else Source.found_later(self.file, pointer, self.locate)
+        if kind == "move":  # the commonest action, made without a table of its fields
+            units, path, by, declared = self._move(entry, pointer)
+            return act.Move(index=n, source=source, note=entry.get("note"), units=units, path=path, by=by, declared=declared)
         if kind == "sr":
             cls, fields = self._sr(entry, pointer)
         else:
             builder, cls = _BUILDERS[kind]
             fields = builder(self, entry, pointer)
-        return cls(index=n, source=self.document.source(pointer), note=entry.get("note"), **fields)
+        return cls(index=n, source=source, note=entry.get("note"), **fields)
 
     def _sr(self, entry: dict[str, Any], pointer: str) -> tuple[type[act.Action], dict[str, Any]]:
         """Strategic redeployment, one form: ``{"sr": UNITS, "path": [...], "by": "sea"}``. A path from one of the
@@ -519,18 +578,19 @@ class _ActionBuilder:
         return path  # type: ignore[return-value]
 
     # --- kinds ----------------------------------------------------------------------------------------
-    def _move(self, entry: dict[str, Any], pointer: str) -> dict[str, Any]:
+    def _move(self, entry: dict[str, Any], pointer: str) -> tuple[tuple[str, ...], tuple[int, ...], str, frozenset[str]]:
+        """A move's units, path, ``by`` and declarations."""
         # The commonest action: one unit by its id along printed labels, with no pointer made unless needed.
         units = entry["move"]
         if type(units) is str and units in self.units:
             units = (units,)
         else:
             units = self._units(units, f"{pointer}/move")
-        path = self.module.map.find_all(entry["path"])
+        path = self.find_all(entry["path"])
         if None in path:
             path = self._path(entry["path"], f"{pointer}/path")
         declared = entry.get("declare")
-        return {"units": units, "path": path, "by": entry.get("by", "land"), "declared": frozenset(declared) if declared else _NONE_DECLARED}
+        return units, path, entry.get("by", "land"), frozenset(declared) if declared else _NONE_DECLARED  # type: ignore[return-value]
 
     def _result(self, written: str) -> str:
         """A combat result as written, upper-cased unless the module's result codes differ by case alone (its
@@ -669,10 +729,9 @@ class _ActionBuilder:
         }
 
 
-# Each kind: the builder of its fields and its class.
+# Each kind but ``move`` and ``sr``: the builder of its fields and its class.
 _BUILDERS: dict[str, tuple[Callable[[_ActionBuilder, dict[str, Any], str], dict[str, Any]], type[act.Action]]] = {
     "phase": (_ActionBuilder._phase, act.Phase),
-    "move": (_ActionBuilder._move, act.Move),
     "attack": (_ActionBuilder._combat, act.Combat),
     "overrun": (_ActionBuilder._combat, act.Overrun),
     "fire": (_ActionBuilder._fire, act.Fire),

@@ -40,14 +40,28 @@ def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
     if problem is not None:
         os.close(fd)
         raise PbemError.at(path, problem)
-    with os.fdopen(fd, "rb") as handle:
-        try:
-            data = handle.read(info.st_size + 1)
-        except OSError as error:
-            raise PbemError.at(path, f"cannot read: {error.strerror or error}") from None
+    try:
+        data = _read_fd(fd, info.st_size + 1)
+    except OSError as error:
+        raise PbemError.at(path, f"cannot read: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise PbemError.at(path, f"file is larger than {_size(limit)}")
     return data
+
+
+def _read_fd(fd: int, size: int) -> bytes:
+    """Up to ``size`` bytes from ``fd``, fewer only at the end of the file (without a file object: a turn file is
+    read in one call, and making the object cost as much as reading it)."""
+    parts = []
+    while size > 0:
+        data = os.read(fd, size)
+        if not data:
+            break
+        parts.append(data)
+        size -= len(data)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def inside(path: str | Path, folder: str | Path) -> Path:
@@ -75,7 +89,11 @@ def _size(limit: int) -> str:
 
 def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
     """The UTF-8 text of ``path`` (a BOM is allowed); bad encoding names the byte offset."""
-    data = read_bytes(path, limit)
+    return decode_text(read_bytes(path, limit), path)
+
+
+def decode_text(data: bytes, path: str | Path) -> str:
+    """``data`` (the bytes of ``path``) as UTF-8 text (a BOM is allowed); bad encoding names the line."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
