@@ -54,7 +54,9 @@ class UnitState:
     @property
     def face(self) -> Step:
         steps = self.unit.type.steps
-        return steps[min(self.step, len(steps) - 1)]
+        step = self.step
+        # ``steps[min(step, len(steps) - 1)]`` without the call to min (asked for every move checked)
+        return steps[step] if step < len(steps) else steps[-1]
 
 
 class State:
@@ -123,7 +125,11 @@ class State:
             if not stack:
                 del self.stacks[at]
         unit.at, unit.box = location, None
-        self.stacks.setdefault(location, []).append(unit_id)
+        stack = self.stacks.get(location)
+        if stack is None:
+            self.stacks[location] = [unit_id]
+        else:
+            stack.append(unit_id)
         self._changed(location, at)
 
     def remove(self, unit_id: str, box: str = ELIMINATED) -> None:

@@ -8,8 +8,7 @@ from pbem.model.state import State, UnitState
 
 
 def stack_weight(state: State, location: int, weight: Callable[[UnitState], int]) -> int:
-    units = state.units
-    return sum([weight(units[unit_id]) for unit_id in state.stacks.get(location, ())])
+    return sum(map(weight, map(state.units.__getitem__, state.stacks.get(location, ()))))
 
 
 def over_limit(
