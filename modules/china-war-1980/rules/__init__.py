@@ -40,6 +40,12 @@ class ChinaWarRules(SequenceRules, MovementRules, OverrunRules, PoliticsRules, C
                 starts.setdefault(unit_id, units[unit_id].at)
         return (found or []) + super().check(action, state, ctx)
 
+    def after(self, action, state, ctx) -> list[Violation]:
+        # A move straight to ``after_move``, as ``check`` does: the kernel's lookup is for the other kinds.
+        if action.kind == "move":
+            return self.after_move(action, state, ctx)
+        return super().after(action, state, ctx)
+
 
 def build_ruleset(module) -> ChinaWarRules:
     return ChinaWarRules(module)

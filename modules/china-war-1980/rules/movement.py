@@ -34,7 +34,7 @@ class MovementRules(ChinaWarBase):
             elif unit.side != ctx.phase_side:
                 rule = "5.13" if unit.side == "neutral" else "6.21"
                 found.append(illegal(rule, f"{self.name(unit_id)} is a {unit.side} unit and may not move in the {self.side_name(ctx.phase_side or '')} {ctx.phase} phase", action))
-            elif self.back_from_garrison(unit_id, state):
+            elif "garrison_returned" in state.status and self.back_from_garrison(unit_id, state):  # asked only after a return
                 found.append(illegal("10.8", f"{self.name(unit_id)} came back from garrisoning the Trans-Siberian this game-turn and may not move again until the next one (it may attack)", action))
             else:
                 problems = check(unit, action, state, ctx)
