@@ -6,13 +6,14 @@ from dataclasses import dataclass, field, replace
 
 from pbem.engine.rulesets import module_ruleset
 from pbem.engine.slices import check_end, check_turn_limit, place_start
-from pbem.model.actions import Action, Turn
+from pbem.model.actions import Action, Move, Turn
 from pbem.model.errors import PbemError
 from pbem.model.event import Event
 from pbem.model.module import Module
 from pbem.model.state import State
 from pbem.model.violation import WARNING, Violation
 from pbem.rules.combat import CombatOdds
+from pbem.rules.ruleset import Ruleset
 
 
 @dataclass
@@ -79,9 +80,15 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
     worked: list[tuple[Action, CombatOdds]] = []
     rolled: list[tuple[Action, tuple[str | None, str, str] | None]] = []
     outcomes = context.outcomes
+    # Looked up once a turn, not per action; a ruleset that keeps the kernel's ``resolve`` (which changes nothing)
+    # is not asked: a call per action that returns its argument was a tenth of a move's time.
+    resolve = rules.resolve if type(rules).resolve is not Ruleset.resolve else None
+    check, after, apply = rules.check, rules.after, state.apply
     for action in turn.actions:
-        action = rules.resolve(action, state, context)  # what the player left to pbem (a counter of a kind) is chosen
-        unclaimed = _unclaimed(action)
+        if resolve is not None:
+            action = resolve(action, state, context)  # what the player left to pbem (a counter of a kind) is chosen
+        kind = action.kind
+        unclaimed = (kind == "attack" or kind == "overrun") and action.result is None  # type: ignore[attr-defined]
         odds = rules.odds(action, state, context) if explain or unclaimed else None
         if odds is not None and explain:
             worked.append((action, odds))
@@ -94,11 +101,13 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
                 done += 1
                 continue
             action = replace(action, result=expected)
-        found = rules.check(action, state, context)
-        state.apply(action)
-        found += rules.after(action, state, context)
+        found = check(action, state, context)
+        apply(action)
+        more = after(action, state, context)
+        if more:
+            found += more
         done += 1
-        if action.kind in _RANDOM:
+        if kind in _RANDOM:
             rolled.append((action, outcomes.pop(action.index, None) if outcomes else None))
         if found:
             violations.extend(_placed(found, action))
@@ -111,10 +120,6 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
 
         violations.extend(check_dice(turn, module))
     return Replay(turn, state, violations, done, worked, rolled, module)
-
-
-def _unclaimed(action: Action) -> bool:
-    return action.kind in ("attack", "overrun") and action.result is None  # type: ignore[attr-defined]
 
 
 def _no_result(action: Action, odds) -> Violation:
@@ -161,9 +166,12 @@ def random_event(action: Action, module: Module, outcome: tuple[str | None, str,
 
 def _units_in_play(state: State, turn: Turn) -> None:
     """Every unit the turn names is a counter of this game (off the map or on it): the rules may rely on it."""
+    units = state.units
     for action in turn.actions:
-        for unit_id in action.named_units():
-            if unit_id not in state.units:
+        # A move's tuple of units is what its ``named_units`` lists: read directly, most actions need no call.
+        named = action.units if action.__class__ is Move and action.units.__class__ is tuple else action.named_units()  # type: ignore[attr-defined]
+        for unit_id in named:
+            if unit_id not in units:
                 where = "this scenario" if state.scenario else "the start state"
                 raise PbemError(f"unit {unit_id!r} is not in {where}: the state the turn starts from has no such counter", action.source)
 

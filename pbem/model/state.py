@@ -25,6 +25,10 @@ ELIMINATED = "eliminated"
 
 _QUOTED: dict[str, str] = {}  # unit ids and places as JSON strings (see ``State.compact_json``)
 _encode_string = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) writes a string as
+_OPENINGS: dict[str, str] = {}  # unit id -> ``{"id":"…","at":`` (see ``State.compact_json``)
+_ENDS: dict[int, tuple[list[str], list[str]]] = {}  # id of a map's labels -> (the labels, each as ``"…"}``)
+# ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``: the same encoder, made once instead of per call
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 _LAYOUTS = itertools.count(1)  # every state's layout number is new in the process (see ``State.layout``)
 _JOURNAL = 256  # the changes of layout a state remembers (see ``State.changed_since``)
@@ -54,7 +58,9 @@ class UnitState:
     @property
     def face(self) -> Step:
         steps = self.unit.type.steps
-        return steps[min(self.step, len(steps) - 1)]
+        step = self.step
+        # ``steps[min(step, len(steps) - 1)]`` without the call to min (asked for every move checked)
+        return steps[step] if step < len(steps) else steps[-1]
 
 
 class State:
@@ -123,7 +129,11 @@ class State:
             if not stack:
                 del self.stacks[at]
         unit.at, unit.box = location, None
-        self.stacks.setdefault(location, []).append(unit_id)
+        stack = self.stacks.get(location)
+        if stack is None:
+            self.stacks[location] = [unit_id]
+        else:
+            stack.append(unit_id)
         self._changed(location, at)
 
     def remove(self, unit_id: str, box: str = ELIMINATED) -> None:
@@ -264,41 +274,30 @@ class State:
         return out
 
     def compact_json(self) -> str:
-        """``json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False)``, byte for byte, in a third
+        """``json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False)``, byte for byte, in a fraction
         of the time: each unit's object is written as text, not built as a dict and then encoded (re-validation
         writes every turn's state of every game). Keep it in step with :meth:`to_json` (a test compares them)."""
-        labels, quoted = self.module.map.labels, _QUOTED
-        units = []
+        labels = self.module.map.labels
+        ends = _label_ends(labels)
+        units: list[str] = []
+        append = units.append
         for unit in self.units.values():
             definition = unit.unit
-            name = quoted.get(definition.id)
-            if name is None:
-                name = quoted[definition.id] = _encode_string(definition.id)
-            at = labels[unit.at] if unit.at != OFF_MAP else unit.box
-            place = quoted.get(at) if at is not None else "null"
-            if place is None:
-                if len(quoted) > 100_000:  # names from states read, not only from modules: keep it bounded
-                    quoted.clear()
-                place = quoted[at] = _encode_string(at)
-            text = f'{{"id":{name},"at":{place}'
-            if unit.step:
-                text += f',"step":{unit.step:d}' if type(unit.step) is int else ',"step":' + json.dumps(unit.step)
-            if not unit.supplied:
-                text += ',"supplied":false'
-            if unit.side != definition.type.side:
-                text += ',"side":' + json.dumps(unit.side, ensure_ascii=False)
-            if unit.markers:
-                text += ',"markers":' + json.dumps(sorted(unit.markers), ensure_ascii=False, separators=(",", ":"))
-            if unit.tallies:
-                text += ',"tallies":' + json.dumps(dict(sorted(unit.tallies.items())), ensure_ascii=False, separators=(",", ":"))
-            if unit.facing is not None:
-                text += ',"facing":' + json.dumps(unit.facing)
-            units.append(text + "}")
+            at = unit.at
+            if at == OFF_MAP or unit.step or not unit.supplied or unit.markers or unit.tallies or unit.facing is not None or unit.side != definition.type.side:
+                append(_unit_text(unit, labels))
+                continue
+            # The commonest unit (on the map at full strength, supplied, its own side's, nothing more to say):
+            # its id and where it stands, from texts made once.
+            opening = _OPENINGS.get(definition.id)
+            if opening is None:
+                opening = _opening(definition.id)
+            append(opening + ends[at])
         data = self.to_json_without_units()
         tail = {key: data.pop(key) for key in ("status", "cards", "options") if key in data}
-        head = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        head = _COMPACT.encode(data)
         text = head[:-1] + ("," if data else "") + '"units":[' + ",".join(units) + "]"
-        return text + ("," + json.dumps(tail, ensure_ascii=False, separators=(",", ":"))[1:] if tail else "}")
+        return text + ("," + _COMPACT.encode(tail)[1:] if tail else "}")
 
     def to_json_without_units(self) -> dict[str, Any]:
         """What :meth:`to_json` gives, but for ``units``."""
@@ -392,6 +391,58 @@ class State:
                 stack.append(unit_id)
         state.layout = next(_LAYOUTS)
         return state
+
+
+def _unit_text(unit: UnitState, labels: list[str]) -> str:
+    """One unit's object in :meth:`State.compact_json`: ``json.dumps`` of its entry in :meth:`State.to_json`."""
+    definition, quoted = unit.unit, _QUOTED
+    name = _quoted(definition.id)
+    at = labels[unit.at] if unit.at != OFF_MAP else unit.box
+    place = quoted.get(at) if at is not None else "null"
+    if place is None:
+        place = _quoted(at)  # type: ignore[arg-type]
+    text = f'{{"id":{name},"at":{place}'
+    if unit.step:
+        text += f',"step":{unit.step:d}' if type(unit.step) is int else ',"step":' + json.dumps(unit.step)
+    if not unit.supplied:
+        text += ',"supplied":false'
+    if unit.side != definition.type.side:
+        text += ',"side":' + _COMPACT.encode(unit.side)
+    if unit.markers:
+        text += ',"markers":' + _COMPACT.encode(sorted(unit.markers))
+    if unit.tallies:
+        text += ',"tallies":' + _COMPACT.encode(dict(sorted(unit.tallies.items())))
+    if unit.facing is not None:
+        text += ',"facing":' + json.dumps(unit.facing)
+    return text + "}"
+
+
+def _quoted(name: str) -> str:
+    """``name`` as a JSON string, kept for the next time (unit ids and places)."""
+    found = _QUOTED.get(name)
+    if found is None:
+        if len(_QUOTED) > 100_000:  # names from states read, not only from modules: keep it bounded
+            _QUOTED.clear()
+        found = _QUOTED[name] = _encode_string(name)
+    return found
+
+
+def _opening(unit_id: str) -> str:
+    """``{"id":"…","at":``, the start of a unit's object in :meth:`State.compact_json`, kept for the next time."""
+    if len(_OPENINGS) > 100_000:
+        _OPENINGS.clear()
+    found = _OPENINGS[unit_id] = '{"id":' + _quoted(unit_id) + ',"at":'
+    return found
+
+
+def _label_ends(labels: list[str]) -> list[str]:
+    """Each location's label as a JSON string closing a unit's object (``"2701"}``), made once per map."""
+    kept = _ENDS.get(id(labels))
+    if kept is None or kept[0] is not labels or len(kept[1]) != len(labels):
+        if len(_ENDS) > 64:
+            _ENDS.clear()
+        kept = _ENDS[id(labels)] = (labels, [_encode_string(label) + "}" for label in labels])
+    return kept[1]
 
 
 def load_state_document(path) -> JsonDocument:

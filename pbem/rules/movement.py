@@ -49,14 +49,17 @@ def walk_table(path: tuple[int, ...], table: list[dict[int, int | None]]) -> Pat
     outcome as ``walk`` with ``lambda a, b: table[a][b]``, at a fraction of the cost per step."""
     costs: list[int] = []
     total = 0
+    here = path[0] if path else None
     for k in range(1, len(path)):
-        c = table[path[k - 1]].get(path[k], _NOT_ADJACENT)
+        there = path[k]
+        c = table[here].get(there, _NOT_ADJACENT)  # type: ignore[index]
         if c is _NOT_ADJACENT:
             return PathWalk(costs, total, broken_at=k)
         if c is None:
             return PathWalk(costs, total, blocked_at=k)
         costs.append(c)
         total += c
+        here = there
     return PathWalk(costs, total)
 
 

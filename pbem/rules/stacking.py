@@ -8,8 +8,7 @@ from pbem.model.state import State, UnitState
 
 
 def stack_weight(state: State, location: int, weight: Callable[[UnitState], int]) -> int:
-    units = state.units
-    return sum([weight(units[unit_id]) for unit_id in state.stacks.get(location, ())])
+    return sum(map(weight, map(state.units.__getitem__, state.stacks.get(location, ()))))
 
 
 def over_limit(
@@ -17,8 +16,9 @@ def over_limit(
 ) -> list[tuple[int, int, int]]:
     """``(location, weight, limit)`` for each of ``locations`` holding more than its limit."""
     found = []
+    units, stacks = state.units.__getitem__, state.stacks
     for location in sorted(locations):
-        total = stack_weight(state, location, weight)
+        total = sum(map(weight, map(units, stacks.get(location, ()))))  # stack_weight's, without a call per location
         if total > limit(location):
             found.append((location, total, limit(location)))
     return found

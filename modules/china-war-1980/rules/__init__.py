@@ -18,31 +18,33 @@ from .sequence import SequenceRules
 
 class ChinaWarRules(SequenceRules, MovementRules, OverrunRules, PoliticsRules, ChinaWarBase):
     def check(self, action, state, ctx) -> list[Violation]:
-        found = self.check_any(action, state, ctx)
+        # Most actions are moves in a phase: ``check_any`` (which has nothing to say once a phase is under way) is
+        # asked only before the first phase, and a move goes straight to ``check_move``. The generic plumbing per
+        # action (empty lists made and joined, the kernel's lookup of the check) cost more than the move's own check.
+        found = self.check_any(action, state, ctx) if ctx.phase is None else None
         kind = action.kind
-        if kind == "move" or kind == "overrun":
+        if kind == "move":
             extra, units = ctx.extra, state.units
-            starts = _kept(extra, "phase_start")
-            together = _kept(extra, "moved_with")
-            if kind == "move":
-                # The moves a unit made, as one interned id (equal ids: the same moves), not a growing
-                # tuple: copying a tuple per move made a long turn quadratic.
-                sequences = _kept(extra, "move_sequences")
-                for unit_id in action.units:  # type: ignore[attr-defined]
-                    starts.setdefault(unit_id, units[unit_id].at)
-                    together[unit_id] = sequences.setdefault((together.get(unit_id, 0), action.index), len(sequences) + 1)
-            else:
-                for unit_id in action.attackers:  # type: ignore[attr-defined]
-                    starts.setdefault(unit_id, units[unit_id].at)
-        return found + super().check(action, state, ctx)
+            starts, together = extra["phase_start"], extra["moved_with"]
+            # The moves a unit made, as one interned id (equal ids: the same moves), not a growing
+            # tuple: copying a tuple per move made a long turn quadratic.
+            sequences = extra["move_sequences"]
+            for unit_id in action.units:  # type: ignore[attr-defined]
+                starts.setdefault(unit_id, units[unit_id].at)
+                together[unit_id] = sequences.setdefault((together.get(unit_id, 0), action.index), len(sequences) + 1)
+            checked = self.check_move(action, state, ctx)  # a list of its own, never kept by the check
+            return found + checked if found else checked
+        if kind == "overrun":
+            starts, units = ctx.extra["phase_start"], state.units
+            for unit_id in action.attackers:  # type: ignore[attr-defined]
+                starts.setdefault(unit_id, units[unit_id].at)
+        return (found or []) + super().check(action, state, ctx)
 
-
-def _kept(extra: dict, key: str) -> dict:
-    """``extra.setdefault(key, {})`` without making an empty dict per call (three per move)."""
-    found = extra.get(key)
-    if found is None:
-        found = extra[key] = {}
-    return found
+    def after(self, action, state, ctx) -> list[Violation]:
+        # A move straight to ``after_move``, as ``check`` does: the kernel's lookup is for the other kinds.
+        if action.kind == "move":
+            return self.after_move(action, state, ctx)
+        return super().after(action, state, ctx)
 
 
 def build_ruleset(module) -> ChinaWarRules:

@@ -17,6 +17,9 @@ SOVIET, CHINESE = "soviet", "chinese"
 MINOR_POWERS = ("North Korea", "Taiwan", "Vietnam")  # nations whose stance the political events decide (5.0)
 
 
+_NO_RECORD: dict = {}  # a record never written (read only: no empty dict made per question)
+
+
 class _EntryCosts(dict):
     """``costs[a][b]``: the MP cost of entering ``b`` from its neighbour ``a`` for one movement class, worked out
     for ``a`` when first asked: a turn's moves touch a few hexes, and the whole map's costs were a fifth of a
@@ -72,6 +75,20 @@ class ChinaWarBase(Ruleset):
         self.trans_siberian = self._rail_line(*options.get("trans_siberian", ("2701", "4711")))
         self.home = options.get("home_country", {})
         self.militia_owners = [self.militia_owner(i) for i in range(n)]  # asked for every hex a unit enters
+        self.may_bar: dict[str, list[bool]] = {}  # by side: the hexes whose entry needs asking (see ``barring``)
+
+    def barring(self, side: str) -> list[bool]:
+        """For each hex, whether its militia (of another side than ``side``), the Trans-Siberian line or a minor
+        power may bar a unit of ``side`` from entering it: facts of the map and options, worked out once per side.
+        A hex held by another side's units may bar it too, but that is asked of the state."""
+        found = self.may_bar.get(side)
+        if found is None:
+            line, country = self.trans_siberian, self.map.country
+            found = self.may_bar[side] = [
+                owner not in (None, side) or hex_ in line or country[hex_] in MINOR_POWERS
+                for hex_, owner in enumerate(self.militia_owners)
+            ]
+        return found
 
     # --- terrain ----------------------------------------------------------------------------------------
     def _entry_cost(self, a: int, b: int, cls: str) -> int | None:
@@ -170,7 +187,7 @@ class ChinaWarBase(Ruleset):
     @staticmethod
     def back_from_garrison(unit_id: str, state: State) -> bool:
         """10.8: a unit that came back from the garrison moves no more this game-turn (it may attack)."""
-        record = state.status.get("garrison_returned", {})
+        record = state.status.get("garrison_returned", _NO_RECORD)
         return record.get("turn") == state.turn and unit_id in record.get("units", ())
 
     def guard_name(self, location: int) -> str:

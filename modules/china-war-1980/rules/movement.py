@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pbem.model.actions import Loss, Move, Reinforce, Remove
-from pbem.model.state import State, UnitState
+from pbem.model.state import OFF_MAP, State, UnitState
 from pbem.model.violation import Violation
 from pbem.rules.movement import walk_table
 from pbem.rules.ruleset import TurnContext, illegal, warning
@@ -24,26 +24,29 @@ class MovementRules(ChinaWarBase):
             return [illegal("6.0", f"there is no movement by {action.by} in this game", action)]
         check = getattr(self, method)
         found: list[Violation] = []
+        units = state.units
         for unit_id in action.units:
-            unit = state.units[unit_id]
-            if not unit.on_map:
+            unit = units[unit_id]
+            if unit.at == OFF_MAP:
                 found.append(illegal("6.1", f"{self.name(unit_id)} is not on the map ({unit.box})", action))
             elif ctx.phase == REACTION and unit.side == ctx.active_side:
                 found.extend(self._check_follow_up(unit, action, state, ctx))
             elif unit.side != ctx.phase_side:
                 rule = "5.13" if unit.side == "neutral" else "6.21"
                 found.append(illegal(rule, f"{self.name(unit_id)} is a {unit.side} unit and may not move in the {self.side_name(ctx.phase_side or '')} {ctx.phase} phase", action))
-            elif self.back_from_garrison(unit_id, state):
+            elif "garrison_returned" in state.status and self.back_from_garrison(unit_id, state):  # asked only after a return
                 found.append(illegal("10.8", f"{self.name(unit_id)} came back from garrisoning the Trans-Siberian this game-turn and may not move again until the next one (it may attack)", action))
             else:
-                found.extend(check(unit, action, state, ctx))
+                problems = check(unit, action, state, ctx)
+                if problems:
+                    found += problems
         return found
 
     # --- on land --------------------------------------------------------------------------------------
     def _check_land(self, unit: UnitState, action: Move, state: State, ctx: TurnContext) -> list[Violation]:
         # The unit's name is looked up only for a message: most moves need none.
         found: list[Violation] = []
-        unit_id = unit.id
+        unit_id = unit.unit.id
         extra = ctx.extra
         if unit_id in extra["railed"] or unit_id in extra["flown"]:
             how = "rail" if unit_id in extra["railed"] else "air"
@@ -61,45 +64,57 @@ class MovementRules(ChinaWarBase):
         # Only a hex held by another side, guarded (militia of another side, the Trans-Siberian) or in a
         # minor power can bar entry: the others, most hexes, skip the asking.
         stacks, units, side = state.stacks, state.units, unit.side
-        owners, line, country = self.militia_owners, self.trans_siberian, self.map.country
+        may_bar = self.may_bar.get(side) or self.barring(side)
         for hex_ in path[1:]:
             ids = stacks.get(hex_)
-            if (ids and units[ids[0]].side != side) or owners[hex_] not in (None, side) or hex_ in line or country[hex_] in MINOR_POWERS:
+            if (ids and units[ids[0]].side != side) or may_bar[hex_]:
                 problem = self._entry_problem(unit, hex_, state, ctx)
                 if problem:
                     return found + [illegal(problem[0], problem[1], action)]
-        allowance, limit_rule, reason = self._allowance(unit, ctx)
+        allowance, limit_rule, printed = self._allowance(unit, ctx)
         if isinstance(allowance, Violation):
             return found + [allowance]
         spent = ctx.mp_spent.get(unit_id, 0)
         total = spent + result.total
-        minimum_move = spent == 0 and len(path) == 2 and (ctx.phase == MOVEMENT or self.options.get("reaction_minimum_move"))
-        if total > allowance and not minimum_move:
+        if total > allowance and not (spent == 0 and len(path) == 2 and (ctx.phase == MOVEMENT or self.options.get("reaction_minimum_move"))):
             steps = ", ".join(f"{self.describe(path[k], path[k + 1])} {c}" for k, c in enumerate(result.costs))
             earlier = f" after {spent} MP earlier this phase" if spent else ""
+            reason = self._allowance_reason(limit_rule, allowance, printed)
             found.append(illegal(limit_rule, f"{self.name(unit_id)} spends {result.total} MP ({steps}){earlier} but has {reason}", action))
         ctx.mp_spent[unit_id] = total
         return found
 
-    def _allowance(self, unit: UnitState, ctx: TurnContext):
-        """(MP allowed this phase, rule that limits it, how to say it) — or a Violation if it may not move."""
+    def _allowance(self, unit: UnitState, ctx: TurnContext) -> tuple[int | Violation, str, int]:
+        """(MP allowed this phase, rule that limits it, the MPA) — or (a Violation, "", 0) if it may not move.
+        :meth:`_allowance_reason` says it in words (only a move over its allowance needs them)."""
         printed = self.mpa(unit)
-        allowance, rule, reason = printed, "6.12", f"an MPA of {printed}"
+        allowance, rule = printed, "6.12"
         if printed != unit.face.move:
-            rule, reason = "6.43", f"an MPA of {printed} (6.43: a Soviet airborne division has {printed} MP without the optional rule 16.0)"
+            rule = "6.43"
         if not unit.supplied:  # supply as it stood at the start of the phase (2.0, 6.23)
             allowance //= 2
-            rule, reason = "6.23", f"{allowance} MP (half of {printed}: out of supply)"
+            rule = "6.23"
         if ctx.phase == REACTION:
             kind = unit.unit.type
             if kind.arm == "airborne":
-                return illegal("6.43", f"{self.name(unit.id)} is airborne and may not move in a reaction phase"), "", ""
+                return illegal("6.43", f"{self.name(unit.id)} is airborne and may not move in a reaction phase"), "", 0
             if not (kind.mechanized or kind.quality == 1):
-                return illegal("2.0", f"{self.name(unit.id)} may not react: only mechanized and 1st-line non-mechanized units move in a reaction phase"), "", ""
+                return illegal("2.0", f"{self.name(unit.id)} may not react: only mechanized and 1st-line non-mechanized units move in a reaction phase"), "", 0
             cap = 2 if kind.mechanized else 1
             if cap < allowance:
-                allowance, rule, reason = cap, "2.0", f"{cap} MP in a reaction phase"
-        return allowance, rule, reason
+                allowance, rule = cap, "2.0"
+        return allowance, rule, printed
+
+    @staticmethod
+    def _allowance_reason(rule: str, allowance: int, printed: int) -> str:
+        """What :meth:`_allowance` found, as a move over the allowance says it (``an MPA of 6``)."""
+        if rule == "6.43":
+            return f"an MPA of {printed} (6.43: a Soviet airborne division has {printed} MP without the optional rule 16.0)"
+        if rule == "6.23":
+            return f"{allowance} MP (half of {printed}: out of supply)"
+        if rule == "2.0":
+            return f"{allowance} MP in a reaction phase"
+        return f"an MPA of {printed}"
 
     def _entry_problem(self, unit: UnitState, location: int, state: State, ctx: TurnContext) -> tuple[str, str] | None:
         """Why ``unit`` may not enter ``location`` by movement, if it may not (checked for every hex entered)."""

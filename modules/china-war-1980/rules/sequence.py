@@ -29,6 +29,8 @@ class SequenceRules(ChinaWarBase):
     def begin(self, state: State, turn: Turn) -> TurnContext:
         ctx = super().begin(state, turn)
         ctx.extra.update(pacified=set(state.status.get("pacified", ())), follow_up=set(), stopped={}, railed=set(), flown=set())
+        # Where each unit began the phase, which moves it made (see ``ChinaWarRules.check``): ready before the first move.
+        ctx.extra.update(phase_start={}, moved_with={}, move_sequences={})
         steps = self.sequence(state)
         ctx.extra["steps"] = steps
         ctx.extra["start_problems"] = []

@@ -1,0 +1,48 @@
+"""The engine asks a ruleset's own ``resolve`` for every action (the kernel's, which changes nothing, is skipped)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from china_war_support import MODULE, SRC, H, move, phase, scenario_state
+
+import pbem.engine.replay as engine
+from pbem.model.actions import Turn, TurnHeader
+from pbem.rules.ruleset import Ruleset
+
+
+class Redirecting(Ruleset):
+    """Every move ends one hex further than written: the engine must check and apply what ``resolve`` gives."""
+
+    def __init__(self, module):
+        super().__init__(module)
+        self.resolved: list[int] = []
+        self.checked: list[tuple[int, ...]] = []
+
+    def resolve(self, action, state, ctx):
+        self.resolved.append(action.index)
+        if action.kind == "move":
+            return replace(action, path=action.path + (H("2606"),))
+        return action
+
+    def check_move(self, action, state, ctx):
+        self.checked.append(action.path)
+        return []
+
+
+def test_a_rulesets_own_resolve_is_asked_for_every_action(monkeypatch):
+    rules = Redirecting(MODULE)
+    monkeypatch.setattr(engine, "module_ruleset", lambda module: rules)
+    actions = [phase("movement"), move("SOV-TK-XX-1-02", "2604", "2605")]
+    for n, action in enumerate(actions):
+        action.index, action.source = n, SRC
+    state = scenario_state()
+    engine.replay(MODULE, state, Turn("test.json", TurnHeader(MODULE.id, "border-war", 1, "soviet", "border-war"), actions))
+    assert rules.resolved == [0, 1]
+    assert rules.checked == [(H("2604"), H("2605"), H("2606"))]
+    assert state.units["SOV-TK-XX-1-02"].at == H("2606")
+
+
+def test_the_kernels_resolve_changes_nothing():
+    action = move("SOV-TK-XX-1-02", "2604", "2605")
+    assert Ruleset(MODULE).resolve(action, scenario_state(), None) is action  # type: ignore[arg-type]
