@@ -193,11 +193,17 @@ class SupplyRules(PathsOfGloryBase):
         forts = status.get("forts")
         neutral = status.get("neutral_nations")
         events = status.get("events_played")
-        memo = self.__dict__.get("_situation_memo")
-        if (memo is None or memo[1] != status.get("mef_beachhead") or memo[2] != control or memo[3] != forts
-                or memo[4] != neutral or memo[5] != events):
-            memo = self.__dict__["_situation_memo"] = [
-                state.layout, status.get("mef_beachhead"), _copy(control), _copy(forts), _copy(neutral), _copy(events), {},
+        beachhead = status.get("mef_beachhead")
+        # One memo per beach-head: a check that asks with and without it (9.2.7.1) toggles between two.
+        memos = self.__dict__.get("_situation_memos")
+        if memos is None:
+            memos = self.__dict__["_situation_memos"] = {}
+        memo = memos.get(beachhead)
+        if memo is None or memo[2] != control or memo[3] != forts or memo[4] != neutral or memo[5] != events:
+            if memo is None and len(memos) >= 4:
+                memos.clear()
+            memo = memos[beachhead] = [
+                state.layout, beachhead, _copy(control), _copy(forts), _copy(neutral), _copy(events), {},
                 _status_print(status)]
         elif memo[0] != state.layout:
             memo[0] = state.layout
@@ -210,7 +216,8 @@ class SupplyRules(PathsOfGloryBase):
             if len(numbers) >= 64:  # numbers given again from 0: nothing kept under the old ones may stay
                 numbers.clear()
                 self.__dict__.pop("_supply_networks", None)
-                memo[6].clear()
+                for other in memos.values():
+                    other[6].clear()
             print_ = (side, _fingerprint(state, memo[7], self.enemy_spaces(state, side), self.played(state, "salonika")))
             found = memo[6][side] = numbers.setdefault(print_, len(numbers))
         return found
