@@ -33,6 +33,8 @@ def _agree(pog, state):
     assert rules.controllers(state) == [fresh.controller(state, loc) for loc in range(len(pog.map))]
     on_map = [u for u in state.units.values() if u.on_map]
     assert [rules.in_supply(state, u) for u in on_map] == [fresh.in_supply(state, u) for u in on_map]
+    # The Attrition phase asks for every unit at once: the same answers as unit by unit.
+    assert _fresh(pog).out_of_supply_on_map(state) == {u.id for u in on_map if not fresh.in_supply(state, u)}
     for side in ("cp", "ap"):
         assert rules.supplied_spaces(state, side) == fresh.supplied_spaces(state, side)
 
@@ -131,3 +133,19 @@ def test_two_games_checked_in_turn_by_one_ruleset(pog, state):
             for side in ("cp", "ap"):
                 assert rules.enemy_spaces(one, side) == _fresh(pog).enemy_spaces(one, side)
     assert state.units[french].at != other.units[french].at
+
+
+def test_attrition_asks_every_unit_at_once_with_the_same_exceptions(pog, state):
+    # 14.1.6: a Serbian unit in Serbia is in supply even when cut off; a French corps beside it is not. The Attrition
+    # phase's question for every unit at once must keep that exception (and every other unit's answer).
+    rules, m = _fresh(pog), pog.map
+    valjevo = m.index("Valjevo")
+    enemy = [u.id for u in state.units.values() if u.side == "cp" and u.on_map and u.unit.type.nationality == "AH"]
+    for location, unit_id in zip(m.neighbours[valjevo], enemy):
+        state.place(unit_id, location)
+    french = next(u.id for u in state.units.values() if u.side == "ap" and u.unit.type.nationality == "FR" and u.unit.type.size != "XXXX")
+    state.place(french, valjevo)
+    out = rules.out_of_supply_on_map(state)
+    assert "SB-2-ARMY" not in out and rules.in_supply(state, state.units["SB-2-ARMY"])
+    assert french in out and not rules.in_supply(state, state.units[french])
+    _agree(pog, state)

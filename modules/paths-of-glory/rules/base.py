@@ -58,7 +58,11 @@ class Round:
 
 
 def pog(ctx: TurnContext) -> dict[str, Any]:
-    return ctx.extra.setdefault("pog", {})
+    """The game's own notes on the turn (``ctx.extra["pog"]``), made on first use."""
+    found = ctx.extra.get("pog")
+    if found is None:
+        found = ctx.extra["pog"] = {}
+    return found
 
 
 class PathsOfGloryBase(Ruleset):
@@ -85,6 +89,16 @@ class PathsOfGloryBase(Ruleset):
             cards = self.module.cards
             events = cache[played] = {cards.get(c, {}).get("event") for c in played}
         return event in events
+
+    def capitals_of(self, nation: str) -> list[int]:
+        """The spaces the map marks as ``nation``'s capital (Vienna and Budapest for AH), in map order."""
+        found = self.__dict__.get("_capitals")
+        if found is None:
+            found = self.__dict__["_capitals"] = {}
+            for location, extra in enumerate(self.module.map.extra):
+                if extra.get("capital_of") is not None:
+                    found.setdefault(extra["capital_of"], []).append(location)
+        return found.get(nation, [])
 
     def neutral(self, state: State, nation: str | None) -> bool:
         return nation in state.status.get("neutral_nations", ())

@@ -257,9 +257,7 @@ class ReserveRules(PathsOfGloryBase):
             return []
         lr2022 = self.edition() == "lr2022"
         game_map = self.module.map
-        for location in range(len(game_map)):
-            if game_map.extra[location].get("capital_of") != nation:
-                continue
+        for location in self.capitals_of(nation):
             held = self.controller(state, location) not in (unit.side, None)
             if held or (lr2022 and self.besieged(state, location)):
                 rule, how = ("13.1.10", "controls") if held else ("13.1.11", "besieges (LR2022)")
@@ -291,9 +289,7 @@ class ReserveRules(PathsOfGloryBase):
         return found
 
     def _capital_lost(self, state: State, nation: str, side: str) -> str:
-        game_map = self.module.map
-        for location in range(len(game_map)):
-            if game_map.extra[location].get("capital_of") == nation:
-                if self.controller(state, location) not in (side, None) or self.besieged(state, location):
-                    return game_map.label(location)
+        for location in self.capitals_of(nation):
+            if self.controller(state, location) not in (side, None) or self.besieged(state, location):
+                return self.module.map.label(location)
         return ""

@@ -14,9 +14,10 @@ always in supply (14.1.7).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pbem.model.jsonsource import copy_json
-from pbem.model.state import State, UnitState
+from pbem.model.state import OFF_MAP, State, UnitState
 from pbem.rules.ruleset import TurnContext, illegal
 from pbem.rules.supply import components, spread
 
@@ -193,11 +194,17 @@ class SupplyRules(PathsOfGloryBase):
         forts = status.get("forts")
         neutral = status.get("neutral_nations")
         events = status.get("events_played")
-        memo = self.__dict__.get("_situation_memo")
-        if (memo is None or memo[1] != status.get("mef_beachhead") or memo[2] != control or memo[3] != forts
-                or memo[4] != neutral or memo[5] != events):
-            memo = self.__dict__["_situation_memo"] = [
-                state.layout, status.get("mef_beachhead"), _copy(control), _copy(forts), _copy(neutral), _copy(events), {},
+        beachhead = status.get("mef_beachhead")
+        # One memo per beach-head: a check that asks with and without it (9.2.7.1) toggles between two.
+        memos = self.__dict__.get("_situation_memos")
+        if memos is None:
+            memos = self.__dict__["_situation_memos"] = {}
+        memo = memos.get(beachhead)
+        if memo is None or memo[2] != control or memo[3] != forts or memo[4] != neutral or memo[5] != events:
+            if memo is None and len(memos) >= 4:
+                memos.clear()
+            memo = memos[beachhead] = [
+                state.layout, beachhead, _copy(control), _copy(forts), _copy(neutral), _copy(events), {},
                 _status_print(status)]
         elif memo[0] != state.layout:
             memo[0] = state.layout
@@ -210,7 +217,8 @@ class SupplyRules(PathsOfGloryBase):
             if len(numbers) >= 64:  # numbers given again from 0: nothing kept under the old ones may stay
                 numbers.clear()
                 self.__dict__.pop("_supply_networks", None)
-                memo[6].clear()
+                for other in memos.values():
+                    other[6].clear()
             print_ = (side, _fingerprint(state, memo[7], self.enemy_spaces(state, side), self.played(state, "salonika")))
             found = memo[6][side] = numbers.setdefault(print_, len(numbers))
         return found
@@ -435,8 +443,35 @@ class SupplyRules(PathsOfGloryBase):
         found = self._end_attrition(state, ctx, action)
         found += super().check_phase(action, state, ctx)  # type: ignore[misc]
         if action.name == "attrition":
-            moment: dict = {}  # the state does not change while every unit is judged
-            pog(ctx)["attrition"] = {u.id for u in state.units.values() if u.on_map and not self.in_supply(state, u, moment)}
+            pog(ctx)["attrition"] = self.out_of_supply_on_map(state)
+        return found
+
+    def out_of_supply_on_map(self, state: State) -> set[str]:
+        """The units on the map that trace no supply (``in_supply`` of each, the same answers), all judged in one
+        situation: what decides for a kind of unit (side, nationality, contingent) is worked out once, and only
+        where each unit stands is looked at unit by unit."""
+        game_map = self.module.map
+        country, medina = game_map.country, game_map.find("Medina")
+        kinds: dict[tuple, Any] = {}  # (side, nationality, contingent) -> True (always supplied) or its network
+        found: set[str] = set()
+        for unit in state.units.values():
+            here = unit.at
+            if here == OFF_MAP:
+                continue
+            unit_type = unit.unit.type
+            nation = unit_type.nationality
+            kind = (unit.side, nation, unit_type.attributes.get("contingent"))
+            net = kinds.get(kind)
+            if net is None:
+                always = nation in ALWAYS or kind[2] in ("ANA",) or nation == "SN" or self.neutral(state, nation)
+                net = kinds[kind] = True if always else self._network(state, unit)
+            if net is True or (nation == "SB" and country[here] == "SB") or (nation == "TU" and here == medina):
+                continue  # 14.1.5-14.1.8, and a neutral nation's units (see ``in_supply``)
+            supplied = net.answers.get(here)
+            if supplied is None:
+                supplied = net.answers[here] = net.supplies(here, nation not in RUSSIAN_FAMILY)
+            if not supplied:
+                found.add(unit.id)
         return found
 
     def finish(self, state: State, ctx: TurnContext) -> list:
