@@ -293,7 +293,7 @@ def copy_json(value: Any) -> Any:
 
 
 def _depth_and_keys(data: Any, limit: int) -> tuple[bool, int]:
-    """Whether the parsed ``data`` nests deeper than ``limit`` (as :func:`_depth_exceeds`), and the number of keys
+    """Whether the parsed ``data`` nests deeper than ``limit`` (each object or array one level), and the number of keys
     of its objects (all of them when it does not).
 
     A level at a time: the values of a level are gathered and screened for containers at C speed.
@@ -319,20 +319,9 @@ _CONTAINERS = frozenset((dict, list))
 
 
 def _depth_exceeds(data: Any, limit: int) -> bool:
-    """Whether the parsed ``data`` nests deeper than ``limit`` (each object or array one level).
-
-    A level at a time, each in a list comprehension, over the containers only: half the time of counting
-    the brackets outside strings in the text, and it stops after ``limit`` levels.
-    """
-    level = [data] if type(data) is dict or type(data) is list else []
-    for _ in range(limit):
-        if not level:
-            return False
-        below: list = []
-        for value in level:
-            below += [item for item in (value.values() if type(value) is dict else value) if type(item) is dict or type(item) is list]
-        level = below
-    return bool(level)
+    """Whether the parsed ``data`` nests deeper than ``limit`` (each object or array one level); it stops after
+    ``limit`` levels."""
+    return _depth_and_keys(data, limit)[0]
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")

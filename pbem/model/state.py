@@ -395,12 +395,10 @@ class State:
 
 def _unit_text(unit: UnitState, labels: list[str]) -> str:
     """One unit's object in :meth:`State.compact_json`: ``json.dumps`` of its entry in :meth:`State.to_json`."""
-    definition, quoted = unit.unit, _QUOTED
+    definition = unit.unit
     name = _quoted(definition.id)
     at = labels[unit.at] if unit.at != OFF_MAP else unit.box
-    place = quoted.get(at) if at is not None else "null"
-    if place is None:
-        place = _quoted(at)  # type: ignore[arg-type]
+    place = _quoted(at) if at is not None else "null"
     text = f'{{"id":{name},"at":{place}'
     if unit.step:
         text += f',"step":{unit.step:d}' if type(unit.step) is int else ',"step":' + json.dumps(unit.step)

@@ -138,18 +138,11 @@ class SupplyRules(PathsOfGloryBase):
         the state does not change (all the units of one Attrition phase), so what the lines depend on is read once."""
         if not unit.on_map:
             return True
-        game_map = self.module.map
         nation = unit.unit.type.nationality
         contingent = unit.unit.type.attributes.get("contingent")
         here = unit.at
-        if nation in ALWAYS or contingent in ("ANA",) or nation == "SN":
-            return True  # 14.1.5
-        if self.neutral(state, nation):
-            return True  # a neutral nation's units (Greece's after the Salonika event, 9.5.2.4) are not at war: no supply, no attrition
-        if nation == "SB" and game_map.country[here] == "SB":
-            return True  # 14.1.6
-        if nation == "TU" and game_map.label(here) == "Medina":
-            return True  # 14.1.8
+        if self._always_supplied(state, nation, contingent) or self._supplied_at_home(nation, here):
+            return True
         if moment is None:
             net = self._network(state, unit)
         else:  # the same network for every unit of a side, nationality and contingent while the state does not change
@@ -161,6 +154,16 @@ class SupplyRules(PathsOfGloryBase):
         if found is None:
             found = net.answers[here] = net.supplies(here, nation not in RUSSIAN_FAMILY)
         return found
+
+    def _always_supplied(self, state: State, nation: str, contingent: str | None) -> bool:
+        """Units of this nationality and contingent need no supply line: 14.1.5 (MN, the ANA and SN corps), and a
+        neutral nation's units (Greece's after the Salonika event, 9.5.2.4) are not at war: no supply, no attrition."""
+        return nation in ALWAYS or contingent in ("ANA",) or nation == "SN" or self.neutral(state, nation)
+
+    def _supplied_at_home(self, nation: str, here: int) -> bool:
+        """14.1.6: a Serbian unit in Serbia; 14.1.8: a Turkish unit in Medina."""
+        game_map = self.module.map
+        return (nation == "SB" and game_map.country[here] == "SB") or (nation == "TU" and game_map.label(here) == "Medina")
 
     def _network(self, state: State, unit: UnitState) -> "_Network":
         """The supply network of the unit's side and kind, traced once and kept while nothing it depends on
@@ -450,8 +453,6 @@ class SupplyRules(PathsOfGloryBase):
         """The units on the map that trace no supply (``in_supply`` of each, the same answers), all judged in one
         situation: what decides for a kind of unit (side, nationality, contingent) is worked out once, and only
         where each unit stands is looked at unit by unit."""
-        game_map = self.module.map
-        country, medina = game_map.country, game_map.find("Medina")
         kinds: dict[tuple, Any] = {}  # (side, nationality, contingent) -> True (always supplied) or its network
         found: set[str] = set()
         for unit in state.units.values():
@@ -463,10 +464,9 @@ class SupplyRules(PathsOfGloryBase):
             kind = (unit.side, nation, unit_type.attributes.get("contingent"))
             net = kinds.get(kind)
             if net is None:
-                always = nation in ALWAYS or kind[2] in ("ANA",) or nation == "SN" or self.neutral(state, nation)
-                net = kinds[kind] = True if always else self._network(state, unit)
-            if net is True or (nation == "SB" and country[here] == "SB") or (nation == "TU" and here == medina):
-                continue  # 14.1.5-14.1.8, and a neutral nation's units (see ``in_supply``)
+                net = kinds[kind] = True if self._always_supplied(state, nation, kind[2]) else self._network(state, unit)
+            if net is True or ((nation == "SB" or nation == "TU") and self._supplied_at_home(nation, here)):
+                continue
             supplied = net.answers.get(here)
             if supplied is None:
                 supplied = net.answers[here] = net.supplies(here, nation not in RUSSIAN_FAMILY)
