@@ -145,3 +145,33 @@ def test_a_module_named_by_id_is_found_as_pathlib_finds_it(tmp_path, monkeypatch
     assert modules._is_file(str(extra / "no-retreat" / "module.json"))
     assert not modules._is_file(str(extra / "paths-of-glory" / "module.json"))
     assert not modules._is_file(str(extra / "none" / "module.json")) and not modules._is_file("a\x00b")
+
+
+def test_the_first_module_built_in_a_process_freezes_what_lives_once(monkeypatch):
+    calls: list[str] = []
+
+    class Collector:
+        def collect(self) -> None:
+            calls.append("collect")
+
+        def freeze(self) -> None:
+            calls.append("freeze")
+
+    monkeypatch.setattr(modules, "gc", Collector())
+    monkeypatch.setattr(modules, "_frozen", False)
+    monkeypatch.setattr(modules, "_CACHE", {})
+    modules.load_module_by_id("no-retreat")
+    assert calls == ["collect", "freeze"]
+    modules.load_module_by_id("no-retreat")
+    modules.load_module_by_id("china-war-1980")
+    assert calls == ["collect", "freeze"]
+
+
+def test_a_new_process_freezes_at_its_first_module(tmp_path):
+    import subprocess
+    import sys
+
+    script = ("import gc; from pbem.model.module import load_module_by_id; assert gc.get_freeze_count() == 0; "
+              "m = load_module_by_id('no-retreat'); assert gc.get_freeze_count() > 0; print(m.id)")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout) == (0, "no-retreat\n"), done.stderr

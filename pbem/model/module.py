@@ -9,6 +9,7 @@ Every file is checked against its schema and cross-checked before use. The modul
 from __future__ import annotations
 
 import errno
+import gc
 import json
 import os
 import re
@@ -282,7 +283,28 @@ def _load_folder(folder: str, reuse: bool = True) -> Module:
         looks = None  # module.json changed while its files were listed: looked at again next time
     module = _load_or_reuse(path, reuse)
     _CACHE[key] = (watched, looks, module)
+    _freeze_once()
     return module
+
+
+_frozen = False  # whether a module load in this process has frozen what lives on (see _freeze_once)
+
+
+def _freeze_once() -> None:
+    """After the first module built in a process: what lives then (the imports, the module) is moved out of the
+    cyclic collector's reach, so its full collections no longer walk it (0.4% of the instructions of a Paths of Glory replay).
+
+    Once a process, not at each module built, so a long-lived process (the tests, an archive revalidation) pays one
+    full collection and leaves to the collector all it makes later. A frozen object is still freed when its last
+    reference goes; only a reference cycle among frozen objects that later becomes garbage is never freed, which
+    once a process bounds. The collector takes no part in a verdict: nothing in pbem has a ``__del__`` or a weak
+    reference. ``pbem.cli`` freezes the same way before a command runs.
+    """
+    global _frozen
+    if not _frozen:
+        _frozen = True
+        gc.collect()
+        gc.freeze()
 
 
 # The entries of module.json naming a file the module's data comes from; its rules code is loaded apart.
