@@ -59,7 +59,7 @@ def test_the_files_a_bundled_module_watches_are_those_it_is_built_from(bundled):
     folder = bundled("paths-of-glory")
     module = modules.load_module_by_id("paths-of-glory")
     assert module.bundled
-    assert modules._CACHE[str(folder.resolve())][0] == tuple(str(folder.resolve() / name) for name in POG_INPUTS)
+    assert modules._CACHE[folder.resolve()][0] == tuple(str(folder.resolve() / name) for name in POG_INPUTS)
 
 
 @pytest.mark.parametrize("name", POG_INPUTS)
@@ -127,7 +127,7 @@ def test_a_module_folder_of_the_users_is_watched_whole(name, tmp_path, monkeypat
     shutil.copytree(data_dir("modules") / "paths-of-glory", folder, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(modules, "_CACHE", {})
     first = modules.load_module(folder)
-    assert not first.bundled and modules._CACHE[str(folder.resolve())][0] is None
+    assert not first.bundled and modules._CACHE[folder.resolve()][0] is None
     assert modules.load_module(folder) is first
     edit(folder / name)
     assert modules.load_module(folder) is not first

@@ -184,7 +184,7 @@ def _is_file(path: str) -> bool:
 
 # By the module folder's real path: the files watched for an edit (None: the whole folder), how they looked before
 # the module was built from them, and the module.
-_CACHE: dict[str, tuple[tuple[str, ...] | None, Any, Module]] = {}
+_CACHE: dict[Path, tuple[tuple[str, ...] | None, Any, Module]] = {}
 
 
 def _signature(path: Path) -> frozenset:
@@ -271,18 +271,18 @@ def _load_folder(folder: str, reuse: bool = True) -> Module:
     The files are looked at before the module is read from them (module.json first, which names the others), so an
     edit made while it is built shows at the next load.
     """
-    key = os.path.realpath(folder)
-    cached = _CACHE.get(key)
-    if cached is not None and reuse and _look(key, cached[0]) == cached[1]:
+    real = os.path.realpath(folder)
+    path = Path(real)
+    cached = _CACHE.get(path)
+    if cached is not None and reuse and _look(real, cached[0]) == cached[1]:
         return cached[2]
-    path = Path(key)
-    manifest = _look(key, (os.path.join(key, "module.json"),))
+    manifest = _look(real, (os.path.join(real, "module.json"),))
     watched = _watched(path)
-    looks = _look(key, watched)
+    looks = _look(real, watched)
     if watched is not None and looks[0] != manifest[0]:
         looks = None  # module.json changed while its files were listed: looked at again next time
     module = _load_or_reuse(path, reuse)
-    _CACHE[key] = (watched, looks, module)
+    _CACHE[path] = (watched, looks, module)
     _freeze_once()
     return module
 
@@ -292,7 +292,8 @@ _frozen = False  # whether a module load in this process has frozen what lives o
 
 def _freeze_once() -> None:
     """After the first module built in a process: what lives then (the imports, the module) is moved out of the
-    cyclic collector's reach, so its full collections no longer walk it (0.4% of the instructions of a Paths of Glory replay).
+    cyclic collector's reach, so its full collections no longer walk it (0.4% of the instructions of a Paths of
+    Glory replay).
 
     Once a process, not at each module built, so a long-lived process (the tests, an archive revalidation) pays one
     full collection and leaves to the collector all it makes later. A frozen object is still freed when its last
