@@ -257,6 +257,7 @@ def test_entries_the_schema_would_refuse_fail_as_before():
         lambda units: units[4].update(step="1"),
         lambda units: (units[1].update(id="NO-SUCH-UNIT"), units[3].update(id=["not", "a", "name"])),  # the fault first
         lambda units: (units[1].update(at="Atlantis"), units[3].update(at=["not", "a", "place"])),
+        lambda units: units[3].update(at=5, step=99),  # the step is named first
     ):
         changed = copy.deepcopy(data)
         change(changed["units"])

@@ -413,8 +413,8 @@ def _read_valid_units(module: Module, state: State, entries: list[Any], sides: s
     Most of a state's entries are ``{"id", "at"}``: a counter on its own side's, at full strength. Their ids are
     proved known and placed once for all the entries at a time, the sides that ``control`` gives once, and each
     entry then costs its object and its place. It relies on the shape ``state.schema.json`` gives the entries; a
-    document read without that check that breaks it (an entry that is not an object, an id that is not a name)
-    raises ``KeyError``/``TypeError`` here and goes to ``_read_units`` too.
+    document read without that check that breaks it (an entry that is not an object, an id or a place that is not
+    a name) raises ``KeyError``/``TypeError`` here, or is refused, and goes to ``_read_units`` too.
     """
     known = module.units
     control = state.control
@@ -433,6 +433,8 @@ def _read_valid_units(module: Module, state: State, entries: list[Any], sides: s
             where = entry["at"]
             place = places.get(where)
             if place is None:
+                if type(where) is not str:
+                    return False  # not a name (a document not checked against the schema): find would fail
                 place = find(where)  # a label spelt otherwise (see GameMap.index)
                 if place is None:
                     return False
