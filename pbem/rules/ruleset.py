@@ -148,4 +148,4 @@ class Ruleset:
         return self.module.units[unit_id].display()
 
     def where(self, location: int) -> str:
-        return self.module.map.label(location)
+        return self.module.map.labels[location]

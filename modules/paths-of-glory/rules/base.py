@@ -50,6 +50,16 @@ class Play:
     notes: dict = field(default_factory=dict)  # per-round notes of an event's effect (the Sud Army stack)
 
 
+@dataclass(frozen=True)
+class Spaces:
+    """Per-space columns of the map that the checks read on every action (by location index)."""
+
+    labels: list[str]
+    country: list[str | None]
+    side: list[str | None]  # the side the map gives the space
+    fort: list[int]  # the LF of its fort (0: none)
+
+
 @dataclass
 class Round:
     number: int
@@ -70,6 +80,17 @@ class PathsOfGloryBase(Ruleset):
 
     unchecked_ok = frozenset({"comment"})
 
+    def __init__(self, module) -> None:
+        super().__init__(module)
+        game_map = module.map
+        # Read on every action; worked out once per ruleset, as the module's map never changes.
+        self.spaces = Spaces(
+            labels=game_map.labels,
+            country=game_map.country,
+            side=[extra.get("side") for extra in game_map.extra],
+            fort=[int(extra.get("fort", 0)) for extra in game_map.extra],
+        )
+
     # --- status -------------------------------------------------------------------------------------
     @staticmethod
     def status(state: State) -> dict[str, Any]:
@@ -80,15 +101,14 @@ class PathsOfGloryBase(Ruleset):
 
     def played(self, state: State, event: str) -> bool:
         """Whether a card with event key ``event`` has been played as an event."""
-        played = tuple(state.status.get("events_played", ()))
-        cache = self.__dict__.setdefault("_events_of_played", {})  # asked ~100 times per turn, for the same cards
-        events = cache.get(played)
-        if events is None:
-            if len(cache) >= 64:
-                cache.clear()
+        played = state.status.get("events_played", ())
+        # Asked ~100 times a turn (and by every supply question) while the list rarely changes: its events are kept
+        # with a copy of the list they were read from, compared by value (a C-level compare), so any change renews them.
+        last = self.__dict__.get("_events_of_played")
+        if last is None or last[0] != played:
             cards = self.module.cards
-            events = cache[played] = {cards.get(c, {}).get("event") for c in played}
-        return event in events
+            last = self.__dict__["_events_of_played"] = (list(played), {cards.get(c, {}).get("event") for c in played})
+        return event in last[1]
 
     def capitals_of(self, nation: str) -> list[int]:
         """The spaces the map marks as ``nation``'s capital (Vienna and Budapest for AH), in map order."""
@@ -106,13 +126,17 @@ class PathsOfGloryBase(Ruleset):
     def controller(self, state: State, location: int) -> str | None:
         """The side controlling a space: its control marker, else the side the map gives it. (``SupplyRules.controllers``
         gives the same for every space at once: change both together.)"""
-        label = self.module.map.label(location)
-        marked = state.status.get("control", {}).get(label)
-        if marked:
-            return marked
-        if self.neutral(state, self.module.map.country[location]) and not self.greek_open(state, location):
+        spaces = self.spaces
+        status = state.status
+        control = status.get("control")
+        if control:
+            marked = control.get(spaces.labels[location])
+            if marked:
+                return marked
+        neutral = status.get("neutral_nations")
+        if neutral and spaces.country[location] in neutral and not self.greek_open(state, location):
             return None  # a neutral nation's spaces belong to neither side until it enters the war
-        return self.module.map.extra[location].get("side")
+        return spaces.side[location]
 
     def greek_open(self, state: State, location: int) -> bool:
         """9.5.2.4: after the Salonika event a still neutral Greece's spaces that hold no Greek unit are open to
@@ -131,15 +155,17 @@ class PathsOfGloryBase(Ruleset):
 
     def fort(self, state: State, location: int) -> int:
         """The LF of an intact fort in the space (0 if none or destroyed)."""
-        label = self.module.map.label(location)
-        if state.status.get("forts", {}).get(label) == "destroyed":
+        spaces = self.spaces
+        lf = spaces.fort[location]
+        if lf and state.status.get("forts", {}).get(spaces.labels[location]) == "destroyed":
             return 0
-        return int(self.module.map.extra[location].get("fort", 0))
+        return lf
 
     def besieged(self, state: State, location: int) -> bool:
         """A fort is besieged while its marker is on and enemy units stand in its space: once the last besieger
         leaves, the siege is lifted (15.2.1, 15.2.4) and the fort blocks supply and SR again (14.1.3)."""
-        if state.status.get("forts", {}).get(self.module.map.label(location)) != "besieged":
+        forts = state.status.get("forts")
+        if not forts or forts.get(self.module.map.labels[location]) != "besieged":
             return False
         holder = self.module.map.extra[location].get("side")
         return any(u.side != holder for u in state.units_at(location))
@@ -152,7 +178,11 @@ class PathsOfGloryBase(Ruleset):
         return not unit.supplied
 
     def enemy_units(self, state: State, location: int, side: str) -> list[UnitState]:
-        return [u for u in state.units_at(location) if u.side != side]
+        ids = state.stacks.get(location)
+        if not ids:
+            return []  # most spaces a move or an SR passes are empty
+        units = state.units
+        return [unit for unit in map(units.__getitem__, ids) if unit.side != side]
 
     # --- units --------------------------------------------------------------------------------------
     @staticmethod
@@ -184,15 +214,16 @@ class PathsOfGloryBase(Ruleset):
         label = game_map.label(location)
         groups: set[str] = set()
         nations = {u.unit.type.nationality for u in units}
+        lr2022 = self.edition() == "lr2022"
         for nation in nations:
             group = nation
             if nation in BRITISH:
                 group = "BR"
             if nation == "US" and country in ("FR", "GE"):
                 group = "FR"  # 9.2.3 (c): French and US units in France or Germany
-            if self.edition() == "lr2022" and nation == "SN":
+            if lr2022 and nation == "SN":
                 group = "TU"
-            if self.edition() == "lr2022" and nation == "MN":
+            if lr2022 and nation == "MN":
                 group = "SB"
             groups.add(group)
         # 9.2.3 (a): Belgian units in Antwerp, Ostend, Calais or Amiens may count as British.
