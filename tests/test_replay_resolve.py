@@ -1,4 +1,5 @@
-"""The engine asks a ruleset's own ``resolve`` for every action (the kernel's, which changes nothing, is skipped)."""
+"""The engine asks a ruleset's own ``resolve`` for every action, or for the kinds it names in ``resolved_kinds`` (the
+kernel's, which changes nothing, is skipped)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,20 @@ def test_a_rulesets_own_resolve_is_asked_for_every_action(monkeypatch):
 def test_the_kernels_resolve_changes_nothing():
     action = move("SOV-TK-XX-1-02", "2604", "2605")
     assert Ruleset(MODULE).resolve(action, scenario_state(), None) is action  # type: ignore[arg-type]
+
+
+class MovesOnly(Redirecting):
+    resolved_kinds = frozenset({"move"})
+
+
+def test_a_ruleset_that_names_its_resolved_kinds_is_asked_about_those_only(monkeypatch):
+    rules = MovesOnly(MODULE)
+    monkeypatch.setattr(engine, "module_ruleset", lambda module: rules)
+    actions = [phase("movement"), move("SOV-TK-XX-1-02", "2604", "2605")]
+    for n, action in enumerate(actions):
+        action.index, action.source = n, SRC
+    state = scenario_state()
+    engine.replay(MODULE, state, Turn("test.json", TurnHeader(MODULE.id, "border-war", 1, "soviet", "border-war"), actions))
+    assert rules.resolved == [1]  # not the phase
+    assert rules.checked == [(H("2604"), H("2605"), H("2606"))]
+    assert state.units["SOV-TK-XX-1-02"].at == H("2606")

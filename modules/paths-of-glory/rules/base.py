@@ -21,6 +21,7 @@ from pbem.model.state import State, UnitState
 from pbem.rules.ruleset import Ruleset, TurnContext, illegal
 
 PHASES = ("mandated_offensive", "action", "attrition", "siege", "war_status", "replacement", "draw", "end")
+PHASE_ORDER = {name: n for n, name in enumerate(PHASES)}
 COMMITMENT = ("mobilization", "limited_war", "total_war")
 ROUNDS = 6
 # 9.2.3: units that count as one nationality for activation (group -> members).
@@ -69,10 +70,11 @@ class Round:
 
 def pog(ctx: TurnContext) -> dict[str, Any]:
     """The game's own notes on the turn (``ctx.extra["pog"]``), made on first use."""
-    found = ctx.extra.get("pog")
-    if found is None:
+    try:
+        return ctx.extra["pog"]
+    except KeyError:
         found = ctx.extra["pog"] = {}
-    return found
+        return found
 
 
 class PathsOfGloryBase(Ruleset):
@@ -90,6 +92,8 @@ class PathsOfGloryBase(Ruleset):
             side=[extra.get("side") for extra in game_map.extra],
             fort=[int(extra.get("fort", 0)) for extra in game_map.extra],
         )
+        # The steps along a dashed (or MEF) connection, each way: only there may a unit be barred (``may_use``).
+        self.restricted_steps = frozenset(step for a, b in game_map.restricted for step in ((a, b), (b, a)))
 
     # --- status -------------------------------------------------------------------------------------
     @staticmethod
@@ -107,7 +111,8 @@ class PathsOfGloryBase(Ruleset):
         last = self.__dict__.get("_events_of_played")
         if last is None or last[0] != played:
             cards = self.module.cards
-            last = self.__dict__["_events_of_played"] = (list(played), {cards.get(c, {}).get("event") for c in played})
+            kept = played if played.__class__ is tuple else list(played)  # no events played yet: the default ``()``
+            last = self.__dict__["_events_of_played"] = (kept, {cards.get(c, {}).get("event") for c in played})
         return event in last[1]
 
     def capitals_of(self, nation: str) -> list[int]:
@@ -257,7 +262,7 @@ class PathsOfGloryBase(Ruleset):
         return header.start_scenario is None and side == header.side
 
     def current_play(self, ctx: TurnContext) -> Play | None:
-        current = pog(ctx).get("round")
+        current = (ctx.extra.get("pog") or pog(ctx)).get("round")
         return current.play if current is not None else None
 
     def check_phase(self, action, state: State, ctx: TurnContext) -> list:
@@ -266,7 +271,7 @@ class PathsOfGloryBase(Ruleset):
             return [illegal("6.0", f"unknown phase {name!r}: the phases are {', '.join(PHASES)}", action)]
         data = pog(ctx)
         previous = data.get("phase")
-        if previous in PHASES and PHASES.index(name) < PHASES.index(previous) and name != "action":
+        if previous in PHASE_ORDER and PHASE_ORDER[name] < PHASE_ORDER[previous] and name != "action":
             return [illegal("6.0", f"the {name} phase comes before the {previous} phase (6.0)", action)]
         data["phase"] = name
         if name != "action":

@@ -48,10 +48,17 @@ class CardPileRules(PathsOfGloryBase):
 
     def deck_size(self, side: str, level: str) -> int:
         """How many cards ``side``'s ``level`` deck holds: with ``selected`` optional cards, each one chosen
-        replaces a matching card of the same deck ("Adding More Paths to Your Deck", way 2), so as many as without."""
-        if self.module.options.get("optional_cards", "none") == "selected":
-            return sum(1 for c in self.module.cards.values() if c["side"] == side and c["commitment"] == level and not c.get("optional"))
-        return len(self.deck(side, level))
+        replaces a matching card of the same deck ("Adding More Paths to Your Deck", way 2), so as many as without.
+        Counted once per ruleset: a ruleset's module (its cards and options) never changes."""
+        sizes = self.__dict__.setdefault("_deck_sizes", {})
+        found = sizes.get((side, level))
+        if found is None:
+            if self.module.options.get("optional_cards", "none") == "selected":
+                found = sum(1 for c in self.module.cards.values() if c["side"] == side and c["commitment"] == level and not c.get("optional"))
+            else:
+                found = len(self.deck(side, level))
+            sizes[(side, level)] = found
+        return found
 
     def hand_size(self) -> int:
         return int(self.module.options.get("hand_size", 7))

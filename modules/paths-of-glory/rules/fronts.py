@@ -39,8 +39,11 @@ class FrontRules(PathsOfGloryBase):
         return found
 
     def _judge_sieges(self, state: State, ctx: TurnContext) -> list:
+        sieges = pog(ctx).pop("sieges", None)
+        if not sieges:
+            return []
         found = []
-        for location, (side, action) in pog(ctx).pop("sieges", {}).items():
+        for location, (side, action) in sieges.items():
             units = [u for u in state.units_at(location) if u.side == side]
             armies = sum(1 for u in units if self.is_army(u))
             corps = len(units) - armies

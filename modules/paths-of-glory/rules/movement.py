@@ -29,13 +29,13 @@ class MovementRules(PathsOfGloryBase):
                 return [illegal("11.1.3", f"{self.name(unit.id)} is not in {self.where(start)}, where the path starts", action)]
         if play.activated.get(start) != "move" and not all(u.id in play.moved for u in units):
             found.append(illegal("9.2.5", f"{self.where(start)} is not activated for movement this round", action))
-        restricted = game_map.restricted
+        restricted = self.restricted_steps
         for here, there in zip(path, path[1:]):
             if not game_map.is_adjacent(here, there):
                 # Reported with every other rule the move breaks (MF, supply, the spaces it enters).
                 found.append(illegal("11.1.3", f"{self.where(here)} and {self.where(there)} are not connected", action))
                 break
-            if _edge(here, there) not in restricted:
+            if (here, there) not in restricted:
                 continue  # a solid line: every unit may use it (``may_use``)
             for unit in units:
                 if not self.may_use(state, here, there, unit):
@@ -64,9 +64,10 @@ class MovementRules(PathsOfGloryBase):
         last = path[-1]
         # The units a space's country or the Near East may bar (11.1.15, 11.3.1), in the move's order; most moves have none.
         limited = [unit for unit in units if unit.unit.type.attributes.get("contingent") == "BEF" or self.is_army(unit)]
+        stacks = state.stacks  # only spaces that hold units
         for n, location in enumerate(path[1:], start=1):
             label = spaces.labels[location]
-            enemies = self.enemy_units(state, location, side)
+            enemies = self.enemy_units(state, location, side) if location in stacks else ()
             if enemies:
                 found.append(illegal("11.1.7", f"{label} holds enemy units ({', '.join(self.name(u.id) for u in enemies[:3])}); no unit may enter it", action))
                 break
@@ -105,10 +106,13 @@ class MovementRules(PathsOfGloryBase):
 
     def judge_stacking(self, state: State, ctx: TurnContext) -> list:
         """10.1.1-10.1.2: at the end of movement (or SR) every space entered holds at most three units."""
+        stacking = pog(ctx).pop("stacking", None)
+        if not stacking:
+            return []
         found = []
         limit = self.module.tables["movement"]["stacking_limit"]
-        for location, action in pog(ctx).pop("stacking", {}).items():
-            count = len(state.units_at(location))
+        for location, action in stacking.items():
+            count = len(state.stacks.get(location, ()))
             if count > limit:
                 found.append(illegal("10.1.1", f"{self.where(location)} holds {count} units when movement ends; the limit is {limit}", action))
         return found
@@ -139,17 +143,18 @@ class MovementRules(PathsOfGloryBase):
         if action.by == "sea":
             found += self._sea(action, state, units, play.side)
         else:
-            restricted = game_map.restricted
+            restricted = self.restricted_steps
             for here, there in zip(path, path[1:]):
                 if not game_map.is_adjacent(here, there):
                     return found + [illegal("13.1.6", f"{self.where(here)} and {self.where(there)} are not connected", action)]
-                if _edge(here, there) not in restricted:
+                if (here, there) not in restricted:
                     continue  # a solid line: every unit may use it (``may_use``)
                 for unit in units:
                     if not self.may_use(state, here, there, unit):
                         found.append(illegal("13.1.6", f"{self.name(unit.id)} may not use the dashed connection {self.where(here)}-{self.where(there)}", action))
+            stacks = state.stacks  # only spaces that hold units
             for location in path[1:]:
-                if self.enemy_units(state, location, play.side):
+                if location in stacks and self.enemy_units(state, location, play.side):
                     found.append(illegal("13.1.6", f"a redeployment may not pass through enemy units ({self.where(location)})", action))
                     break
                 if self.controller(state, location) != play.side and not self.besieged(state, location):
@@ -194,7 +199,7 @@ class MovementRules(PathsOfGloryBase):
 
     def enter(self, state: State, location: int, side: str) -> None:
         """A unit of ``side`` enters a space: trenches fall (11.2.5-11.2.6), control and VP change (11.1.13)."""
-        label = self.where(location)
+        label = self.spaces.labels[location]
         if side == "cp" and state.status.get("mef_beachhead") == label:
             del state.status["mef_beachhead"]  # 9.5.3.5: a CP unit entering the beach-head removes it
         trenches = state.status.setdefault("trenches", {})
