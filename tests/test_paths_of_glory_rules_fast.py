@@ -89,3 +89,19 @@ def test_unjudged_spaces_follow_the_beachhead(pog, state):
     assert rules._unjudged(state) == {arabia, *landings[1:]}
     del state.status["mef_beachhead"]
     assert rules._unjudged(state) == {arabia, *landings}
+
+
+def test_attrition_supply_reaches_what_every_friendly_port_reaches(pog, state):
+    """``supplied_spaces`` spreads only from the ports its land stretches do not hold: the spaces are those of a spread
+    from the sources and from every friendly port."""
+    from pbem.rules.supply import spread
+
+    rules = module_ruleset(pog)
+    for side in ("cp", "ap"):
+        found = rules.supplied_spaces(state, side)
+        lines = rules._side_lines(side, state.status.get("mef_beachhead"))
+        open_ = rules._open_spaces(state, side)
+        ports = set(rules._port_spaces(state, side))
+        by_sea = spread(lines, ports, open_)
+        assert by_sea <= found
+    assert pog.map.index("London") in by_sea
