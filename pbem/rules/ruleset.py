@@ -127,14 +127,19 @@ class Ruleset:
     def hooks(self, kind: str) -> tuple[Callable[..., list[Violation]], Callable[..., list[Violation]] | None]:
         """What the engine calls for an action of ``kind``: its check, and its after-hook (None: nothing to call). A
         ruleset that keeps this class's ``check`` and ``after`` gives its ``check_<kind>`` and ``after_<kind>``
-        methods themselves, so that a call per action does not go through the dispatch of ``check`` and ``after``."""
-        check: Callable[..., list[Violation]] = self.check
-        after: Callable[..., list[Violation]] | None = self.after
-        if getattr(check, "__func__", None) is Ruleset.check:
-            check = self._method("check", kind) or check  # without a check of its own: ``check``'s warning
-        if getattr(after, "__func__", None) is Ruleset.after:
-            after = self._method("after", kind)
-        return check, after
+        methods themselves, so that a call per action does not go through the dispatch of ``check`` and ``after``.
+        Looked up once per kind, as ``check`` and ``after`` look up their methods."""
+        kept = self.__dict__.setdefault("_hooks", {})
+        found = kept.get(kind)
+        if found is None:
+            check: Callable[..., list[Violation]] = self.check
+            after: Callable[..., list[Violation]] | None = self.after
+            if getattr(check, "__func__", None) is Ruleset.check:
+                check = self._method("check", kind) or check  # without a check of its own: ``check``'s warning
+            if getattr(after, "__func__", None) is Ruleset.after:
+                after = self._method("after", kind)
+            found = kept[kind] = (check, after)
+        return found
 
     def _method(self, prefix: str, kind: str):
         """``check_<kind>`` or ``after_<kind>`` (None if the ruleset has none), looked up once per kind:
