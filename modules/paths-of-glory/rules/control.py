@@ -84,7 +84,8 @@ class ControlRules(SupplyRules):
             return land
         # ``land`` is whole stretches of open spaces: what a port in it reaches, it holds already, so only the other
         # ports are spread from (the same spaces as spreading from every port, without walking ``land`` again).
-        return land | spread(lines, ports - land, open_)
+        land |= spread(lines, ports - land, open_)  # ``land`` is this call's own set
+        return land
 
     def _side_lines(self, side: str, beachhead: str | None) -> list[tuple[int, ...]]:
         """Each space's neighbours a side's line may go on to in the Attrition phase: solid lines, every dashed line
