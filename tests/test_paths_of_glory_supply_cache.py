@@ -313,3 +313,18 @@ def test_the_oracle_compares_every_answer_with_a_fresh_trace(pog, state, monkeyp
     with pytest.raises(AssertionError, match="differs from a fresh trace"):
         rules.in_supply(state, russian)
     assert tracked is rules._tracked(state, "ap")
+
+
+def test_what_a_caller_holds_is_never_changed_under_it(pog, state):
+    # The open spaces and the networks handed out stay as they were when asked (a new list after a change): the
+    # Attrition phase holds them while it judges every unit, control.supplied_spaces while it traces.
+    rules, m = _fresh(pog), pog.map
+    russian = _russian(state)
+    open_ = rules._open_spaces(state, "ap")
+    held = list(open_)
+    net = rules._network(state, russian)
+    reached = set(net.reached)
+    state.place("GE-CORPS-10", m.index("Warsaw"))
+    state.place("GE-1-ARMY", m.index("Chateau Thierry"))
+    assert rules._open_spaces(state, "ap") != held
+    assert open_ == held and net.reached == reached and net.open_ == held
