@@ -262,7 +262,7 @@ class SupplyRules(PathsOfGloryBase):
                     touched = None  # an event changed the controllers
                 else:
                     try:
-                        flipped = tracked.control.items() ^ control.items()
+                        flipped = (tracked.control or {}).items() ^ (control or {}).items()
                     except TypeError:  # not the flat labels to sides the schema has
                         touched = None
                     else:
@@ -271,7 +271,10 @@ class SupplyRules(PathsOfGloryBase):
         before = tracked.open_
         if touched is None:
             open_ = self._open_spaces_traced(state, side, controllers)
-            changed = [location for location, (was, now) in enumerate(zip(before, open_)) if was != now]
+            if open_ == before:  # the next file often starts where the last one ended
+                open_, changed = before, []
+            else:
+                changed = [location for location, (was, now) in enumerate(zip(before, open_)) if was != now]
         else:
             open_ = before
             changed = []
