@@ -167,6 +167,8 @@ def _same_as_traced(rules, state):
             fresh = seen[kind] = rules._reference_network(state, unit)
             for what in ("sources", "reached", "ports", "landings", "open_"):
                 assert getattr(net, what) == getattr(fresh, what), (unit.id, what)
+            if net.symmetric:  # the spaces joined to a port (kept across changes once asked)
+                assert net.sea() == fresh.sea(), unit.id
         by_sea = unit.unit.type.nationality not in ("RU", "RO", "SB")
         assert net.supplies(unit.at, by_sea) == seen[kind].supplies(unit.at, by_sea), unit.id
     for side in ("cp", "ap"):  # as the Attrition phase's control asks (supplied_spaces)
@@ -328,3 +330,59 @@ def test_what_a_caller_holds_is_never_changed_under_it(pog, state):
     state.place("GE-1-ARMY", m.index("Chateau Thierry"))
     assert rules._open_spaces(state, "ap") != held
     assert open_ == held and net.reached == reached and net.open_ == held
+
+
+def test_lines_not_both_ways_are_traced_again_after_every_change(pog, state, monkeypatch):
+    # Growing a network from the spaces that opened, and the spaces joined to a port by one spread, hold for lines
+    # that run both ways (checked once per lines); for others every change traces again and the stretches are
+    # labelled over the whole map, as before: the same answers either way.
+    rules, m = _fresh(pog), pog.map
+    monkeypatch.setattr(type(rules), "_symmetric", lambda self, lines: False)
+    state.status["neutral_nations"].remove("TU")
+    state.status["mef_beachhead"] = "Gallipoli"
+    _same_as_traced(rules, state)
+    russian = _russian(state)
+    before = rules._network(state, russian)
+    assert not before.symmetric
+    state.place("GE-CORPS-10", m.index("Chateau Thierry"))  # closes a space outside the Russian network
+    after = rules._network(state, russian)
+    assert after.reached is not before.reached and after.reached == before.reached  # traced again all the same
+    _same_as_traced(rules, state)
+    state.place("GE-CORPS-10", m.index("Warsaw"))
+    _same_as_traced(rules, state)
+
+
+def test_the_spaces_joined_to_a_port_are_the_stretches_holding_one(pog):
+    # _Network.sea (one spread from the open friendly ports) answers as the stretches labelled over the whole map,
+    # for symmetric lines, whatever is open.
+    import random
+    import sys
+
+    supply = sys.modules[type(module_ruleset(pog))._tracked.__module__]
+    lines = [tuple(n) for n in pog.map.neighbours]
+    assert supply._symmetric(lines) and not supply._symmetric([(1,), (), ()])
+    rng = random.Random(24)
+    for _ in range(20):
+        open_ = [rng.random() < 0.6 for _ in lines]
+        ports = set(rng.sample(range(len(lines)), 6))
+        fast = supply._Network(set(), set(), lines, ports, [0], open_, {}, True)
+        slow = supply._Network(set(), set(), lines, ports, [0], open_, {}, False)
+        assert [fast.supplies(here, True) for here in range(len(lines))] == [slow.supplies(here, True) for here in range(len(lines))]
+
+
+def test_constantinople_stops_being_a_port_when_gallipoli_changes_hands(pog, state):
+    # 14.1.4: Constantinople is an Allied port only while the Allies control Gallipoli: a port lost while its space
+    # stays open (the spaces joined to a port are worked out again, not grown).
+    rules, m = _fresh(pog), pog.map
+    state.status["neutral_nations"].remove("TU")
+    for unit in [u for u in state.units.values() if u.on_map and u.unit.type.nationality == "TU"]:
+        state.remove(unit.id)
+    for name in ("Constantinople", "Gallipoli"):
+        state.status["control"][name] = "ap"
+    constantinople = m.index("Constantinople")
+    british = next(u for u in state.units.values() if u.on_map and u.unit.type.nationality == "BR")
+    assert constantinople in rules._network(state, british).ports
+    _same_as_traced(rules, state)
+    state.status["control"]["Gallipoli"] = "cp"
+    assert constantinople not in rules._network(state, british).ports
+    _same_as_traced(rules, state)

@@ -36,7 +36,8 @@ class _Network:
     ports: set[int]
     landings: list[int]
     open_: list[bool]
-    _shared: dict  # what every network of one situation and the same lines shares (their stretches)
+    _shared: dict  # what every network of one situation and the same lines shares (the spaces joined to a port)
+    symmetric: bool = False  # whether each of ``lines``' connections runs both ways (``_symmetric``)
 
     answers: dict[int, bool] = field(default_factory=dict)  # each space asked about: whether a unit there is in supply
 
@@ -53,8 +54,20 @@ class _Network:
         # 14.1.4: a friendly port on the unit's own land stretch, a sea leg to a port joined to a source.
         if here in self.ports:
             return True
+        if self.symmetric:
+            sea = self.sea()
+            return any(n in sea for n in lines[here])
         component, port_components = self.stretches()
         return any(component[n] in port_components for n in lines[here])
+
+    def sea(self) -> set[int]:
+        """The passable spaces joined to a friendly port by passable spaces (the ports themselves if passable): for
+        symmetric lines, the spaces whose ``stretches`` hold a friendly port, without labelling the whole map."""
+        found = self._shared.get("sea")
+        if found is None:
+            open_ = self.open_
+            found = self._shared["sea"] = spread(self.lines, [p for p in self.ports if open_[p]], open_)
+        return found
 
     def stretches(self) -> tuple[list[int], set[int]]:
         """Each space's stretch (joined by passable spaces; -1 if not passable), and the stretches holding a
@@ -65,26 +78,27 @@ class _Network:
             found = self._shared["stretches"] = (component, {component[p] for p in self.ports} - {-1})
         return found
 
-    def growth(self, changed: list[int], open_: list[bool]) -> list[int] | None:
-        """The spaces to trace on from when the spaces ``changed`` opened or closed (``open_`` as it is now; the
-        sources as they were): those that opened as a source or beside a space the network reaches (empty: it
-        reaches the same spaces); None if one closed inside it (traced again). A network is the least set holding
-        the open sources and closed under open neighbours: a space it never entered may close, and it grows by
-        tracing on from the opened spaces it touches, no further. (Beside means along ``lines`` from the opened
-        space, so the lines must be symmetric: the caller checks.)"""
-        reached, lines, sources = self.reached, self.lines, self.sources
-        seeds = []
-        for location in changed:
-            if open_[location]:
-                if location in sources or any(n in reached for n in lines[location]):
-                    seeds.append(location)
-            elif location in reached:
-                return None
-        return seeds
+
+def _regrown(found: set[int], starts: set[int], lines: list[tuple[int, ...]], changed: list[int],
+             open_: list[bool]) -> set[int] | None:
+    """``spread(lines, [s for s in starts if open_[s]], open_)`` again after the spaces ``changed`` opened or closed
+    (``open_`` as it is now), from ``found``, what it gave before with the same ``starts``: ``found`` itself if none
+    opened as a start or beside it; grown from those that did; None (to be traced again) if one closed inside it.
+    What ``spread`` finds is the least set holding the open starts and closed under open neighbours: a space it never
+    entered may close, and it grows only by tracing on from the opened spaces it touches. (Beside means along
+    ``lines`` from the opened space: the lines must be symmetric, ``_symmetric``.)"""
+    seeds = []
+    for location in changed:
+        if open_[location]:
+            if location in starts or any(n in found for n in lines[location]):
+                seeds.append(location)
+        elif location in found:
+            return None
+    return grow(lines, found, seeds, open_) if seeds else found
 
 
 def _symmetric(lines: list[tuple[int, ...]]) -> bool:
-    """Whether each connection of ``lines`` runs both ways (``_Network.same_reach`` needs it)."""
+    """Whether each connection of ``lines`` runs both ways (``_regrown`` and ``_Network.sea`` need it)."""
     return all(a in lines[b] for a, ends in enumerate(lines) for b in ends)
 
 
@@ -206,7 +220,8 @@ class SupplyRules(PathsOfGloryBase):
         if net is None:
             sources = self._sources(state, unit.side, nation, tracked.controllers)
             shared = tracked.shared.setdefault(key[0], {})
-            net = tracked.nets[key] = self._traced(lines, nation, sources, tracked.open_, tracked.ports, shared)
+            net = tracked.nets[key] = self._traced(lines, nation, sources, tracked.open_, tracked.ports, shared, None,
+                                                   self._symmetric(lines))
         if ORACLE:
             self._check_network(state, unit, net)
         return net
@@ -293,24 +308,31 @@ class SupplyRules(PathsOfGloryBase):
                 ports = self._port_spaces(state, side)
             new_sources = touched is None or not touched.isdisjoint(self._source_deciders())
         new_ports = ports != tracked.ports
+        old_shared = tracked.shared
         if changed or new_ports:
-            tracked.shared = {}  # the stretches change with the open spaces and the ports
+            tracked.shared = {}  # the spaces joined to a port change with the open spaces and the ports
         for key, net in list(tracked.nets.items()) if changed or new_ports or new_sources else ():
             if new_sources and self._sources(state, side, "SB" if key[2] else "RU" if key[1] else "", controllers) != net.sources:
                 del tracked.nets[key]
                 continue
             if not changed and not new_ports:
                 continue  # the same sources, spaces and ports: the same network
+            shared = tracked.shared.get(key[0])
+            if shared is None:
+                shared = tracked.shared[key[0]] = {}
+                sea = old_shared.get(key[0], {}).get("sea")
+                if sea is not None and not new_ports and net.symmetric:  # its starts, the ports, as they were
+                    sea = _regrown(sea, set(ports), net.lines, changed, open_)
+                    if sea is not None:
+                        shared["sea"] = sea
             reached = net.reached
             if changed:
-                seeds = net.growth(changed, open_) if self._symmetric(net.lines) else None
-                if seeds is None:
+                reached = _regrown(reached, net.sources, net.lines, changed, open_) if net.symmetric else None
+                if reached is None:
                     del tracked.nets[key]
                     continue
-                if seeds:
-                    reached = grow(net.lines, reached, seeds, open_)
-            tracked.nets[key] = self._traced(net.lines, "RU" if key[1] else "", net.sources, open_, ports,
-                                             tracked.shared.setdefault(key[0], {}), reached)
+            tracked.nets[key] = self._traced(net.lines, "RU" if key[1] else "", net.sources, open_, ports, shared,
+                                             reached, net.symmetric)
         tracked.layout = state.layout
         if tracked.control != control:
             tracked.control = _copy(control)
@@ -531,9 +553,9 @@ class SupplyRules(PathsOfGloryBase):
 
     @staticmethod
     def _traced(lines: list[tuple[int, ...]], nation: str, sources: set[int], open_: list[bool], port_spaces: list[int],
-                shared: dict, reached: set[int] | None = None) -> "_Network":
-        """The network of these lines, sources, open spaces and ports (``reached``: the spaces it reaches, when known
-        to be the same as a network's before)."""
+                shared: dict, reached: set[int] | None = None, symmetric: bool = False) -> "_Network":
+        """The network of these lines, sources, open spaces and ports (``reached``: the spaces it reaches, if known;
+        ``symmetric``: whether the lines are, ``_symmetric``)."""
         if reached is None:
             reached = spread(lines, [s for s in sources if open_[s]], open_)
         ports: set[int] = set()
@@ -543,7 +565,7 @@ class SupplyRules(PathsOfGloryBase):
                 ports.add(location)
                 if location in sources or any(n in reached for n in lines[location]):
                     landings.append(location)
-        return _Network(sources, reached, lines, ports, landings, open_, shared)
+        return _Network(sources, reached, lines, ports, landings, open_, shared, symmetric)
 
     def _port_spaces(self, state: State, side: str) -> list[int]:
         game_map = self.module.map
