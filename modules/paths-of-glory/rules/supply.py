@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.model.jsonsource import copy_json
-from pbem.model.state import OFF_MAP, State, UnitState
+from pbem.model.state import State, UnitState
 from pbem.rules.ruleset import TurnContext, illegal
 from pbem.rules.supply import components, grow, spread
 
@@ -648,25 +648,25 @@ class SupplyRules(PathsOfGloryBase):
         where each unit stands is looked at unit by unit."""
         kinds: dict[tuple, Any] = {}  # (side, nationality, contingent) -> True (always supplied) or its network
         found: set[str] = set()
-        for unit in state.units.values():
-            here = unit.at
-            if here == OFF_MAP:
-                continue
-            unit_type = unit.unit.type
-            nation = unit_type.nationality
-            kind = (unit.side, nation, unit_type.attributes.get("contingent"))
-            net = kinds.get(kind)
-            if net is None:
-                net = kinds[kind] = True if self._always_supplied(state, nation, kind[2]) else self._network(state, unit)
-            if net is True or ((nation == "SB" or nation == "TU") and self._supplied_at_home(nation, here)):
-                continue
-            supplied = net.answers.get(here)
-            if supplied is None:
-                supplied = net.answers[here] = net.supplies(here, nation not in RUSSIAN_FAMILY)
-            if ORACLE:
-                self._check_answer(state, unit, supplied)
-            if not supplied:
-                found.add(unit.id)
+        units = state.units
+        for here, ids in state.stacks.items():  # the units on the map, space by space (none of those off it)
+            for unit_id in ids:
+                unit = units[unit_id]
+                unit_type = unit.unit.type
+                nation = unit_type.nationality
+                kind = (unit.side, nation, unit_type.attributes.get("contingent"))
+                net = kinds.get(kind)
+                if net is None:
+                    net = kinds[kind] = True if self._always_supplied(state, nation, kind[2]) else self._network(state, unit)
+                if net is True or ((nation == "SB" or nation == "TU") and self._supplied_at_home(nation, here)):
+                    continue
+                supplied = net.answers.get(here)
+                if supplied is None:
+                    supplied = net.answers[here] = net.supplies(here, nation not in RUSSIAN_FAMILY)
+                if ORACLE:
+                    self._check_answer(state, unit, supplied)
+                if not supplied:
+                    found.add(unit_id)
         return found
 
     def finish(self, state: State, ctx: TurnContext) -> list:
