@@ -84,3 +84,16 @@ def test_the_plain_parse_agrees_with_the_careful_one_on_random_texts():
         refused += outcome[0] == "refused"
         duplicates += "appears twice" in str(outcome[1])
     assert refused > 500 and duplicates > 200  # the texts did put the refusals to the test
+
+
+def test_as_many_keys_as_colons_is_told_in_one_count(monkeypatch):
+    """A text whose every colon is a key's (a state file) needs no finer count; one with a colon in a string does."""
+    asked: list[str] = []
+    real = jsonsource._pairs_written_at_most
+    monkeypatch.setattr(jsonsource, "_pairs_written_at_most", lambda text, colons: asked.append(text) or real(text, colons))
+    state = '{"units": [{"id": "A-1", "at": "Paris"}, {"id": "B-2", "at": "Metz"}], "status": {"vp": 10}}'
+    assert jsonsource._parse_plain(state) == json.loads(state) and asked == []
+    turn = '{"note": "turn 1: go", "actions": [{"move": "A-1", "path": ["Paris", "Metz"]}]}'
+    assert jsonsource._parse_plain(turn) == json.loads(turn) and asked == [turn]
+    twice = '{"note": "x", "note": "turn 1: go"}'  # as many colons as pairs written, one key lost
+    assert jsonsource._parse_plain(twice) is jsonsource._UNSURE and asked == [turn, twice]

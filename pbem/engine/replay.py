@@ -82,10 +82,13 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
     outcomes = context.outcomes
     # Looked up once a turn, not per action; a ruleset that keeps the kernel's ``resolve`` (which changes nothing)
     # is not asked: a call per action that returns its argument was a tenth of a move's time.
+    # Nor about the kinds it says it leaves alone (``resolved_kinds``).
     resolve = rules.resolve if type(rules).resolve is not Ruleset.resolve else None
-    check, after, apply = rules.check, rules.after, state.apply
+    resolved = rules.resolved_kinds
+    apply = state.apply
+    hooks: dict[str, tuple] = {}  # kind -> the check and the after-hook of its actions (``Ruleset.hooks``)
     for action in turn.actions:
-        if resolve is not None:
+        if resolve is not None and (resolved is None or action.kind in resolved):
             action = resolve(action, state, context)  # what the player left to pbem (a counter of a kind) is chosen
         kind = action.kind
         unclaimed = (kind == "attack" or kind == "overrun") and action.result is None  # type: ignore[attr-defined]
@@ -101,9 +104,13 @@ def _replay(module: Module, state: State, turn: Turn, stop_at_first: bool, expla
                 done += 1
                 continue
             action = replace(action, result=expected)
+        found_hooks = hooks.get(kind)
+        if found_hooks is None:
+            found_hooks = hooks[kind] = rules.hooks(kind)
+        check, after = found_hooks
         found = check(action, state, context)
         apply(action)
-        more = after(action, state, context)
+        more = after(action, state, context) if after is not None else None
         if more:
             found += more
         done += 1

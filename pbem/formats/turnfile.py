@@ -754,14 +754,17 @@ def load_start_state(turn: act.Turn, module: Module, override: str | Path | None
     state file or scenario."""
     from pbem.model.state import State
 
+    owned = True  # a document read here for this state alone: the state may keep its parts (see State.from_json)
     if override is not None and is_vassal_game(override):
         from pbem.formats.vassal.to_turn import state_document_of_save
 
         document = state_document_of_save(str(override), module)
+        owned = False
     elif override is not None:
         document = load_state_document(override)  # a state, or a scenario file
     elif turn.header.start_document is not None:
-        document = turn.header.start_document
+        document = turn.header.start_document  # the turn's own: it keeps it
+        owned = False
     elif turn.header.start_state is not None:
         written = Path(turn.header.start_state)
         if "\x00" in turn.header.start_state:
@@ -793,4 +796,4 @@ def load_start_state(turn: act.Turn, module: Module, override: str | Path | None
         schemas.check(document, "scenario")
     if document.data.get("module", module.id) not in (module.id, str(module.path)):
         raise document.error("/module", f"this state is for module {document.data['module']!r}, the turn is for {module.id!r}")
-    return State.from_json(module, document)
+    return State.from_json(module, document, owned=owned)

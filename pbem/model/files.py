@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -72,15 +73,30 @@ def inside(path: str | Path, folder: str | Path) -> Path:
     """
     path = Path(path)
     try:
-        real = path.resolve(strict=False)
-        base = Path(folder).resolve(strict=False)
+        real = _resolved(path)
+        base = _resolved(folder)
     except (OSError, RuntimeError):  # a loop of links
         raise PbemError.at(path, "is a symbolic link that cannot be resolved (a loop?): refused") from None
     except ValueError:  # a NUL character: no file has such a name
         raise PbemError.at(folder, "a file name there holds a NUL character: refused") from None
-    if real != base and base not in real.parents:
+    if real == base or (not base.endswith(os.sep) and real.startswith(base + os.sep)):
+        return path  # within it, told on the strings (every start state is looked for so)
+    # Anything else as pathlib tells it: a refusal, or a folder that is a root.
+    if Path(real) != Path(base) and Path(base) not in Path(real).parents:
         raise PbemError.at(path, f"leads outside its folder {str(folder) or '.'} (a symbolic link?): refused")
     return path
+
+
+def _resolved(path: str | Path) -> str:
+    """``str(Path(path).resolve())``, without the Path objects: symbolic links followed, a loop of them a
+    RuntimeError as pathlib raises it."""
+    real = os.path.realpath(path)
+    try:
+        os.stat(real)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise RuntimeError(f"Symlink loop from {error.filename!r}") from None
+    return real
 
 
 def _size(limit: int) -> str:

@@ -191,17 +191,22 @@ def _parse_plain(text: str) -> Any:
     except (_BadNumber, ValueError, RecursionError):
         return _UNSURE
     deeper, keys = _depth_and_keys(data, MAX_DEPTH)
-    if deeper or keys != _pairs_written_at_most(text):
+    if deeper:
+        return _UNSURE
+    # Each pair written has a colon of its own: as many keys as colons lost none (a state file, which has no other
+    # colon, is told so in one count); else the finer count, which leaves out most colons inside strings.
+    colons = text.count(":")
+    if keys != colons and keys != _pairs_written_at_most(text, colons):
         return _UNSURE
     return data
 
 
-def _pairs_written_at_most(text: str) -> int:
-    """At least as many as the key-value pairs written in the JSON ``text``: its colons right after a quote, or
-    after a quote and whitespace (a key ends with its quote, and its colon follows). A parsed value with as many
-    keys lost none to a key written twice."""
+def _pairs_written_at_most(text: str, colons: int) -> int:
+    """At least as many as the key-value pairs written in the JSON ``text`` (which holds ``colons`` colons): its
+    colons right after a quote, or after a quote and whitespace (a key ends with its quote, and its colon follows).
+    A parsed value with as many keys lost none to a key written twice."""
     after_quote = text.count('":')
-    if after_quote == text.count(":"):
+    if after_quote == colons:
         return after_quote  # the usual text: no colon but a key's
     if " :" in text or "\t:" in text or "\n:" in text or "\r:" in text:
         return len(_KEY_END.findall(text))

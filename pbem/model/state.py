@@ -324,8 +324,12 @@ class State:
         return out
 
     @classmethod
-    def from_json(cls, module: Module, document: JsonDocument) -> "State":
-        """A state from a document checked against ``state.schema.json`` (a scenario or a saved state)."""
+    def from_json(cls, module: Module, document: JsonDocument, *, owned: bool = False) -> "State":
+        """A state from a document checked against ``state.schema.json`` (a scenario or a saved state).
+
+        ``owned``: the caller parsed the document for this read alone and drops it after, so the state takes its
+        ``status`` as it stands instead of a copy (a document a turn header holds, or any other kept one, is copied).
+        """
         data = document.data
         state = cls(
             module,
@@ -341,56 +345,155 @@ class State:
                 raise document.error(f"/{key}", f"{value!r} is not one of the sides {', '.join(module.sides)}")
         if module.status_checker is not None:  # what the rules code will read there has the shape it expects
             schemas.check_value(document, module.status_checker, data.get("status", {}), "/status")
-        state.status = copy_json(data.get("status", {}))
+        state.status = data.get("status", {}) if owned else copy_json(data.get("status", {}))
         state.options = _options(module, document, state.scenario)
         if "cards" in data:
             state.cards = _piles(module, document)
-        seen: dict[str, int] = {}
         sides = set(module.sides) | {t.side for t in module.counter_types.values()}  # the players' and e.g. neutrals'
-        known, boxes, find = module.units, set(module.boxes), module.map.find
-        control, units, stacks = state.control, state.units, state.stacks
-        for n, entry in enumerate(data["units"]):
-            unit_id = entry["id"]
-            definition = known.get(unit_id)
-            if definition is None:
-                raise document.error(f"/units/{n}/id", f"unknown unit {unit_id!r}{suggest(unit_id, known)}")
-            if unit_id in seen:
-                raise document.error(
-                    f"/units/{n}/id", f"unit {unit_id!r} is placed twice (first at /units/{seen[unit_id]})"
-                )
-            seen[unit_id] = n
-            kind = definition.type
-            side = entry.get("side") or control.get(kind.nationality) or kind.side
-            if side not in sides:
-                pointer = f"/units/{n}/side" if entry.get("side") else "/control"
-                raise document.error(pointer, f"{unit_id} is on side {side!r}, which is not one of {', '.join(sorted(sides))}")
-            step = entry.get("step", 0)
-            if step >= len(kind.steps):
-                raise document.error(f"/units/{n}/step", f"{unit_id} has only {len(kind.steps)} step(s)")
-            markers = entry.get("markers")
-            # By position (unit, at, box, step, supplied, side, markers): keywords took twice as long, per unit of every state read.
-            unit = UnitState(definition, OFF_MAP, None, step, entry.get("supplied", True), side, set(markers) if markers else set())
-            units[unit_id] = unit
-            if "tallies" in entry:
-                unit.tallies = dict(entry["tallies"])
-            if "facing" in entry:
-                unit.facing = entry["facing"]
-            where = entry["at"]
-            if where in boxes:
-                unit.box = where
-                continue
-            location = find(where)
-            if location is None:
-                raise document.error(f"/units/{n}/at", f"{where!r} is neither a location on the map nor a box ({', '.join(module.boxes)})")
-            # As ``place`` does, for a unit not yet on the map (each unit comes once: a second entry is refused above).
-            unit.at = location
-            stack = stacks.get(location)
-            if stack is None:
-                stacks[location] = [unit_id]
-            else:
-                stack.append(unit_id)
+        if not _read_valid_units(module, state, data["units"], sides):
+            _read_units(module, state, document, sides)
         state.layout = next(_LAYOUTS)
         return state
+
+
+def _read_units(module: Module, state: State, document: JsonDocument, sides: set[str]) -> None:
+    """The units of ``document`` into ``state``, each checked: the entry at fault is named (see
+    :func:`_read_valid_units` for the files that have none)."""
+    data = document.data
+    seen: dict[str, int] = {}
+    known, boxes, find = module.units, set(module.boxes), module.map.find
+    control, units, stacks = state.control, state.units, state.stacks
+    for n, entry in enumerate(data["units"]):
+        unit_id = entry["id"]
+        definition = known.get(unit_id)
+        if definition is None:
+            raise document.error(f"/units/{n}/id", f"unknown unit {unit_id!r}{suggest(unit_id, known)}")
+        if unit_id in seen:
+            raise document.error(
+                f"/units/{n}/id", f"unit {unit_id!r} is placed twice (first at /units/{seen[unit_id]})"
+            )
+        seen[unit_id] = n
+        kind = definition.type
+        side = entry.get("side") or control.get(kind.nationality) or kind.side
+        if side not in sides:
+            pointer = f"/units/{n}/side" if entry.get("side") else "/control"
+            raise document.error(pointer, f"{unit_id} is on side {side!r}, which is not one of {', '.join(sorted(sides))}")
+        step = entry.get("step", 0)
+        if step >= len(kind.steps):
+            raise document.error(f"/units/{n}/step", f"{unit_id} has only {len(kind.steps)} step(s)")
+        markers = entry.get("markers")
+        # By position (unit, at, box, step, supplied, side, markers): keywords took twice as long, per unit of every state read.
+        unit = UnitState(definition, OFF_MAP, None, step, entry.get("supplied", True), side, set(markers) if markers else set())
+        units[unit_id] = unit
+        if "tallies" in entry:
+            unit.tallies = dict(entry["tallies"])
+        if "facing" in entry:
+            unit.facing = entry["facing"]
+        where = entry["at"]
+        if where in boxes:
+            unit.box = where
+            continue
+        location = find(where)
+        if location is None:
+            raise document.error(f"/units/{n}/at", f"{where!r} is neither a location on the map nor a box ({', '.join(module.boxes)})")
+        # As ``place`` does, for a unit not yet on the map (each unit comes once: a second entry is refused above).
+        unit.at = location
+        stack = stacks.get(location)
+        if stack is None:
+            stacks[location] = [unit_id]
+        else:
+            stack.append(unit_id)
+
+
+def _read_valid_units(module: Module, state: State, entries: list[Any], sides: set[str]) -> bool:
+    """The units of a state file into ``state``, as :func:`_read_units` reads them, when every entry is
+    valid; False, with ``state`` left as it was, when one may not be, so that :func:`_read_units` reads them again
+    and names the first fault with the message and pointer it always gave.
+
+    Most of a state's entries are ``{"id", "at"}``: a counter on its own side's, at full strength. Their ids are
+    proved known and placed once for all the entries at a time, the sides that ``control`` gives once, and each
+    entry then costs its object and its place. It relies on the shape ``state.schema.json`` gives the entries; a
+    document read without that check that breaks it (an entry that is not an object, an id or a place that is not
+    a name) raises ``KeyError``/``TypeError`` here, or is refused, and goes to ``_read_units`` too.
+    """
+    known = module.units
+    control = state.control
+    places = _places(module)
+    find = module.map.find
+    units: dict[str, UnitState] = {}
+    stacks: dict[int, list[str]] = {}
+    try:
+        ids = [entry["id"] for entry in entries]
+        named = set(ids)
+        if len(named) != len(ids) or not named <= known.keys():
+            return False  # an unknown unit, or one placed twice
+        if any(side and side not in sides for side in control.values()):
+            return False  # a side that control gives some nationality may be refused (a type's own side is one)
+        for entry, unit_id in zip(entries, ids):
+            where = entry["at"]
+            place = places.get(where)
+            if place is None:
+                if type(where) is not str:
+                    return False  # not a name (a document not checked against the schema): find would fail
+                place = find(where)  # a label spelt otherwise (see GameMap.index)
+                if place is None:
+                    return False
+            definition = known[unit_id]
+            kind = definition.type
+            if len(entry) == 2:  # {"id", "at"}: both are required
+                side = (control.get(kind.nationality) or kind.side) if control else kind.side
+                if type(place) is str:
+                    units[unit_id] = UnitState(definition, OFF_MAP, place, 0, True, side, set())
+                    continue
+                units[unit_id] = UnitState(definition, place, None, 0, True, side, set())
+            else:  # as _read_units
+                side = entry.get("side") or control.get(kind.nationality) or kind.side
+                if side not in sides:
+                    return False
+                step = entry.get("step", 0)
+                if step >= len(kind.steps):
+                    return False
+                markers = entry.get("markers")
+                unit = units[unit_id] = UnitState(definition, OFF_MAP, None, step, entry.get("supplied", True), side, set(markers) if markers else set())
+                if "tallies" in entry:
+                    unit.tallies = dict(entry["tallies"])
+                if "facing" in entry:
+                    unit.facing = entry["facing"]
+                if type(place) is str:
+                    unit.box = place
+                    continue
+                unit.at = place
+            stack = stacks.get(place)
+            if stack is None:
+                stacks[place] = [unit_id]
+            else:
+                stack.append(unit_id)
+    except (KeyError, TypeError):
+        return False
+    state.units, state.stacks = units, stacks
+    return True
+
+
+def _places(module: Module) -> dict[str, int | str]:
+    """Where a state's ``at`` puts a unit, for the module's boxes (the box's name) and its map's labels as printed
+    (the location ``GameMap.find`` gives), as :func:`_read_units` decides: a box first, else the map.
+
+    Made once per map and boxes. What it holds is ``find``'s answer, which the map fixes when it is made
+    (``GameMap.__post_init__``): kept with the map and the boxes it was made for, and made again for others.
+    """
+    game_map, boxes = module.map, module.boxes
+    kept = _PLACES.get(id(game_map))
+    if kept is None or kept[0] is not game_map or kept[1] != boxes:
+        if len(_PLACES) > 64:
+            _PLACES.clear()
+        find = game_map.find
+        places: dict[str, int | str] = {label: find(label) for label in game_map.labels}  # type: ignore[misc]
+        places.update((box, box) for box in boxes)
+        kept = _PLACES[id(game_map)] = (game_map, boxes, places)
+    return kept[2]
+
+
+_PLACES: dict[int, tuple[Any, tuple[str, ...], dict[str, int | str]]] = {}  # id of a map -> (it, boxes, places)
 
 
 def _unit_text(unit: UnitState, labels: list[str]) -> str:

@@ -10,7 +10,7 @@ once per turn as a warning, so nothing passes silently as "legal".
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from pbem.model.actions import Action, Turn
 from pbem.model.violation import ILLEGAL, MISMATCH, WARNING, Violation
@@ -96,6 +96,8 @@ class Ruleset:
 
     #: Action kinds that need no check (comments, notes).
     unchecked_ok: frozenset[str] = frozenset({"comment"})
+    #: The action kinds ``resolve`` may change (None: any kind): the engine does not ask it about the others.
+    resolved_kinds: frozenset[str] | None = None
 
     def __init__(self, module: "Module"):
         self.module = module
@@ -121,6 +123,23 @@ class Ruleset:
         except (AttributeError, KeyError):
             method = self._method("after", action.kind)
         return method(action, state, ctx) if method is not None else []
+
+    def hooks(self, kind: str) -> tuple[Callable[..., list[Violation]], Callable[..., list[Violation]] | None]:
+        """What the engine calls for an action of ``kind``: its check, and its after-hook (None: nothing to call). A
+        ruleset that keeps this class's ``check`` and ``after`` gives its ``check_<kind>`` and ``after_<kind>``
+        methods themselves, so that a call per action does not go through the dispatch of ``check`` and ``after``.
+        Looked up once per kind, as ``check`` and ``after`` look up their methods."""
+        kept = self.__dict__.setdefault("_hooks", {})
+        found = kept.get(kind)
+        if found is None:
+            check: Callable[..., list[Violation]] = self.check
+            after: Callable[..., list[Violation]] | None = self.after
+            if getattr(check, "__func__", None) is Ruleset.check:
+                check = self._method("check", kind) or check  # without a check of its own: ``check``'s warning
+            if getattr(after, "__func__", None) is Ruleset.after:
+                after = self._method("after", kind)
+            found = kept[kind] = (check, after)
+        return found
 
     def _method(self, prefix: str, kind: str):
         """``check_<kind>`` or ``after_<kind>`` (None if the ruleset has none), looked up once per kind:
@@ -148,4 +167,4 @@ class Ruleset:
         return self.module.units[unit_id].display()
 
     def where(self, location: int) -> str:
-        return self.module.map.label(location)
+        return self.module.map.labels[location]

@@ -21,6 +21,7 @@ from pbem.model.state import State, UnitState
 from pbem.rules.ruleset import Ruleset, TurnContext, illegal
 
 PHASES = ("mandated_offensive", "action", "attrition", "siege", "war_status", "replacement", "draw", "end")
+PHASE_ORDER = {name: n for n, name in enumerate(PHASES)}
 COMMITMENT = ("mobilization", "limited_war", "total_war")
 ROUNDS = 6
 # 9.2.3: units that count as one nationality for activation (group -> members).
@@ -50,6 +51,16 @@ class Play:
     notes: dict = field(default_factory=dict)  # per-round notes of an event's effect (the Sud Army stack)
 
 
+@dataclass(frozen=True)
+class Spaces:
+    """Per-space columns of the map that the checks read on every action (by location index)."""
+
+    labels: list[str]
+    country: list[str | None]
+    side: list[str | None]  # the side the map gives the space
+    fort: list[int]  # the LF of its fort (0: none)
+
+
 @dataclass
 class Round:
     number: int
@@ -59,16 +70,30 @@ class Round:
 
 def pog(ctx: TurnContext) -> dict[str, Any]:
     """The game's own notes on the turn (``ctx.extra["pog"]``), made on first use."""
-    found = ctx.extra.get("pog")
-    if found is None:
+    try:
+        return ctx.extra["pog"]
+    except KeyError:
         found = ctx.extra["pog"] = {}
-    return found
+        return found
 
 
 class PathsOfGloryBase(Ruleset):
     """Status, control, nationalities, and the sequence of play."""
 
     unchecked_ok = frozenset({"comment"})
+
+    def __init__(self, module) -> None:
+        super().__init__(module)
+        game_map = module.map
+        # Read on every action; worked out once per ruleset, as the module's map never changes.
+        self.spaces = Spaces(
+            labels=game_map.labels,
+            country=game_map.country,
+            side=[extra.get("side") for extra in game_map.extra],
+            fort=[int(extra.get("fort", 0)) for extra in game_map.extra],
+        )
+        # The steps along a dashed (or MEF) connection, each way: only there may a unit be barred (``may_use``).
+        self.restricted_steps = frozenset(step for a, b in game_map.restricted for step in ((a, b), (b, a)))
 
     # --- status -------------------------------------------------------------------------------------
     @staticmethod
@@ -80,15 +105,15 @@ class PathsOfGloryBase(Ruleset):
 
     def played(self, state: State, event: str) -> bool:
         """Whether a card with event key ``event`` has been played as an event."""
-        played = tuple(state.status.get("events_played", ()))
-        cache = self.__dict__.setdefault("_events_of_played", {})  # asked ~100 times per turn, for the same cards
-        events = cache.get(played)
-        if events is None:
-            if len(cache) >= 64:
-                cache.clear()
+        played = state.status.get("events_played", ())
+        # Asked ~100 times a turn (and by every supply question) while the list rarely changes: its events are kept
+        # with a copy of the list they were read from, compared by value (a C-level compare), so any change renews them.
+        last = self.__dict__.get("_events_of_played")
+        if last is None or last[0] != played:
             cards = self.module.cards
-            events = cache[played] = {cards.get(c, {}).get("event") for c in played}
-        return event in events
+            kept = played if played.__class__ is tuple else list(played)  # no events played yet: the default ``()``
+            last = self.__dict__["_events_of_played"] = (kept, {cards.get(c, {}).get("event") for c in played})
+        return event in last[1]
 
     def capitals_of(self, nation: str) -> list[int]:
         """The spaces the map marks as ``nation``'s capital (Vienna and Budapest for AH), in map order."""
@@ -106,13 +131,17 @@ class PathsOfGloryBase(Ruleset):
     def controller(self, state: State, location: int) -> str | None:
         """The side controlling a space: its control marker, else the side the map gives it. (``SupplyRules.controllers``
         gives the same for every space at once: change both together.)"""
-        label = self.module.map.label(location)
-        marked = state.status.get("control", {}).get(label)
-        if marked:
-            return marked
-        if self.neutral(state, self.module.map.country[location]) and not self.greek_open(state, location):
+        spaces = self.spaces
+        status = state.status
+        control = status.get("control")
+        if control:
+            marked = control.get(spaces.labels[location])
+            if marked:
+                return marked
+        neutral = status.get("neutral_nations")
+        if neutral and spaces.country[location] in neutral and not self.greek_open(state, location):
             return None  # a neutral nation's spaces belong to neither side until it enters the war
-        return self.module.map.extra[location].get("side")
+        return spaces.side[location]
 
     def greek_open(self, state: State, location: int) -> bool:
         """9.5.2.4: after the Salonika event a still neutral Greece's spaces that hold no Greek unit are open to
@@ -131,15 +160,17 @@ class PathsOfGloryBase(Ruleset):
 
     def fort(self, state: State, location: int) -> int:
         """The LF of an intact fort in the space (0 if none or destroyed)."""
-        label = self.module.map.label(location)
-        if state.status.get("forts", {}).get(label) == "destroyed":
+        spaces = self.spaces
+        lf = spaces.fort[location]
+        if lf and state.status.get("forts", {}).get(spaces.labels[location]) == "destroyed":
             return 0
-        return int(self.module.map.extra[location].get("fort", 0))
+        return lf
 
     def besieged(self, state: State, location: int) -> bool:
         """A fort is besieged while its marker is on and enemy units stand in its space: once the last besieger
         leaves, the siege is lifted (15.2.1, 15.2.4) and the fort blocks supply and SR again (14.1.3)."""
-        if state.status.get("forts", {}).get(self.module.map.label(location)) != "besieged":
+        forts = state.status.get("forts")
+        if not forts or forts.get(self.module.map.labels[location]) != "besieged":
             return False
         holder = self.module.map.extra[location].get("side")
         return any(u.side != holder for u in state.units_at(location))
@@ -152,7 +183,11 @@ class PathsOfGloryBase(Ruleset):
         return not unit.supplied
 
     def enemy_units(self, state: State, location: int, side: str) -> list[UnitState]:
-        return [u for u in state.units_at(location) if u.side != side]
+        ids = state.stacks.get(location)
+        if not ids:
+            return []  # most spaces a move or an SR passes are empty
+        units = state.units
+        return [unit for unit in map(units.__getitem__, ids) if unit.side != side]
 
     # --- units --------------------------------------------------------------------------------------
     @staticmethod
@@ -184,15 +219,16 @@ class PathsOfGloryBase(Ruleset):
         label = game_map.label(location)
         groups: set[str] = set()
         nations = {u.unit.type.nationality for u in units}
+        lr2022 = self.edition() == "lr2022"
         for nation in nations:
             group = nation
             if nation in BRITISH:
                 group = "BR"
             if nation == "US" and country in ("FR", "GE"):
                 group = "FR"  # 9.2.3 (c): French and US units in France or Germany
-            if self.edition() == "lr2022" and nation == "SN":
+            if lr2022 and nation == "SN":
                 group = "TU"
-            if self.edition() == "lr2022" and nation == "MN":
+            if lr2022 and nation == "MN":
                 group = "SB"
             groups.add(group)
         # 9.2.3 (a): Belgian units in Antwerp, Ostend, Calais or Amiens may count as British.
@@ -226,7 +262,7 @@ class PathsOfGloryBase(Ruleset):
         return header.start_scenario is None and side == header.side
 
     def current_play(self, ctx: TurnContext) -> Play | None:
-        current = pog(ctx).get("round")
+        current = (ctx.extra.get("pog") or pog(ctx)).get("round")
         return current.play if current is not None else None
 
     def check_phase(self, action, state: State, ctx: TurnContext) -> list:
@@ -235,7 +271,7 @@ class PathsOfGloryBase(Ruleset):
             return [illegal("6.0", f"unknown phase {name!r}: the phases are {', '.join(PHASES)}", action)]
         data = pog(ctx)
         previous = data.get("phase")
-        if previous in PHASES and PHASES.index(name) < PHASES.index(previous) and name != "action":
+        if previous in PHASE_ORDER and PHASE_ORDER[name] < PHASE_ORDER[previous] and name != "action":
             return [illegal("6.0", f"the {name} phase comes before the {previous} phase (6.0)", action)]
         data["phase"] = name
         if name != "action":

@@ -48,10 +48,17 @@ class CardPileRules(PathsOfGloryBase):
 
     def deck_size(self, side: str, level: str) -> int:
         """How many cards ``side``'s ``level`` deck holds: with ``selected`` optional cards, each one chosen
-        replaces a matching card of the same deck ("Adding More Paths to Your Deck", way 2), so as many as without."""
-        if self.module.options.get("optional_cards", "none") == "selected":
-            return sum(1 for c in self.module.cards.values() if c["side"] == side and c["commitment"] == level and not c.get("optional"))
-        return len(self.deck(side, level))
+        replaces a matching card of the same deck ("Adding More Paths to Your Deck", way 2), so as many as without.
+        Counted once per ruleset: a ruleset's module (its cards and options) never changes."""
+        sizes = self.__dict__.setdefault("_deck_sizes", {})
+        found = sizes.get((side, level))
+        if found is None:
+            if self.module.options.get("optional_cards", "none") == "selected":
+                found = sum(1 for c in self.module.cards.values() if c["side"] == side and c["commitment"] == level and not c.get("optional"))
+            else:
+                found = len(self.deck(side, level))
+            sizes[(side, level)] = found
+        return found
 
     def hand_size(self) -> int:
         return int(self.module.options.get("hand_size", 7))
@@ -137,19 +144,18 @@ class CardPileRules(PathsOfGloryBase):
         card = self.module.cards[card_id]
         if piles is None or card["side"] != side:
             return []
-        rules = {v.rule for v in reported}
         name = f"{card_id} {card['name']}"
         if card.get("optional") and self.module.options.get("optional_cards", "none") == "none":
             if "optional_cards" not in state.options:  # the module's default, not the game's own choice: a reminder
                 return [warning("2.3", f"{name} is one of the optional cards (#56-65), not part of the basic game (LR2022 2.3): say in the game's files whether it uses them (options optional_cards all or selected); by default it does not", action)]
             return [illegal("2.3", f"{name} is one of the optional cards (#56-65), which this game does not use (options: optional_cards none; LR2022 2.3)", action)]
         if card["commitment"] not in piles.decks:
-            if "16.1" in rules:
+            if any(v.rule == "16.1" for v in reported):
                 return []
             return [illegal("16.1", f"{name} is a {card['commitment'].replace('_', ' ')} card, not yet in the {side.upper()}'s deck: it joins the draw pile when the commitment rises and is drawn from the next Draw phase (16.1.3-16.1.4)", action)]
         where = piles.whereabouts(card_id)
         if where == REMOVED:
-            return [] if "9.5.1.2" in rules else [illegal("9.5.1.2", f"{name} was removed from the game", action)]
+            return [] if any(v.rule == "9.5.1.2" for v in reported) else [illegal("9.5.1.2", f"{name} was removed from the game", action)]
         if where == IN_PLAY:
             return [illegal("9.5.4.2", f"{name} lies face up in play (kept after a won combat), not in the {side.upper()}'s hand", action)]
         if where == DISCARD:

@@ -82,7 +82,10 @@ class ControlRules(SupplyRules):
         ports = set(self._port_spaces(state, side))  # type: ignore[attr-defined]
         if not ports & land:
             return land
-        return land | spread(lines, ports, open_)
+        # ``land`` is whole stretches of open spaces: what a port in it reaches, it holds already, so only the other
+        # ports are spread from (the same spaces as spreading from every port, without walking ``land`` again).
+        land |= spread(lines, ports - land, open_)  # ``land`` is this call's own set
+        return land
 
     def _side_lines(self, side: str, beachhead: str | None) -> list[tuple[int, ...]]:
         """Each space's neighbours a side's line may go on to in the Attrition phase: solid lines, every dashed line
@@ -134,17 +137,21 @@ class ControlRules(SupplyRules):
                     stack.append(there)
         return False
 
-    def _unjudged(self, state: State) -> set[int]:
+    def _unjudged(self, state: State) -> frozenset[int]:
         """Spaces 14.3.6 leaves alone: the MEF landing spaces while the beach-head is elsewhere (they are not in
         play, 11.1.10), and Arabia, which touches the map only by the ANA's dashed lines: the friendly unit it is
         imagined as is then the ANA corps, always in supply (14.1.5). (LR2022 names Arabia among the spaces that
         flip; the reading is the module's, and Rally the Troops' too: see the README.)"""
-        game_map = self.module.map
         beachhead = state.status.get("mef_beachhead")
-        found = {loc for loc in range(len(game_map)) if "mef_landing" in game_map.features[loc] and game_map.label(loc) != beachhead}
-        arabia = game_map.find("Arabia")
-        if arabia is not None:
-            found.add(arabia)
+        cache = self.__dict__.setdefault("_unjudged_of", {})  # by beach-head: the map's features never change
+        found = cache.get(beachhead)
+        if found is None:
+            game_map = self.module.map
+            spaces = {loc for loc in range(len(game_map)) if "mef_landing" in game_map.features[loc] and game_map.label(loc) != beachhead}
+            arabia = game_map.find("Arabia")
+            if arabia is not None:
+                spaces.add(arabia)
+            found = cache[beachhead] = frozenset(spaces)
         return found
 
     def _end_flips(self, ctx: TurnContext, action) -> list:
@@ -206,7 +213,7 @@ class ControlRules(SupplyRules):
 
     # --- the Arab Northern Army takes no space (11.1.14) ---------------------------------------------------
     def after_move(self, action, state: State, ctx: TurnContext) -> list:
-        if not (action.by == "land" and set(action.units) == {ANA}):
+        if not (action.by == "land" and ANA in action.units and set(action.units) == {ANA}):
             return super().after_move(action, state, ctx)  # type: ignore[misc]
         self.__dict__["_ana_moving"] = True
         try:

@@ -290,9 +290,10 @@ class EventRules(PathsOfGloryBase):  # EntrenchEventRules joins it in rules/__in
         game_map = self.module.map
         if self.controller(state, game_map.index("Sedan")) != "cp":
             return False
-        others = sum(1 for loc in range(len(game_map)) if game_map.country[loc] in ("FR", "BE") and game_map.label(loc) != "Sedan"
-                     and self.controller(state, loc) == "cp")
-        return others >= 2
+        others = self.__dict__.get("_sedan_others")  # the map's French and Belgian spaces but Sedan, found once
+        if others is None:
+            others = self.__dict__["_sedan_others"] = [loc for loc in range(len(game_map)) if game_map.country[loc] in ("FR", "BE") and game_map.label(loc) != "Sedan"]
+        return sum(1 for loc in others if self.controller(state, loc) == "cp") >= 2
 
     def check_replace(self, action, state: State, ctx: TurnContext) -> list:
         budget = pog(ctx).get("event_rp")

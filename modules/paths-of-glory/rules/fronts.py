@@ -39,8 +39,11 @@ class FrontRules(PathsOfGloryBase):
         return found
 
     def _judge_sieges(self, state: State, ctx: TurnContext) -> list:
+        sieges = pog(ctx).pop("sieges", None)
+        if not sieges:
+            return []
         found = []
-        for location, (side, action) in pog(ctx).pop("sieges", {}).items():
+        for location, (side, action) in sieges.items():
             units = [u for u in state.units_at(location) if u.side == side]
             armies = sum(1 for u in units if self.is_army(u))
             corps = len(units) - armies
@@ -72,11 +75,21 @@ class FrontRules(PathsOfGloryBase):
 
     def check_move(self, action, state: State, ctx: TurnContext) -> list:
         found = super().check_move(action, state, ctx)  # type: ignore[misc]
-        steps = [(state.units[u], a, b) for u in action.units for a, b in zip(action.path, action.path[1:])]
         if action.by == "land":
+            # Only a step into or out of the Caucasus space can cross the link: the others are not listed.
+            caucasus = self._caucasus_spaces()
+            path = action.path
+            steps = [(state.units[u], a, b) for u in action.units for a, b in zip(path, path[1:])] if not caucasus.isdisjoint(path) else []
             found += self._caucasus(action, state, ctx, steps, "move")
         elif action.by == "strategic":
             found += self._near_east_quota(action, state)
+        return found
+
+    def _caucasus_spaces(self) -> frozenset[int]:
+        """The spaces labelled Caucasus (one on the map), found once per ruleset."""
+        found = self.__dict__.get("_caucasus_at")
+        if found is None:
+            found = self.__dict__["_caucasus_at"] = frozenset(i for i, label in enumerate(self.module.map.labels) if label == "Caucasus")
         return found
 
     def _caucasus(self, action, state: State, ctx: TurnContext, steps, what: str) -> list:

@@ -56,8 +56,8 @@ class HistoricalRules(PathsOfGloryBase):
         units = [state.units[u] for u in action.units if u in state.units]
         how = "SR" if action.by in ("strategic", "sea") else "move"
         foreign = [u for u in units if self._foreign_army(u)]
-        entered = next((loc for loc in action.path[1:] if self._italy(loc)), None)
-        if foreign and entered is not None:
+        entered = next((loc for loc in action.path[1:] if self._italy(loc)), None) if foreign else None
+        if entered is not None:
             found.append(illegal("5.7.4.6", f"until the Allies are at Total War only Austro-Hungarian and Italian armies {how} into {self.where(entered)} or anywhere in Italy ({self.name(foreign[0].id)}; LR2022 5.7.4.6)", action))
         end = self.where(action.path[-1])
         german = [u for u in units if self.is_army(u) and u.unit.type.nationality == "GE"]

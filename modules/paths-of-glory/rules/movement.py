@@ -29,11 +29,14 @@ class MovementRules(PathsOfGloryBase):
                 return [illegal("11.1.3", f"{self.name(unit.id)} is not in {self.where(start)}, where the path starts", action)]
         if play.activated.get(start) != "move" and not all(u.id in play.moved for u in units):
             found.append(illegal("9.2.5", f"{self.where(start)} is not activated for movement this round", action))
+        restricted = self.restricted_steps
         for here, there in zip(path, path[1:]):
             if not game_map.is_adjacent(here, there):
                 # Reported with every other rule the move breaks (MF, supply, the spaces it enters).
                 found.append(illegal("11.1.3", f"{self.where(here)} and {self.where(there)} are not connected", action))
                 break
+            if (here, there) not in restricted:
+                continue  # a solid line: every unit may use it (``may_use``)
             for unit in units:
                 if not self.may_use(state, here, there, unit):
                     allowed = ", ".join(sorted(game_map.restricted[_edge(here, there)]))
@@ -55,32 +58,39 @@ class MovementRules(PathsOfGloryBase):
         found = []
         path = action.path
         game_map = self.module.map
+        spaces = self.spaces
+        features = game_map.features
+        neutral = state.status.get("neutral_nations", ())
         last = path[-1]
+        # The units a space's country or the Near East may bar (11.1.15, 11.3.1), in the move's order; most moves have none.
+        limited = [unit for unit in units if unit.unit.type.attributes.get("contingent") == "BEF" or self.is_army(unit)]
+        stacks = state.stacks  # only spaces that hold units
         for n, location in enumerate(path[1:], start=1):
-            label = self.where(location)
-            enemies = self.enemy_units(state, location, side)
+            label = spaces.labels[location]
+            enemies = self.enemy_units(state, location, side) if location in stacks else ()
             if enemies:
                 found.append(illegal("11.1.7", f"{label} holds enemy units ({', '.join(self.name(u.id) for u in enemies[:3])}); no unit may enter it", action))
                 break
-            if self.controller(state, location) != side and self.fort(state, location) and not self.besieged(state, location) and location != last and not self._besieging(state, location, side):
+            fort = self.fort(state, location)  # tested before control, which only a fort's space needs here
+            if fort and self.controller(state, location) != side and not self.besieged(state, location) and location != last and not self._besieging(state, location, side):
                 found.append(illegal("11.1.8", f"entering the enemy fort in {label} ends the move there (15.1.1)", action))
-            country = game_map.country[location]
-            german_fort = country == "GE" and self.fort(state, location) and self.controller(state, location) != side
+            country = spaces.country[location]
+            german_fort = country == "GE" and fort and self.controller(state, location) != side
             if german_fort and state.turn == 1 and any(u.unit.type.nationality == "RU" for u in units):
                 # Entering an enemy fort's space is besieging it (11.1.8, 15.2.1); LR2022 15.1.12 also says "enter".
                 found.append(illegal("15.1.11", f"Russian units may not besiege (LR2022: enter) the German fort space {label} in August 1914", action))
-            if self.neutral(state, country) and country != "AL" and not self.greek_open(state, location):
+            if country in neutral and country != "AL" and not self.greek_open(state, location):
                 found.append(illegal("11.1.11", f"{label} lies in neutral {country}; it may not be entered before {country} enters the war", action))
-            if country == "PE" and self.neutral(state, "TU") and self.edition() == "seed":
+            if country == "PE" and "TU" in neutral and self.edition() == "seed":
                 # Seed 11.1.12 only: LR2022 11.1.13 sets Persia's control when Turkey enters but bars no entry.
                 found.append(illegal("11.1.12", f"{label} (Persia) may be entered only once Turkey is in the war (seed edition)", action))
-            if "mef_landing" in game_map.features[location] and state.status.get("mef_beachhead") != label:
+            if "mef_landing" in features[location] and state.status.get("mef_beachhead") != label:
                 found.append(illegal("11.1.10", f"{label} may be entered only while the MEF beach-head is there", action))
-            for unit in units:
+            for unit in limited:
                 contingent = unit.unit.type.attributes.get("contingent")
                 if contingent == "BEF" and country not in BEF_COUNTRIES:
                     found.append(illegal("11.1.15", f"{self.name(unit.id)} moves only in Britain, France, Belgium and Germany, not into {label}", action))
-                if self.is_army(unit) and "near_east" in game_map.features[location] and not unit.unit.type.attributes.get("near_east"):
+                if self.is_army(unit) and "near_east" in features[location] and not unit.unit.type.attributes.get("near_east"):
                     found.append(illegal("11.3.1", f"{self.name(unit.id)} is not one of the armies allowed on the Near East map ({label})", action))
         if activated.get(last) == "attack" and action.by == "land":
             found.append(illegal("11.1.6", f"a unit may pass through but not end in {self.where(last)}, which holds an Attack marker", action))
@@ -96,10 +106,13 @@ class MovementRules(PathsOfGloryBase):
 
     def judge_stacking(self, state: State, ctx: TurnContext) -> list:
         """10.1.1-10.1.2: at the end of movement (or SR) every space entered holds at most three units."""
+        stacking = pog(ctx).pop("stacking", None)
+        if not stacking:
+            return []
         found = []
         limit = self.module.tables["movement"]["stacking_limit"]
-        for location, action in pog(ctx).pop("stacking", {}).items():
-            count = len(state.units_at(location))
+        for location, action in stacking.items():
+            count = len(state.stacks.get(location, ()))
             if count > limit:
                 found.append(illegal("10.1.1", f"{self.where(location)} holds {count} units when movement ends; the limit is {limit}", action))
         return found
@@ -130,19 +143,22 @@ class MovementRules(PathsOfGloryBase):
         if action.by == "sea":
             found += self._sea(action, state, units, play.side)
         else:
+            restricted = self.restricted_steps
             for here, there in zip(path, path[1:]):
                 if not game_map.is_adjacent(here, there):
                     return found + [illegal("13.1.6", f"{self.where(here)} and {self.where(there)} are not connected", action)]
+                if (here, there) not in restricted:
+                    continue  # a solid line: every unit may use it (``may_use``)
                 for unit in units:
                     if not self.may_use(state, here, there, unit):
                         found.append(illegal("13.1.6", f"{self.name(unit.id)} may not use the dashed connection {self.where(here)}-{self.where(there)}", action))
+            stacks = state.stacks  # only spaces that hold units
             for location in path[1:]:
-                label = self.where(location)
-                if self.enemy_units(state, location, play.side):
-                    found.append(illegal("13.1.6", f"a redeployment may not pass through enemy units ({label})", action))
+                if location in stacks and self.enemy_units(state, location, play.side):
+                    found.append(illegal("13.1.6", f"a redeployment may not pass through enemy units ({self.where(location)})", action))
                     break
                 if self.controller(state, location) != play.side and not self.besieged(state, location):
-                    found.append(illegal("13.1.6", f"a redeployment passes only through friendly-controlled spaces; {label} is not", action))
+                    found.append(illegal("13.1.6", f"a redeployment passes only through friendly-controlled spaces; {self.where(location)} is not", action))
                     break
             for unit in units:
                 if unit.unit.type.nationality == "RU" and any(game_map.country[loc] != "RU" for loc in path):
@@ -183,7 +199,7 @@ class MovementRules(PathsOfGloryBase):
 
     def enter(self, state: State, location: int, side: str) -> None:
         """A unit of ``side`` enters a space: trenches fall (11.2.5-11.2.6), control and VP change (11.1.13)."""
-        label = self.where(location)
+        label = self.spaces.labels[location]
         if side == "cp" and state.status.get("mef_beachhead") == label:
             del state.status["mef_beachhead"]  # 9.5.3.5: a CP unit entering the beach-head removes it
         trenches = state.status.setdefault("trenches", {})
@@ -195,7 +211,7 @@ class MovementRules(PathsOfGloryBase):
                 del trenches[label]
         if self.controller(state, location) == side:
             return
-        if self.fort(state, location) and self.controller(state, location) != side:
+        if self.fort(state, location):
             return  # a friendly undestroyed fort keeps control of its space (15.1.9)
         state.status.setdefault("control", {})[label] = side
         if self.vp_space(state, location):

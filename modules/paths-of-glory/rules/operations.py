@@ -158,7 +158,10 @@ class OperationsRules(PathsOfGloryBase):
             return found
         cost = 0
         uncosted = False  # a space not costed (no units, bad purpose, twice): the claimed cost cannot be judged
-        near_east_attacks = sum(1 for loc, p in play.activated.items() if p == "attack" and self._near_east_limited(state, loc))
+        # 9.2.7 counts only the Allies' attacks: the spaces activated so far are counted for those alone.
+        near_east_attacks = 0
+        if play.side == "ap" and "attack" in action.spaces.values():
+            near_east_attacks = sum(1 for loc, p in play.activated.items() if p == "attack" and self._near_east_limited(state, loc))
         for location, purpose in action.spaces.items():
             label = self.where(location)
             if purpose not in ("move", "attack"):
@@ -202,6 +205,8 @@ class OperationsRules(PathsOfGloryBase):
     def _space_cost(self, state: State, own: list, location: int, purpose: str = "move", play=None) -> int:
         """9.2.3, and 9.2.7.1: units that trace supply through the MEF beach-head cost 3 OPS (the MEF Army) or 1
         OPS each (any other unit) on top of what the rest of the stack costs."""
+        if not state.status.get("mef_beachhead"):  # no beach-head: no unit traces through it (``_through_beachhead``)
+            return len(self.activation_groups(own, location)) if own else 0
         through = [u for u in own if self._through_beachhead(state, u)]
         rest = [u for u in own if u not in through]
         beach = sum(3 if u.id == "BR-MEF-ARMY" else 1 for u in through)

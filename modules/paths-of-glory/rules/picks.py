@@ -14,6 +14,8 @@ from .base import PathsOfGloryBase
 
 
 class PickRules(PathsOfGloryBase):
+    resolved_kinds = frozenset({"attack", "overrun"})  # the combats: only they name counters by kind (replacement_kinds)
+
     def resolve(self, action, state: State, ctx: TurnContext):
         kinds = getattr(action, "replacement_kinds", None)
         if not kinds:

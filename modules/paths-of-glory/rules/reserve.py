@@ -14,6 +14,7 @@ from pbem.model.state import State, UnitState
 from pbem.rules.ruleset import TurnContext, illegal, warning
 
 from .base import PathsOfGloryBase, pog
+from .operations import NEUTRAL_ENTRIES
 
 # Armies and corps whose placement the card itself decides (9.5.3.3): not judged here, unless they enter at
 # their capital or a supply source as 9.5.3.4 allows.
@@ -52,8 +53,6 @@ class ReserveRules(PathsOfGloryBase):
         Turkey entered in this War Status phase (16.1.3)."""
         play = self.current_play(ctx)
         if play is not None and play.use == "event" and play.card is not None:
-            from .operations import NEUTRAL_ENTRIES
-
             return NEUTRAL_ENTRIES.get(self.module.cards[play.card].get("event", ""))
         if pog(ctx).get("phase") == "war_status" and state.status.get("entries", {}).get("turkey") == state.turn:
             return "TU"
