@@ -298,8 +298,9 @@ def _freeze_once() -> None:
     Once a process, not at each module built, so a long-lived process (the tests, an archive revalidation) pays one
     full collection and leaves to the collector all it makes later. A frozen object is still freed when its last
     reference goes; only a reference cycle among frozen objects that later becomes garbage is never freed, which
-    once a process bounds. The collector takes no part in a verdict: nothing in pbem has a ``__del__`` or a weak
-    reference. ``pbem.cli`` freezes the same way before a command runs.
+    once a process bounds. The collector takes no part in a verdict: nothing in pbem has a ``__del__``, and the one
+    weak reference (a game's supply rules telling whether a state is the one they last saw) compares identity only,
+    which an object kept alive longer does not change. ``pbem.cli`` freezes the same way before a command runs.
     """
     global _frozen
     if not _frozen:
