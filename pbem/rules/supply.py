@@ -48,14 +48,7 @@ def spread(lines: list[tuple[int, ...]], starts: Iterable[int], passable: list[b
     neighbours, worked out once by the caller): ``reach`` without lengths or callables, for lines traced many
     times a turn. The starts are included whether passable or not."""
     found = set(starts)
-    todo = list(found)
-    add, push, pop = found.add, todo.append, todo.pop
-    while todo:
-        for there in lines[pop()]:
-            if passable[there] and there not in found:
-                add(there)
-                push(there)
-    return found
+    return _spread_from(lines, found, list(found), passable)
 
 
 def grow(lines: list[tuple[int, ...]], found: set[int], starts: Iterable[int], passable: list[bool]) -> set[int]:
@@ -65,6 +58,11 @@ def grow(lines: list[tuple[int, ...]], found: set[int], starts: Iterable[int], p
     found = set(found)
     todo = [s for s in starts if s not in found]
     found.update(todo)
+    return _spread_from(lines, found, todo, passable)
+
+
+def _spread_from(lines: list[tuple[int, ...]], found: set[int], todo: list[int], passable: list[bool]) -> set[int]:
+    """``found`` with every location joined to those in ``todo`` (already in it) through ``passable`` locations."""
     add, push, pop = found.add, todo.append, todo.pop
     while todo:
         for there in lines[pop()]:
