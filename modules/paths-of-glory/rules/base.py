@@ -172,7 +172,7 @@ class PathsOfGloryBase(Ruleset):
         forts = state.status.get("forts")
         if not forts or forts.get(self.module.map.labels[location]) != "besieged":
             return False
-        holder = self.module.map.extra[location].get("side")
+        holder = self.spaces.side[location]
         return any(u.side != holder for u in state.units_at(location))
 
     def trench(self, state: State, location: int) -> dict[str, Any] | None:

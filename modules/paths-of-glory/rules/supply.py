@@ -311,6 +311,8 @@ class SupplyRules(PathsOfGloryBase):
         old_shared = tracked.shared
         if changed or new_ports:
             tracked.shared = {}  # the spaces joined to a port change with the open spaces and the ports
+        # A network's key names its kind, not its nation: "SB", "RU" or "" stand for it below, as _sources and _traced
+        # read a nation only as Serbian, of the Russian family (14.2.2, 14.2.3) or other.
         for key, net in list(tracked.nets.items()) if changed or new_ports or new_sources else ():
             if new_sources and self._sources(state, side, "SB" if key[2] else "RU" if key[1] else "", controllers) != net.sources:
                 del tracked.nets[key]
